@@ -1,0 +1,80 @@
+/**
+ * The one diagnostic shape every stage and frontend of yaoc reports.
+ *
+ * Positions follow the Yao reference: `byte` is a zero-based UTF-8 offset, `line` and `column` are
+ * one-based and columns count Unicode scalars (never UTF-16 units).
+ */
+export type Severity = "error" | "warning" | "info";
+
+export interface Position {
+  readonly byte: number;
+  readonly line: number;
+  readonly column: number;
+}
+
+/** Half-open byte range `[start.byte, end.byte)`. */
+export interface Span {
+  readonly start: Position;
+  readonly end: Position;
+}
+
+export interface RelatedLocation {
+  readonly file?: string;
+  readonly span?: Span;
+  readonly message: string;
+}
+
+export interface Diagnostic {
+  /** Stable, dotted, snake_case code such as `yao.unclosed_list`; documented in docs/diagnostics.md. */
+  readonly code: string;
+  readonly severity: Severity;
+  /** Names the package, the artifact and the violated rule; reference wording where it has one. */
+  readonly message: string;
+  /** The file the span refers to, as the user named it (or package-relative). */
+  readonly file?: string;
+  readonly span?: Span;
+  /** JSON Pointer (RFC 6901) of the offending value, for JSON-based frontends. */
+  readonly pointer?: string;
+  /** How to fix it, when there is something useful to say. */
+  readonly hint?: string;
+  readonly related?: readonly RelatedLocation[];
+}
+
+export const START_OF_FILE: Span = Object.freeze({
+  start: Object.freeze({ byte: 0, line: 1, column: 1 }),
+  end: Object.freeze({ byte: 0, line: 1, column: 1 }),
+});
+
+export function isError(d: Diagnostic): boolean {
+  return d.severity === "error";
+}
+
+export function hasErrors(ds: readonly Diagnostic[]): boolean {
+  return ds.some(isError);
+}
+
+/** Build a diagnostic, leaving out absent optional fields so JSON output stays minimal. */
+export function diagnostic(
+  code: string,
+  message: string,
+  where: {
+    severity?: Severity;
+    file?: string | undefined;
+    span?: Span | undefined;
+    pointer?: string | undefined;
+    hint?: string | undefined;
+    related?: readonly RelatedLocation[] | undefined;
+  } = {},
+): Diagnostic {
+  const d: { -readonly [K in keyof Diagnostic]: Diagnostic[K] } = {
+    code,
+    severity: where.severity ?? "error",
+    message,
+  };
+  if (where.file !== undefined) d.file = where.file;
+  if (where.span !== undefined) d.span = where.span;
+  if (where.pointer !== undefined) d.pointer = where.pointer;
+  if (where.hint !== undefined) d.hint = where.hint;
+  if (where.related !== undefined && where.related.length > 0) d.related = where.related;
+  return d;
+}

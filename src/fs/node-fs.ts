@@ -1,0 +1,124 @@
+/**
+ * The Node.js `PackageFs` adapter (the only file of the core's file access that imports `node:`).
+ * Regular files are opened with O_NOFOLLOW | O_NONBLOCK and checked with fstat before any read, so
+ * a FIFO or device swapped in after the caller's checks is still never read from, and reads stop
+ * as soon as the byte limit is passed.
+ */
+import { constants, promises as fsp, type Stats } from "node:fs";
+import { resolve as resolvePath } from "node:path";
+import { FsError, type FileKind, type FileStat, type PackageFs } from "./package-fs.js";
+
+export class NodeFs implements PackageFs {
+  async lstat(path: string): Promise<FileStat | null> {
+    try {
+      return toStat(await fsp.lstat(path));
+    } catch (e) {
+      if (isMissing(e)) return null;
+      throw toFsError(e, path);
+    }
+  }
+
+  async stat(path: string): Promise<FileStat | null> {
+    try {
+      return toStat(await fsp.stat(path));
+    } catch (e) {
+      if (isMissing(e) || code(e) === "ELOOP") return null;
+      throw toFsError(e, path);
+    }
+  }
+
+  async realpath(path: string): Promise<string> {
+    try {
+      return await fsp.realpath(resolvePath(path));
+    } catch (e) {
+      throw toFsError(e, path);
+    }
+  }
+
+  async readdir(path: string): Promise<string[]> {
+    try {
+      return await fsp.readdir(path);
+    } catch (e) {
+      throw toFsError(e, path);
+    }
+  }
+
+  async readFile(path: string, maxBytes: number): Promise<Uint8Array> {
+    let handle: fsp.FileHandle;
+    try {
+      handle = await fsp.open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    } catch (e) {
+      if (code(e) === "ELOOP") throw new FsError("not_regular_file", path, `${path} is a symbolic link`);
+      throw toFsError(e, path);
+    }
+    try {
+      const st = await handle.stat();
+      if (!st.isFile()) {
+        throw new FsError("not_regular_file", path, `${path} is a ${kindOf(st)}, not a regular file`);
+      }
+      if (st.size > maxBytes) {
+        throw new FsError("too_large", path, `${path} has ${st.size} bytes; the limit is ${maxBytes}`);
+      }
+      // Read at most maxBytes + 1 so a file that grows after fstat is still caught.
+      const buf = new Uint8Array(Math.min(st.size, maxBytes) + 1);
+      let filled = 0;
+      for (;;) {
+        const { bytesRead } = await handle.read(buf, filled, buf.length - filled, null);
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+        if (filled > maxBytes) {
+          throw new FsError("too_large", path, `${path} is larger than the limit of ${maxBytes} bytes`);
+        }
+        if (filled === buf.length) break;
+      }
+      return buf.subarray(0, filled);
+    } catch (e) {
+      throw e instanceof FsError ? e : toFsError(e, path);
+    } finally {
+      await handle.close();
+    }
+  }
+}
+
+function kindOf(st: Stats): FileKind {
+  if (st.isFile()) return "file";
+  if (st.isDirectory()) return "directory";
+  if (st.isSymbolicLink()) return "symlink";
+  if (st.isFIFO()) return "fifo";
+  if (st.isSocket()) return "socket";
+  if (st.isBlockDevice()) return "block-device";
+  if (st.isCharacterDevice()) return "char-device";
+  return "other";
+}
+
+function toStat(st: Stats): FileStat {
+  return { kind: kindOf(st), size: st.size };
+}
+
+function code(e: unknown): string | undefined {
+  return typeof e === "object" && e !== null && "code" in e ? String((e as { code: unknown }).code) : undefined;
+}
+
+function isMissing(e: unknown): boolean {
+  const c = code(e);
+  return c === "ENOENT" || c === "ENOTDIR";
+}
+
+function toFsError(e: unknown, path: string): FsError {
+  const c = code(e);
+  const detail = e instanceof Error ? e.message : String(e);
+  switch (c) {
+    case "ENOENT":
+    case "ENOTDIR":
+      return new FsError("not_found", path, `${path}: no such file or directory`);
+    case "EACCES":
+    case "EPERM":
+      return new FsError("permission_denied", path, `${path}: permission denied`);
+    case "ELOOP":
+      return new FsError("loop", path, `${path}: too many levels of symbolic links`);
+    case "EISDIR":
+      return new FsError("not_regular_file", path, `${path} is a directory, not a regular file`);
+    default:
+      return new FsError("io", path, `${path}: ${detail}`);
+  }
+}
