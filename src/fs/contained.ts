@@ -29,6 +29,8 @@ export type ContainedResolution =
       readonly ok: false;
       readonly reason: "not_found" | "escape" | "not_regular_file" | "io";
       readonly detail: string;
+      /** For `not_regular_file`: what is there instead. */
+      readonly kind?: FileStat["kind"];
     };
 
 /**
@@ -56,7 +58,12 @@ export async function resolveContainedFile(
   const stat = await fs.lstat(realPath);
   if (stat === null) return { ok: false, reason: "not_found", detail: `${joined} does not exist` };
   if (stat.kind !== "file") {
-    return { ok: false, reason: "not_regular_file", detail: `${joined} is a ${describeKind(stat.kind)}, not a regular file` };
+    return {
+      ok: false,
+      reason: "not_regular_file",
+      kind: stat.kind,
+      detail: `${joined} is a ${describeKind(stat.kind)}, not a regular file`,
+    };
   }
   return { ok: true, realPath, stat };
 }

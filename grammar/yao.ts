@@ -1,0 +1,153 @@
+/**
+ * Yao's syntax as Chevrotain token and parser definitions.
+ *
+ * The grammar is tiny (lists of atoms); what matters is fidelity to the reference lexer:
+ * - whitespace is exactly the Unicode White_Space property (not JS `\s`, which adds U+FEFF and
+ *   misses U+0085), listed as a positive class so Chevrotain's first-char optimisation stays on;
+ * - a symbol is any run of characters other than White_Space, `(`, `)`, `;` and `"`;
+ * - a string token runs from its opening quote to its end *or to where the reference lexer would
+ *   stop with an error*; src/syntax/reader.ts decodes it and reports the error, so that every
+ *   input lexes and reader errors come out in source order, as the single-pass reference does.
+ *
+ * Positions are tracked as offsets only; lines and columns (in Unicode scalars) are computed in one
+ * linear pass by the reader.
+ */
+import { createToken, EmbeddedActionsParser, Lexer, type IToken, type TokenType } from "chevrotain";
+
+/** The Unicode White_Space property, exactly (UCD PropList.txt). */
+export const WHITE_SPACE_CLASS = "\\t-\\r \\u0085\\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000";
+
+export function isWhiteSpace(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  if (c < 0x85) return false;
+  return (
+    c === 0x85 ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000
+  );
+}
+
+function isDelimiter(c: number): boolean {
+  return c === 0x28 || c === 0x29 || c === 0x3b || c === 0x22 || isWhiteSpace(c);
+}
+
+/** A symbol runs until White_Space, `(`, `)`, `;` or `"`. */
+function matchSymbol(text: string, offset: number): RegExpExecArray | null {
+  let end = offset;
+  while (end < text.length && !isDelimiter(text.charCodeAt(end))) end++;
+  if (end === offset) return null;
+  return [text.slice(offset, end)] as unknown as RegExpExecArray;
+}
+
+/**
+ * A string token: `"""…"""` (raw, closes at the first following `"""`) or `"…"`. An unterminated
+ * string stops where the reference lexer reports it: at end of input, or just after a raw LF/CR.
+ */
+function matchString(text: string, offset: number): RegExpExecArray | null {
+  if (text.charCodeAt(offset) !== 0x22) return null;
+  let end: number;
+  if (text.startsWith('"""', offset)) {
+    const close = text.indexOf('"""', offset + 3);
+    end = close < 0 ? text.length : close + 3;
+  } else {
+    end = text.length;
+    for (let i = offset + 1; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 0x22 || c === 0x0a || c === 0x0d) {
+        end = i + 1;
+        break;
+      }
+      if (c === 0x5c) i++; // the escaped character is part of the string, whatever it is
+    }
+    if (end > text.length) end = text.length;
+  }
+  return [text.slice(offset, end)] as unknown as RegExpExecArray;
+}
+
+const symbolStartChars: number[] = [];
+for (let c = 0; c <= 0xffff; c++) if (!isDelimiter(c)) symbolStartChars.push(c);
+
+export const WhiteSpace = createToken({
+  name: "WhiteSpace",
+  pattern: new RegExp(`[${WHITE_SPACE_CLASS}]+`),
+  group: Lexer.SKIPPED,
+});
+export const Comment = createToken({ name: "Comment", pattern: /;[^\n]*/, group: Lexer.SKIPPED });
+export const LParen = createToken({ name: "LParen", pattern: "(" });
+export const RParen = createToken({ name: "RParen", pattern: ")" });
+export const StringLiteral = createToken({
+  name: "StringLiteral",
+  pattern: { exec: matchString },
+  start_chars_hint: ['"'],
+  line_breaks: true,
+});
+export const Symbol = createToken({
+  name: "Symbol",
+  pattern: { exec: matchSymbol },
+  start_chars_hint: symbolStartChars,
+  line_breaks: false,
+});
+
+export const yaoTokens: TokenType[] = [WhiteSpace, Comment, LParen, RParen, StringLiteral, Symbol];
+
+export const yaoLexer = new Lexer(yaoTokens, {
+  positionTracking: "onlyOffset",
+  ensureOptimizations: true,
+  skipValidations: true,
+});
+
+/** Callbacks the parser's embedded actions use to build nodes; the reader supplies them. */
+export interface YaoTreeBuilder<N> {
+  atom(token: IToken): N;
+  list(open: IToken, items: N[], close: IToken): N;
+}
+
+/**
+ * source = { form } ;  form = list | STRING | SYMBOL ;  list = "(" { form } ")" .
+ * Only ever run on token streams the reader has already checked (balanced, depth ≤ the limit), so
+ * recursion here is bounded by the nesting limit.
+ */
+export class YaoParser<N> extends EmbeddedActionsParser {
+  builder!: YaoTreeBuilder<N>;
+
+  constructor() {
+    super(yaoTokens, { maxLookahead: 1, skipValidations: true, recoveryEnabled: false });
+    this.performSelfAnalysis();
+  }
+
+  readonly source = this.RULE("source", (): N[] => {
+    const forms: N[] = [];
+    this.MANY(() => {
+      forms.push(this.SUBRULE(this.form));
+    });
+    return forms;
+  });
+
+  private readonly form = this.RULE("form", (): N => {
+    return this.OR([
+      { ALT: () => this.SUBRULE(this.list) },
+      { ALT: () => this.atomOf(this.CONSUME(StringLiteral)) },
+      { ALT: () => this.atomOf(this.CONSUME(Symbol)) },
+    ]);
+  });
+
+  private readonly list = this.RULE("list", (): N => {
+    const open = this.CONSUME(LParen);
+    const items: N[] = [];
+    this.MANY(() => {
+      items.push(this.SUBRULE(this.form));
+    });
+    const close = this.CONSUME(RParen);
+    return this.ACTION(() => this.builder.list(open, items, close));
+  });
+
+  private atomOf(token: IToken): N {
+    return this.ACTION(() => this.builder.atom(token));
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * Package canonical text and `sha256:` identity (HNS §10.1; yao-v0.1.md §2.4), byte-compatible with
+ * the Morphz loader, and the loadable single-file encoding used for storage (§2.3).
+ */
+import type { HnsFunction, Manifest } from "../hns/model.js";
+import { contentHash } from "./hash.js";
+import { printLegacy, type LegacyNode } from "./legacy.js";
+import { printLoadable } from "./loadable.js";
+
+export interface IdentityInput {
+  readonly manifest: Manifest;
+  readonly entryId: string;
+  readonly contract: LegacyNode;
+  readonly mind: LegacyNode | undefined;
+  /** Already sorted by name. */
+  readonly functions: readonly Pick<HnsFunction, "name" | "source">[];
+  readonly entrySource: string;
+}
+
+/** The synthetic normalized manifest: known fields only, capabilities omitted when empty. */
+export function normalizedManifest(manifest: Manifest, entryId: string): LegacyNode {
+  const form: LegacyNode[] = [
+    "manifest",
+    ["id", manifest.id],
+    ["version", manifest.version],
+    ["title", manifest.title],
+    ["entry", entryId],
+  ];
+  const caps: LegacyNode[] = [];
+  if (manifest.tools.length > 0) caps.push(["tools", ...manifest.tools]);
+  if (manifest.skills.length > 0) caps.push(["skills", ...manifest.skills]);
+  if (caps.length > 0) form.push(["capabilities", ...caps]);
+  return form;
+}
+
+export function packageCanonicalText(p: IdentityInput): string {
+  const artifacts = [printLegacy(normalizedManifest(p.manifest, p.entryId)), printLegacy(p.contract)];
+  if (p.mind !== undefined) artifacts.push(printLegacy(p.mind));
+  for (const f of p.functions) artifacts.push(f.source);
+  artifacts.push(p.entrySource);
+  return artifacts.join("\n");
+}
+
+export function packageIdentity(p: IdentityInput): string {
+  return contentHash(packageCanonicalText(p));
+}
+
+/**
+ * A single-file `.hns` text that reloads to the same identity: metadata in the loadable encoding,
+ * functions and entry as typed canonical text. The manifest carries the logical entry id, so a
+ * directory package round-trips through this single-file form unchanged.
+ */
+export function loadableSource(p: IdentityInput): string {
+  const artifacts = [printLoadable(normalizedManifest(p.manifest, p.entryId)), printLoadable(p.contract)];
+  if (p.mind !== undefined) artifacts.push(printLoadable(p.mind));
+  for (const f of p.functions) artifacts.push(f.source);
+  artifacts.push(p.entrySource);
+  return artifacts.join("\n");
+}
+
+/** Compare names by Unicode code point (= UTF-8 byte order), never by UTF-16 units or locale. */
+export function compareCodePoints(a: string, b: string): number {
+  const ia = a[Symbol.iterator]();
+  const ib = b[Symbol.iterator]();
+  for (;;) {
+    const x = ia.next();
+    const y = ib.next();
+    if (x.done) return y.done ? 0 : -1;
+    if (y.done) return 1;
+    const cx = x.value.codePointAt(0)!;
+    const cy = y.value.codePointAt(0)!;
+    if (cx !== cy) return cx < cy ? -1 : 1;
+  }
+}

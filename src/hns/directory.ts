@@ -1,0 +1,150 @@
+/**
+ * The directory `.hns` pipeline, in the reference's order (loader reference §4), with every file
+ * required to be a regular file inside the package (H2, H3) and aggregate limits (H4).
+ */
+import { relativePathProblem } from "../fs/contained.js";
+import { extensionOf, fileStem, isWithin } from "../fs/paths.js";
+import { compareCodePoints } from "../canonical/package-identity.js";
+import { FsError } from "../fs/package-fs.js";
+import type { SList, SNode } from "../syntax/tree.js";
+import type { LoadContext } from "./context.js";
+import { checkEntryTools, checkModuleBound, inspectEntryHeader } from "./entry-header.js";
+import { parseFunctionArtifact } from "./function-artifact.js";
+import { parseManifest } from "./manifest.js";
+import type { HnsFunction, HnsPackage } from "./model.js";
+import { normalizePackage } from "./normalize.js";
+import { rootName } from "./single-file.js";
+import { containedFile, parseForms, parseOneForm, readBytes } from "./source-files.js";
+
+export async function loadDirectory(ctx: LoadContext, realRoot: string, display: string, origin: string): Promise<HnsPackage> {
+  const at = (rel: string): string => `${display}/${rel}`;
+
+  const manifestForm = await readMetadataArtifact(ctx, realRoot, "manifest.yao", at("manifest.yao"), "manifest");
+  const manifest = parseManifest(manifestForm as SList, ctx);
+  if (manifest.entry === undefined) {
+    ctx.failAt("hns.missing_field", 'directory .hns manifest must declare (entry "relative-path")', manifestForm, 'add (entry "programs/main.yao")');
+  }
+
+  const entryRel = manifest.entry;
+  const entryNode = (manifestForm as SList).items.find((i) => i.kind === "list" && i.items[1] !== undefined && atomOf(i.items[0]) === "entry") ?? manifestForm;
+  const problem = relativePathProblem(entryRel);
+  if (entryRel.startsWith("/") || entryRel.split("/").includes("..")) {
+    ctx.failAt("hns.entry_escape", `Harness entry must stay within the package directory: ${JSON.stringify(entryRel)}`, entryNode, "use a path relative to the package root, without '..'");
+  }
+  if (problem !== null) ctx.failAt("hns.bad_entry_path", `Harness entry path ${JSON.stringify(entryRel)} is invalid: ${problem}`, entryNode);
+  if (extensionOf(entryRel) !== "yao") {
+    ctx.failAt("hns.bad_entry_path", `Harness entry path ${JSON.stringify(entryRel)} must name a .yao file`, entryNode);
+  }
+  const entryDisplay = at(entryRel);
+  const entryFile = await containedFile(ctx, realRoot, entryRel, entryDisplay, {
+    code: "hns.entry_not_found",
+    message: `failed to resolve Harness entry ${entryDisplay}: no such file or directory`,
+  });
+  const entryBytes = await readBytes(ctx, entryFile!.realPath, entryDisplay, entryFile!.size);
+  const entryForm = parseOneForm(ctx, entryBytes, entryDisplay, "valid typed Yao");
+  if (entryForm.kind !== "list" || entryForm.items[0]?.kind !== "symbol") {
+    ctx.failAt("hns.entry_root", `${entryDisplay} must contain exactly one (eval ...) or (infer ...)`, entryForm);
+  }
+  const entryHead = (entryForm.items[0] as { name: string }).name;
+  if (entryHead !== "eval" && entryHead !== "infer") {
+    ctx.failAt("hns.entry_root", `${entryDisplay} must have an (eval ...) or (infer ...) root; found (${entryHead} ...)`, entryForm);
+  }
+  const header = inspectEntryHeader(entryForm, ctx);
+  checkEntryTools(header, manifest, entryForm, ctx);
+
+  const contract = await readMetadataArtifact(ctx, realRoot, "contract.yao", at("contract.yao"), "contract");
+  const mind = await readMetadataArtifact(ctx, realRoot, "mind.yao", at("mind.yao"), "mind", true);
+  const functions = await readFunctions(ctx, realRoot, display);
+  checkModuleBound(header, functions.length, entryForm, ctx);
+
+  return normalizePackage({
+    form: "directory",
+    origin,
+    manifest,
+    contract,
+    mind,
+    functions,
+    entryForm,
+    entryFile: entryDisplay,
+    entryId: fileStem(entryRel),
+    header,
+  });
+}
+
+function atomOf(n: SNode | undefined): string | undefined {
+  return n?.kind === "symbol" ? n.name : n?.kind === "string" ? n.value : undefined;
+}
+
+/** manifest.yao / contract.yao / mind.yao: exactly one artifact with the expected root. */
+async function readMetadataArtifact(
+  ctx: LoadContext,
+  realRoot: string,
+  rel: string,
+  display: string,
+  expected: string,
+  optional = false,
+): Promise<SNode> {
+  const file = await containedFile(ctx, realRoot, rel, display, {
+    code: "hns.missing_artifact",
+    message: `${display} is missing; a directory .hns needs ${rel} with one (${expected} ...) artifact`,
+    optional,
+  });
+  if (file === undefined) return undefined as unknown as SNode;
+  const bytes = await readBytes(ctx, file.realPath, display, file.size);
+  const forms = parseForms(ctx, bytes, display, "valid Yao");
+  if (forms.length !== 1) {
+    ctx.fail(forms.length === 0 ? "hns.missing_artifact" : "hns.duplicate_artifact", `${display} must contain exactly one (${expected} ...) artifact`, {
+      file: display,
+      span: forms[1]?.span,
+    });
+  }
+  const form = forms[0]!;
+  const root = rootName(form, ctx);
+  if (root !== expected) ctx.failAt("hns.wrong_root", `${display} must have a (${expected} ...) root; found (${root} ...)`, form);
+  return form;
+}
+
+async function readFunctions(ctx: LoadContext, realRoot: string, display: string): Promise<HnsFunction[]> {
+  const dirDisplay = `${display}/functions`;
+  const st = await ctx.fs.lstat(`${realRoot}/functions`);
+  if (st === null) return [];
+  let realDir: string;
+  try {
+    realDir = await ctx.fs.realpath(`${realRoot}/functions`);
+  } catch (e) {
+    ctx.fail("hns.functions_not_directory", `Harness functions path must be a directory: ${dirDisplay} (${e instanceof FsError ? e.message : String(e)})`, { file: dirDisplay });
+  }
+  const realStat = await ctx.fs.lstat(realDir);
+  if (!isWithin(realRoot, realDir) || realStat?.kind !== "directory") {
+    ctx.fail("hns.functions_not_directory", `Harness functions path must be a directory inside the package: ${dirDisplay}`, { file: dirDisplay });
+  }
+  const names = (await ctx.fs.readdir(realDir)).sort(compareCodePoints);
+  if (names.length > ctx.limits.maxFunctionFiles) {
+    ctx.fail("hns.package_limit", `${dirDisplay} holds ${names.length} entries; the limit is ${ctx.limits.maxFunctionFiles} function files`, {
+      file: dirDisplay,
+    });
+  }
+  const functions: HnsFunction[] = [];
+  for (const name of names) {
+    const fileDisplay = `${dirDisplay}/${name}`;
+    if (extensionOf(name) !== "yao") {
+      ctx.fail("hns.non_yao_function_file", `Harness functions directory accepts only .yao files: ${fileDisplay}`, {
+        file: fileDisplay,
+        hint: "move other files out of functions/",
+      });
+    }
+    const rel = `functions/${name}`;
+    const file = await containedFile(ctx, realRoot, rel, fileDisplay, {
+      code: "hns.not_regular_file",
+      message: `Harness function must be a regular file inside the package: ${fileDisplay}`,
+    });
+    const bytes = await readBytes(ctx, file!.realPath, fileDisplay, file!.size);
+    const form = parseOneForm(ctx, bytes, fileDisplay, "a valid HNS function");
+    const fn = parseFunctionArtifact(form, fileDisplay, ctx);
+    if (functions.some((f) => f.name === fn.name)) {
+      ctx.failAt("hns.duplicate_fn", "directory .hns declares the same fn name more than once", form, `rename one of the fn '${fn.name}' artifacts`);
+    }
+    functions.push(fn);
+  }
+  return functions;
+}

@@ -1,0 +1,116 @@
+/**
+ * Loading an HNS package (HNS §11 steps 1–7, 9–10): path dispatch, the single-file or directory
+ * pipeline, normalization and identity. Type analysis (step 8) is layered on top in check.ts.
+ */
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { describeKind } from "../fs/contained.js";
+import { FsError, type PackageFs } from "../fs/package-fs.js";
+import { extensionOf } from "../fs/paths.js";
+import { DEFAULT_LOAD_LIMITS, LoadContext, LoadFailure, type LoadLimits } from "./context.js";
+import { loadDirectory } from "./directory.js";
+import type { HnsPackage } from "./model.js";
+import { loadSingleFileBytes } from "./single-file.js";
+import { readBytes } from "./source-files.js";
+
+export interface LoadOptions {
+  readonly limits?: Partial<LoadLimits>;
+}
+
+export type LoadResult =
+  | {
+      readonly ok: true;
+      readonly package: HnsPackage;
+      readonly warnings: readonly Diagnostic[];
+      readonly sources: ReadonlyMap<string, string>;
+    }
+  | {
+      readonly ok: false;
+      /** The first error in the reference's detection order, after any warnings found before it. */
+      readonly diagnostics: readonly Diagnostic[];
+      readonly sources: ReadonlyMap<string, string>;
+      /** The package could not be read at all (missing path, I/O failure): a usage/I/O error. */
+      readonly ioError: boolean;
+    };
+
+const IO_CODES = new Set(["hns.not_found", "hns.io_error"]);
+
+export async function loadPackage(fs: PackageFs, path: string, options: LoadOptions = {}): Promise<LoadResult> {
+  const ctx = new LoadContext(fs, { ...DEFAULT_LOAD_LIMITS, ...options.limits });
+  const display = path.length > 1 ? path.replace(/\/+$/, "") : path;
+  return run(ctx, async () => {
+    if (extensionOf(display) !== "hns") {
+      ctx.fail("hns.bad_suffix", `Harness package must use the .hns suffix: ${display}`, {
+        file: display,
+        hint: "name the package file or directory NAME.hns",
+      });
+    }
+    const st = await statOrFail(ctx, display);
+    if (st.kind !== "file" && st.kind !== "directory") {
+      ctx.fail("hns.not_regular_file", `Harness package must be a regular file or a directory: ${display} is a ${describeKind(st.kind)}`, {
+        file: display,
+      });
+    }
+    const realPath = await fs
+      .realpath(display)
+      .catch((e: unknown) => ctx.fail("hns.io_error", `failed to read ${display}: ${e instanceof Error ? e.message : String(e)}`, { file: display }));
+    if (st.kind === "directory") return loadDirectory(ctx, realPath, display, display);
+    const bytes = await readBytes(ctx, realPath, display, st.size);
+    return loadSingleFileBytes(ctx, bytes, display, display);
+  });
+}
+
+/** The reference's `from_source(name, text)`: the single-file pipeline on text in memory. */
+export function loadFromSource(name: string, source: string | Uint8Array, options: LoadOptions = {}): LoadResult {
+  const ctx = new LoadContext(nullFs, { ...DEFAULT_LOAD_LIMITS, ...options.limits });
+  const bytes = typeof source === "string" ? new TextEncoder().encode(source) : source;
+  try {
+    if (extensionOf(name) !== "hns") ctx.fail("hns.bad_suffix", `Harness package must use the .hns suffix: ${name}`, { file: name });
+    const pkg = loadSingleFileBytes(ctx, bytes, name, name);
+    return { ok: true, package: pkg, warnings: ctx.warnings, sources: ctx.sources };
+  } catch (e) {
+    return failed(ctx, e);
+  }
+}
+
+async function run(ctx: LoadContext, body: () => Promise<HnsPackage>): Promise<LoadResult> {
+  try {
+    const pkg = await body();
+    return { ok: true, package: pkg, warnings: ctx.warnings, sources: ctx.sources };
+  } catch (e) {
+    return failed(ctx, e);
+  }
+}
+
+function failed(ctx: LoadContext, e: unknown): LoadResult {
+  if (!(e instanceof LoadFailure)) throw e;
+  return {
+    ok: false,
+    diagnostics: [...ctx.warnings, e.diagnostic],
+    sources: ctx.sources,
+    ioError: IO_CODES.has(e.diagnostic.code),
+  };
+}
+
+async function statOrFail(ctx: LoadContext, display: string) {
+  try {
+    const st = await ctx.fs.stat(display);
+    if (st !== null) return st;
+  } catch (e) {
+    if (!(e instanceof FsError)) throw e;
+    ctx.fail("hns.io_error", `failed to read ${display}: ${e.message}`, { file: display });
+  }
+  ctx.fail("hns.not_found", `Harness package does not exist or is not a file/directory: ${display}`, {
+    file: display,
+    hint: "check the path",
+  });
+}
+
+const nullFs: PackageFs = {
+  lstat: async () => null,
+  stat: async () => null,
+  realpath: async (p) => p,
+  readdir: async () => [],
+  readFile: async (p) => {
+    throw new FsError("not_found", p, `${p}: in-memory source has no files`);
+  },
+};

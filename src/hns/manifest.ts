@@ -1,0 +1,125 @@
+/**
+ * Manifest parsing (HNS §6; loader reference §5). Fields are read with the legacy view's rule that
+ * a string and a symbol are both atoms, so `(id coding)` ≡ `(id "coding")`, and in the reference's
+ * order so the first error is the reference's. Then the spec's MUSTs the reference skips.
+ */
+import type { SList, SNode } from "../syntax/tree.js";
+import type { LoadContext } from "./context.js";
+import type { Manifest } from "./model.js";
+
+const SCALARS = ["id", "version", "title", "entry"] as const;
+type ScalarName = (typeof SCALARS)[number];
+const KNOWN_FIELDS = new Set<string>([...SCALARS, "capabilities"]);
+
+/** The atom text of a node in the legacy view, or undefined for a list. */
+export function atomText(n: SNode | undefined): string | undefined {
+  if (n === undefined) return undefined;
+  if (n.kind === "symbol") return n.name;
+  if (n.kind === "string") return n.value;
+  return undefined;
+}
+
+function legacyHead(n: SNode): string | undefined {
+  return n.kind === "list" ? atomText(n.items[0]) : undefined;
+}
+
+export function parseManifest(form: SList, ctx: LoadContext): Manifest {
+  const items = form.items.slice(1);
+  const scalars: Partial<Record<ScalarName, string>> = {};
+  for (const name of SCALARS) {
+    let seen: SNode | undefined;
+    for (const item of items) {
+      if (legacyHead(item) !== name) continue;
+      if (seen !== undefined) {
+        ctx.failAt("hns.duplicate_field", `(manifest ...) declares (${name} ...) more than once`, item, `keep one (${name} …)`);
+      }
+      seen = item;
+      const list = item as SList;
+      const value = atomText(list.items[1]);
+      if (list.items.length !== 2 || value === undefined) {
+        ctx.failAt(
+          "hns.bad_scalar",
+          `(manifest ... (${name} ...)) must contain exactly one scalar value`,
+          item,
+          `write (${name} VALUE) with one symbol or string`,
+        );
+      }
+      scalars[name] = value;
+    }
+    if (seen === undefined && name !== "entry") {
+      ctx.failAt("hns.missing_field", `(manifest ...) is missing (${name} VALUE)`, form, `add (${name} "…") to the manifest`);
+    }
+  }
+
+  const tools: string[] = [];
+  const skills: string[] = [];
+  let capabilities: SNode | undefined;
+  for (const item of items) {
+    if (legacyHead(item) !== "capabilities") continue;
+    if (capabilities !== undefined) {
+      ctx.failAt("hns.duplicate_field", "(manifest ...) may declare (capabilities ...) only once", item, "merge the (capabilities …) forms");
+    }
+    capabilities = item;
+    for (const member of (item as SList).items.slice(1)) {
+      if (member.kind !== "list") ctx.failAt("hns.bad_capabilities", "(capabilities ...) items must be lists", member);
+      const category = atomText(member.items[0]);
+      if (category === undefined) ctx.failAt("hns.bad_capabilities", "(capabilities ...) item is missing its name", member);
+      const into = category === "tools" ? tools : category === "skills" ? skills : undefined;
+      if (into === undefined) {
+        ctx.warnAt(
+          "hns.unknown_capability",
+          `(capabilities (${category} ...)) is not a known capability category; it is ignored and grants nothing`,
+          member,
+          "HNS v0.1 knows (tools …) and (skills …)",
+        );
+        continue;
+      }
+      for (const value of member.items.slice(1)) {
+        const name = atomText(value);
+        if (name === undefined) {
+          ctx.failAt("hns.bad_capabilities", `(capabilities (${category} ...)) accepts only atomic names`, value);
+        }
+        if (!into.includes(name)) into.push(name);
+      }
+    }
+  }
+
+  for (const item of items) {
+    const head = legacyHead(item);
+    if (head !== undefined && KNOWN_FIELDS.has(head)) continue;
+    const what = item.kind === "list" ? (head === undefined ? "an empty or unnamed list" : `(${head} ...)`) : "an atom";
+    ctx.warnAt(
+      "hns.unknown_field",
+      `(manifest ...) item ${what} is not an HNS v0.1 manifest field; it is ignored and not part of the package identity`,
+      item,
+    );
+  }
+
+  const manifest: Manifest = {
+    id: scalars.id!,
+    version: scalars.version!,
+    title: scalars.title!,
+    entry: scalars.entry,
+    tools,
+    skills,
+  };
+  for (const name of ["id", "version"] as const) {
+    const value = manifest[name];
+    const field = items.find((i) => legacyHead(i) === name)!;
+    if (value.trim() === "") {
+      ctx.failAt("hns.empty_field", `(manifest ...) (${name} ...) must not be empty`, field);
+    }
+    if (value.trim() !== value) {
+      ctx.failAt(
+        "hns.empty_field",
+        `(manifest ...) (${name} ...) must not have leading or trailing whitespace: ${JSON.stringify(value)}`,
+        field,
+        "registries compare ids and versions exactly; remove the surrounding whitespace",
+      );
+    }
+  }
+  if (manifest.title.trim() === "") {
+    ctx.warnAt("hns.empty_title", "(manifest ...) (title ...) is empty; give the package a human-readable title", items.find((i) => legacyHead(i) === "title")!);
+  }
+  return manifest;
+}

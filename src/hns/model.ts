@@ -1,0 +1,57 @@
+/** The normalized HNS package (HNS §3, §10.1): what a load produces and identity is computed from. */
+import type { LegacyNode } from "../canonical/legacy.js";
+import type { SNode } from "../syntax/tree.js";
+
+export type EntryOwner = "runtime" | "model";
+export type PhysicalForm = "file" | "directory";
+
+export interface Manifest {
+  readonly id: string;
+  readonly version: string;
+  readonly title: string;
+  /** The raw `entry` value as declared (a path for directories, a logical name for single files). */
+  readonly entry: string | undefined;
+  /** Deduplicated, first occurrence order kept. */
+  readonly tools: readonly string[];
+  readonly skills: readonly string[];
+}
+
+export interface HnsFunction {
+  readonly name: string;
+  readonly visibility: "internal" | "exported";
+  /** Typed canonical text of the whole `(fn …)` form. */
+  readonly source: string;
+  /** The same without its `(body …)` clauses: what exported interfaces show models. */
+  readonly interfaceSource: string;
+  /** The typed tree, with spans into `file`. */
+  readonly form: SNode;
+  readonly file: string;
+}
+
+export interface EntryProgram {
+  /** Logical entry id: the manifest entry (single file, default `main`) or the entry file stem. */
+  readonly id: string;
+  readonly owner: EntryOwner;
+  /** `undefined` when the entry has no `(requires (tools …))` upper bound. */
+  readonly declaredTools: readonly string[] | undefined;
+  /** Canonical `(types …)` module of the entry, when it declares one. */
+  readonly typeSource: string | undefined;
+  readonly source: string;
+  readonly form: SNode;
+  readonly file: string;
+}
+
+export interface HnsPackage {
+  readonly form: PhysicalForm;
+  /** The path the package was loaded from (not part of identity). */
+  readonly origin: string;
+  readonly manifest: Manifest;
+  readonly contract: LegacyNode;
+  readonly mind: LegacyNode | undefined;
+  /** Sorted by name (code point order). */
+  readonly functions: readonly HnsFunction[];
+  readonly entry: EntryProgram;
+  /** The package canonical text (HNS §10.1) and its `sha256:` identity. */
+  readonly canonicalText: string;
+  readonly identity: string;
+}

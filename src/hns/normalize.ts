@@ -1,0 +1,55 @@
+/** Assemble the normalized package (HNS §10.1) and its identity from loaded parts. */
+import { legacyView } from "../canonical/legacy.js";
+import { compareCodePoints, packageCanonicalText } from "../canonical/package-identity.js";
+import { contentHash } from "../canonical/hash.js";
+import { canonicalSource } from "../canonical/typed.js";
+import type { SNode } from "../syntax/tree.js";
+import type { EntryHeader } from "./entry-header.js";
+import type { HnsFunction, HnsPackage, Manifest, PhysicalForm } from "./model.js";
+
+export interface LoadedParts {
+  readonly form: PhysicalForm;
+  readonly origin: string;
+  readonly manifest: Manifest;
+  readonly contract: SNode;
+  readonly mind: SNode | undefined;
+  readonly functions: readonly HnsFunction[];
+  readonly entryForm: SNode;
+  readonly entryFile: string;
+  readonly entryId: string;
+  readonly header: EntryHeader;
+}
+
+export function normalizePackage(p: LoadedParts): HnsPackage {
+  const functions = [...p.functions].sort((a, b) => compareCodePoints(a.name, b.name));
+  const contract = legacyView(p.contract);
+  const mind = p.mind === undefined ? undefined : legacyView(p.mind);
+  const entrySource = canonicalSource(p.entryForm);
+  const canonicalText = packageCanonicalText({
+    manifest: p.manifest,
+    entryId: p.entryId,
+    contract,
+    mind,
+    functions,
+    entrySource,
+  });
+  return {
+    form: p.form,
+    origin: p.origin,
+    manifest: p.manifest,
+    contract,
+    mind,
+    functions,
+    entry: {
+      id: p.entryId,
+      owner: p.header.owner,
+      declaredTools: p.header.declaredTools,
+      typeSource: p.header.typeSource,
+      source: entrySource,
+      form: p.entryForm,
+      file: p.entryFile,
+    },
+    canonicalText,
+    identity: contentHash(canonicalText),
+  };
+}

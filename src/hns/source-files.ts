@@ -1,0 +1,100 @@
+/** Reading package files: containment, size limits and parsing, with reference messages. */
+import { diagnostic } from "../diagnostics/diagnostic.js";
+import { describeKind, resolveContainedFile } from "../fs/contained.js";
+import { FsError } from "../fs/package-fs.js";
+import { readAll, referenceDisplay } from "../syntax/reader.js";
+import type { SNode } from "../syntax/tree.js";
+import { LoadFailure, type LoadContext } from "./context.js";
+
+/** Read a file's bytes within the per-file and whole-package limits; the text is parsed by the caller. */
+export async function readBytes(ctx: LoadContext, realPath: string, display: string, size: number): Promise<Uint8Array> {
+  const { maxSourceBytes, maxPackageBytes } = ctx.limits;
+  if (size > maxSourceBytes) {
+    ctx.fail("yao.source_limit", `${display}: source contains ${size} bytes; the limit is ${maxSourceBytes}`, { file: display });
+  }
+  if (ctx.bytesRead + size > maxPackageBytes) {
+    ctx.fail("hns.package_limit", `package files exceed ${maxPackageBytes} bytes in total (at ${display})`, {
+      file: display,
+      hint: "a valid package is far smaller; check for stray large files",
+    });
+  }
+  try {
+    const bytes = await ctx.fs.readFile(realPath, maxSourceBytes);
+    ctx.bytesRead += bytes.length;
+    return bytes;
+  } catch (e) {
+    if (e instanceof FsError) {
+      if (e.code === "too_large") ctx.fail("yao.source_limit", `${display}: source is larger than the limit of ${maxSourceBytes} bytes`, { file: display });
+      if (e.code === "not_regular_file") ctx.fail("hns.not_regular_file", `${display} is not a regular file: ${e.message}`, { file: display });
+    }
+    ctx.fail("hns.io_error", `failed to read ${display}: ${e instanceof Error ? e.message : String(e)}`, { file: display });
+  }
+}
+
+/** Parse all forms; a reader error becomes `{prefix}: {reference display}` with the reader's code and span. */
+export function parseForms(ctx: LoadContext, bytes: Uint8Array, display: string, what: string): SNode[] {
+  const result = readAll(bytes, { file: display, maxBytes: ctx.limits.maxSourceBytes });
+  if (result.text !== undefined) ctx.sources.set(display, result.text);
+  if (!result.ok) {
+    const d = result.diagnostic;
+    throw new LoadFailure({ ...d, message: `${display} is not ${what}: ${referenceDisplay(d)}` });
+  }
+  return result.forms;
+}
+
+/** `parse_one` on a file: exactly one form, else the reader's empty/multiple diagnostics. */
+export function parseOneForm(ctx: LoadContext, bytes: Uint8Array, display: string, what: string): SNode {
+  const forms = parseForms(ctx, bytes, display, what);
+  if (forms.length === 1) return forms[0]!;
+  const origin = { byte: 0, line: 1, column: 1 };
+  const d =
+    forms.length === 0
+      ? diagnostic("yao.empty_input", "expected one top-level artifact", { file: display, span: { start: origin, end: origin } })
+      : diagnostic("yao.multiple_top_level_forms", `expected one top-level artifact, found ${forms.length}`, {
+          file: display,
+          span: forms[1]!.span,
+          related: [{ file: display, span: forms[0]!.span, message: "the first top-level artifact is here" }],
+        });
+  throw new LoadFailure({ ...d, message: `${display} is not ${what}: ${referenceDisplay(d)}` });
+}
+
+export interface ContainedFile {
+  readonly realPath: string;
+  readonly size: number;
+}
+
+/**
+ * A package file that must be a regular file inside the package: symlinks out of the package and
+ * special files are rejected from metadata alone, before anything is opened.
+ * Returns undefined when the file does not exist and `optional` is set.
+ */
+export async function containedFile(
+  ctx: LoadContext,
+  realRoot: string,
+  rel: string,
+  display: string,
+  missing: { code: string; message: string; optional?: boolean },
+): Promise<ContainedFile | undefined> {
+  const r = await resolveContainedFile(ctx.fs, realRoot, rel);
+  if (r.ok) return { realPath: r.realPath, size: r.stat.size };
+  switch (r.reason) {
+    case "not_found":
+      if (missing.optional) {
+        // A dangling symlink is not "absent": report it rather than silently skipping the artifact.
+        if ((await ctx.fs.lstat(`${realRoot}/${rel}`)) === null) return undefined;
+        ctx.fail("hns.file_escape", `${display} is a symbolic link to a missing target`, { file: display });
+      }
+      ctx.fail(missing.code, missing.message, { file: display });
+    case "escape":
+      ctx.fail("hns.file_escape", `${display} must be a regular file inside the package; it resolves outside the package root`, {
+        file: display,
+        hint: "replace the symbolic link with the file itself",
+      });
+    case "not_regular_file":
+      ctx.fail("hns.not_regular_file", `${display} must be a regular file; it is a ${describeKind(r.kind ?? "other")}`, {
+        file: display,
+      });
+    default:
+      ctx.fail("hns.io_error", `failed to read ${display}: ${r.detail}`, { file: display });
+  }
+}
