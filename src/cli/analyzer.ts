@@ -1,0 +1,4 @@
+/** The module analysis `yaoc check` runs after a structural load (HNS §11 step 8). */
+import type { PackageAnalyzer } from "../hns/check.js";
+
+export const hnsAnalyzer: PackageAnalyzer | undefined = undefined;

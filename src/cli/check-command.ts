@@ -1,0 +1,76 @@
+/**
+ * `yaoc check [--format human|json] PATH...`: detect each path's package kind, check it, and print
+ * one report. Exit 0 when every package is valid, 1 when some package is invalid, 2 on usage or
+ * I/O errors (a missing path, an unreadable file).
+ */
+import { diagnostic } from "../diagnostics/diagnostic.js";
+import { renderHuman, renderJson } from "../diagnostics/render.js";
+import type { CheckResult } from "../diagnostics/result.js";
+import type { PackageFs } from "../fs/package-fs.js";
+import { extensionOf } from "../fs/paths.js";
+import { checkHns } from "../hns/check.js";
+import { hnsAnalyzer } from "./analyzer.js";
+import { EXIT_INVALID, EXIT_OK, EXIT_USAGE, useColor } from "./io.js";
+import { frontends } from "./frontends.js";
+
+export interface CheckCommandOptions {
+  readonly format: "human" | "json";
+  readonly analyze: boolean;
+}
+
+export interface CheckOutcome {
+  readonly results: CheckResult[];
+  readonly ioError: boolean;
+}
+
+export async function checkPaths(fs: PackageFs, paths: readonly string[], options: { analyze: boolean }): Promise<CheckOutcome> {
+  const results: CheckResult[] = [];
+  let ioError = false;
+  for (const path of paths) {
+    if (extensionOf(path) === "hns") {
+      const r = await checkHns(fs, path, { analyzer: options.analyze ? hnsAnalyzer : undefined });
+      ioError ||= r.ioError;
+      results.push(r);
+      continue;
+    }
+    const st = await fs.stat(path);
+    if (st === null) {
+      ioError = true;
+      results.push(notFound(path));
+      continue;
+    }
+    let handled = false;
+    for (const frontend of frontends) {
+      if (await frontend.detect(fs, path)) {
+        results.push(await frontend.check(fs, path));
+        handled = true;
+        break;
+      }
+    }
+    if (!handled) {
+      // Not a recognised package: the HNS loader explains what an HNS package must look like.
+      const r = await checkHns(fs, path, { analyzer: options.analyze ? hnsAnalyzer : undefined });
+      ioError ||= r.ioError;
+      results.push(r);
+    }
+  }
+  return { results, ioError };
+}
+
+export async function runCheck(fs: PackageFs, paths: readonly string[], options: CheckCommandOptions): Promise<number> {
+  const { results, ioError } = await checkPaths(fs, paths, options);
+  if (options.format === "json") process.stdout.write(renderJson(results));
+  else process.stdout.write(renderHuman(results, { color: useColor(process.stdout) }));
+  if (ioError) return EXIT_USAGE;
+  return results.every((r) => r.valid) ? EXIT_OK : EXIT_INVALID;
+}
+
+function notFound(path: string): CheckResult {
+  return {
+    path,
+    kind: "unknown",
+    valid: false,
+    identity: null,
+    diagnostics: [diagnostic("cli.not_found", `${path} does not exist`, { file: path, hint: "check the path" })],
+  };
+}
