@@ -1,8 +1,28 @@
 /**
  * Every diagnostic code yaoc can emit, gathered from each stage's own table. docs/diagnostics.md is
- * generated from this list; a test fails when a code is emitted without a row here.
+ * generated from this list (`npm run docs:diagnostics`); tests fail when a code used in src/ has no
+ * row here or the document is stale.
  */
+import { CLI_CODES } from "../cli/codes.js";
+import { HNS_CODES } from "../hns/codes.js";
+import { YAO_READER_CODES } from "../syntax/codes.js";
 import type { CodeInfo } from "./codes.js";
 
-// Frontend tables are appended here as frontends land.
-export const ALL_CODES: readonly CodeInfo[] = [];
+export interface CodeSection {
+  readonly title: string;
+  readonly rows: readonly CodeInfo[];
+}
+
+export const CODE_SECTIONS: readonly CodeSection[] = [
+  { title: "Yao reader", rows: YAO_READER_CODES },
+  { title: "HNS package loader", rows: HNS_CODES },
+  { title: "Command line", rows: CLI_CODES },
+];
+
+export const ALL_CODES: readonly CodeInfo[] = CODE_SECTIONS.flatMap((s) => s.rows);
+
+const byCode = new Map(ALL_CODES.map((row) => [row.code, row]));
+
+export function codeInfo(code: string): CodeInfo | undefined {
+  return byCode.get(code);
+}

@@ -1,0 +1,111 @@
+import { describe, expect, it } from "vitest";
+import { contentHash } from "../../src/canonical/hash.js";
+import { legacyView, printLegacy } from "../../src/canonical/legacy.js";
+import { loadableSource } from "../../src/canonical/package-identity.js";
+import { printLoadable } from "../../src/canonical/loadable.js";
+import { canonicalSource } from "../../src/canonical/typed.js";
+import { loadFromSource } from "../../src/hns/load.js";
+import { readOne } from "../../src/syntax/reader.js";
+import { morphzIndex, morphzText, sharedText } from "../support/shared.js";
+
+function canonical(text: string): string {
+  const r = readOne(text);
+  if (!r.ok) throw new Error(r.diagnostic.message);
+  return canonicalSource(r.form);
+}
+
+describe("typed canonical text and content hash (reference cases)", () => {
+  const cases = morphzIndex().filter((c) => c.content_hash !== undefined);
+
+  it("has the reference's content-hash cases", () => {
+    expect(cases.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it.each(cases.map((c) => [c.path, c.content_hash!]))("%s hashes to the reference value", (path, hash) => {
+    expect(contentHash(canonical(morphzText(path)))).toBe(hash);
+  });
+
+  it("drops comments and whitespace, keeps the string/symbol distinction", () => {
+    expect(canonical(morphzText("inline/yao/src/canonical.rs@70e0787/identity_left.yao"))).toBe('(eval (seq "a" symbol))');
+    expect(canonical('"true"')).not.toBe(canonical("true"));
+  });
+
+  it("round-trips: canonical text re-reads to itself", () => {
+    const text = canonical(morphzText("inline/yao/src/canonical.rs@70e0787/roundtrip.yao"));
+    expect(canonical(text)).toBe(text);
+    expect(text).toBe('(eval (seq "a\\\\b\\nc" (list 1 true nil)))');
+  });
+
+  it("escapes exactly five characters and leaves other controls raw", () => {
+    expect(canonical('"a\\tb\\rc\\n\\"\\\\\u0001\u2028"')).toBe('"a\\tb\\rc\\n\\"\\\\\u0001\u2028"');
+  });
+});
+
+describe("legacy metadata printer", () => {
+  const legacy = (text: string): string => {
+    const r = readOne(text);
+    if (!r.ok) throw new Error(r.diagnostic.message);
+    return printLegacy(legacyView(r.form));
+  };
+
+  it("prints strings bare unless they need quotes, escaping only \\ and \"", () => {
+    expect(legacy('(version "1.0.0")')).toBe("(version 1.0.0)");
+    expect(legacy('(title "Demo Harness")')).toBe('(title "Demo Harness")');
+    expect(legacy('(x "a\\nb")')).toBe('(x "a\nb")');
+    expect(legacy('(x "q\\"\\\\")')).toBe('(x "q\\"\\\\")');
+    expect(legacy('(x "" "a;b" "a\u00a0b" "a\\\\b")')).toBe('(x "" a;b a\u00a0b a\\b)');
+  });
+
+  it("loadable encoding quotes every atom but plain list heads", () => {
+    const r = readOne('(manifest (id "acme.notes") (title Notes) ("two words" x))');
+    if (!r.ok) throw new Error(r.diagnostic.message);
+    expect(printLoadable(legacyView(r.form))).toBe('(manifest (id "acme.notes") (title "Notes") ("two words" "x"))');
+  });
+});
+
+describe("package identity: worked examples of yao-v0.1.md §2.5", () => {
+  const reference = sharedText("reference/yao-v0.1.md");
+  /** The fenced source block following a given marker in the reference document. */
+  const blockAfter = (marker: string): string => {
+    const at = reference.indexOf(marker);
+    const start = reference.indexOf("```\n", at) + 4;
+    return reference.slice(start, reference.indexOf("\n```", start));
+  };
+  const hashAfter = (marker: string): string => {
+    const at = reference.indexOf(marker);
+    return /sha256:[0-9a-f]{64}/.exec(reference.slice(at))![0];
+  };
+
+  it.each([["**Example A: minimal single file.**"], ["**Example B: comments, dropped fields, block string, mind, functions, model-owned entry.**"]])(
+    "%s",
+    (marker) => {
+      const loaded = loadFromSource("example.hns", blockAfter(marker));
+      if (!loaded.ok) throw new Error(loaded.diagnostics.map((d) => d.message).join("; "));
+      expect(loaded.package.identity).toBe(hashAfter(marker));
+    },
+  );
+
+  it("Example B's canonical text is the documented one, and its loadable form reloads to the same identity", () => {
+    const marker = "**Example B: comments, dropped fields, block string, mind, functions, model-owned entry.**";
+    const loaded = loadFromSource("b.hns", blockAfter(marker));
+    if (!loaded.ok) throw new Error("load failed");
+    const documented = blockAfter("canonical text (6 artifacts)");
+    expect(loaded.package.canonicalText).toBe(documented);
+    const pkg = loaded.package;
+    const stored = loadableSource({
+      manifest: pkg.manifest,
+      entryId: pkg.entry.id,
+      contract: pkg.contract,
+      mind: pkg.mind,
+      functions: pkg.functions,
+      entrySource: pkg.entry.source,
+    });
+    expect(stored.split("\n").slice(0, 3)).toEqual([
+      '(manifest (id "acme.notes") (version "1.2.0") (title "Notes") (entry "main") (capabilities (tools "read" "search") (skills "writing")))',
+      '(contract (rules "line one\\nline two") (tone "calm; short"))',
+      '(mind (frame (id "notes/core")))',
+    ]);
+    const reloaded = loadFromSource("acme.notes.hns", stored);
+    expect(reloaded.ok && reloaded.package.identity).toBe(pkg.identity);
+  });
+});

@@ -1,0 +1,168 @@
+import { describe, expect, it } from "vitest";
+import { readAll, readOne, referenceDisplay } from "../../src/syntax/reader.js";
+import type { SNode } from "../../src/syntax/tree.js";
+import { morphzText } from "../support/shared.js";
+
+const SYNTAX = "inline/yao/src/syntax.rs@fda7137/";
+
+function one(source: string | Uint8Array): SNode {
+  const r = readOne(source);
+  if (!r.ok) throw new Error(referenceDisplay(r.diagnostic));
+  return r.form;
+}
+
+function error(source: string | Uint8Array, options = {}) {
+  const r = readAll(source, options);
+  if (r.ok) throw new Error("expected a reader error");
+  return r.diagnostic;
+}
+
+describe("reader: reference fixtures", () => {
+  it("counts columns in Unicode scalars and ends the root span at the source length", () => {
+    const text = morphzText(`${SYNTAX}multibyte_spans.yao`);
+    const root = one(text);
+    if (root.kind !== "list") throw new Error("list expected");
+    const seq = root.items[1];
+    if (seq?.kind !== "list") throw new Error("list expected");
+    const str = seq.items[1]!;
+    expect(str).toMatchObject({ kind: "string", value: "爻文" });
+    expect(str.span.start).toMatchObject({ line: 3, column: 8 });
+    expect(root.span.end.byte).toBe(new TextEncoder().encode(text).length);
+  });
+
+  it("decodes exactly the five declared escapes", () => {
+    expect(one(morphzText(`${SYNTAX}declared_escapes.yao`))).toMatchObject({ kind: "string", value: 'a\\b"c\nd\re\tf' });
+  });
+
+  it.each([
+    ["reject_unknown_escape.yao", "yao.invalid_escape", "unknown string escape '\\x'"],
+    ["reject_unclosed_list.yao", "yao.unclosed_list", "unclosed list"],
+    ["reject_unexpected_close.yao", "yao.unexpected_close", "unexpected closing parenthesis"],
+  ])("%s → %s", (file, code, message) => {
+    const d = error(morphzText(`${SYNTAX}${file}`));
+    expect(d.code).toBe(code);
+    expect(d.message).toBe(message);
+  });
+
+  it("parse_one rejects two forms, pointing at the second and relating the first", () => {
+    const r = readOne(morphzText(`${SYNTAX}reject_multiple_top_level.yao`));
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.diagnostic.code).toBe("yao.multiple_top_level_forms");
+    expect(r.diagnostic.message).toBe("expected one top-level artifact, found 2");
+    expect(r.diagnostic.span?.start.column).toBe(12);
+    expect(r.diagnostic.related?.[0]?.span?.start.column).toBe(1);
+  });
+
+  it("nesting limit 2 rejects ((())) only when configured; the default accepts it", () => {
+    const text = morphzText(`${SYNTAX}reject_nesting_limit_2.yao`);
+    expect(readAll(text).ok).toBe(true);
+    const d = error(text, { maxNesting: 2 });
+    expect(d.code).toBe("yao.nesting_limit");
+    expect(d.message).toBe("syntax nesting exceeds 2");
+    expect(d.span?.start.column).toBe(3);
+  });
+});
+
+describe("reader: limits", () => {
+  it("allows depth 128 and rejects the 129th open list", () => {
+    expect(readAll(`${"(".repeat(128)}${")".repeat(128)}`).ok).toBe(true);
+    const d = error(`${"(".repeat(129)}${")".repeat(129)}`);
+    expect(d.code).toBe("yao.nesting_limit");
+    expect(d.span?.start).toEqual({ byte: 128, line: 1, column: 129 });
+  });
+
+  it("turns 200 000 nested lists into a nesting diagnostic, not a stack overflow", () => {
+    expect(error("(".repeat(200_000)).code).toBe("yao.nesting_limit");
+  });
+
+  it("accepts exactly 262 144 bytes and rejects one more, before lexing", () => {
+    const atom = "a".repeat(262_144);
+    expect(readAll(atom).ok).toBe(true);
+    const d = error(`${atom})`);
+    expect(d.code).toBe("yao.source_limit");
+    expect(d.message).toBe("source contains 262145 bytes; the limit is 262144");
+    expect(d.span?.start).toEqual({ byte: 0, line: 1, column: 1 });
+  });
+
+  it("measures the limit in UTF-8 bytes, not UTF-16 units", () => {
+    expect(error("爻".repeat(87_382)).code).toBe("yao.source_limit"); // 262 146 bytes, 87 382 units
+  });
+});
+
+describe("reader: errors in source order with reference spans", () => {
+  it.each([
+    ['"abc', "yao.unterminated_string", "unterminated string literal", [0, 4]],
+    ['(a "b\\', "yao.unterminated_string", "unterminated string after escape", [3, 6]],
+    ['"a\nb"', "yao.unterminated_string", "unescaped newline in string literal", [0, 3]],
+    ['"a\rb"', "yao.unterminated_string", "unescaped newline in string literal", [0, 3]],
+    ['"""abc', "yao.unterminated_string", "unterminated triple-quoted block string", [0, 6]],
+    ['"a\\qb"', "yao.invalid_escape", "unknown string escape '\\q'", [2, 4]],
+    ["(a))", "yao.unexpected_close", "unexpected closing parenthesis", [3, 4]],
+    ["(a (b)  ", "yao.unclosed_list", "unclosed list", [0, 8]],
+  ] as const)("%j", (source, code, message, [from, to]) => {
+    const d = error(source);
+    expect([d.code, d.message, d.span?.start.byte, d.span?.end.byte]).toEqual([code, message, from, to]);
+  });
+
+  it("reports the first error in source order", () => {
+    expect(error(') "unterminated').code).toBe("yao.unexpected_close");
+    expect(error('"\\q" )').code).toBe("yao.invalid_escape");
+    expect(error('(((( "open').code).toBe("yao.unterminated_string");
+  });
+
+  it("rejects invalid UTF-8 with the offset of the bad byte", () => {
+    const d = error(new Uint8Array([0x28, 0x61, 0x0a, 0x62, 0xc3, 0x28, 0x29]));
+    expect(d.code).toBe("yao.invalid_utf8");
+    expect(d.span?.start).toEqual({ byte: 4, line: 2, column: 2 });
+    expect(d.message).toContain("offset 4");
+  });
+
+  it("rejects a byte order mark instead of reading it as a symbol", () => {
+    expect(error(new Uint8Array([0xef, 0xbb, 0xbf, 0x28, 0x29])).code).toBe("yao.bom");
+  });
+
+  it("reports empty input for parse_one", () => {
+    const r = readOne("  ; only a comment\n");
+    expect(r.ok ? "" : r.diagnostic.code).toBe("yao.empty_input");
+  });
+});
+
+describe("reader: lexical rules", () => {
+  it("ends symbols at ; and quotes, and keeps ; inside strings", () => {
+    const r = readAll('a;b\nc"d" "e;f"');
+    if (!r.ok) throw new Error("read failed");
+    expect(r.forms.map((f) => (f.kind === "symbol" ? f.name : f.kind === "string" ? `"${f.value}` : "()"))).toEqual(["a", "c", '"d', '"e;f']);
+  });
+
+  it("uses the Unicode White_Space property: U+0085 separates, U+FEFF does not", () => {
+    const r = readAll("a\u0085b c\uFEFFd");
+    if (!r.ok) throw new Error("read failed");
+    expect(r.forms.map((f) => (f.kind === "symbol" ? f.name : ""))).toEqual(["a", "b", "c\uFEFFd"]);
+  });
+
+  it("closes a block string at the first triple quote; a fourth quote opens a plain string", () => {
+    const r = readAll('"""a""""b"');
+    if (!r.ok) throw new Error("read failed");
+    expect(r.forms).toMatchObject([
+      { kind: "string", value: "a", block: true },
+      { kind: "string", value: "b", block: false },
+    ]);
+  });
+
+  it("counts CR as a column, not a line break", () => {
+    const r = readAll("a\r\nb\rc");
+    if (!r.ok) throw new Error("read failed");
+    expect(r.forms.map((f) => f.span.start)).toEqual([
+      { byte: 0, line: 1, column: 1 },
+      { byte: 3, line: 2, column: 1 },
+      { byte: 5, line: 2, column: 3 },
+    ]);
+  });
+
+  it("counts an astral character as one column and four bytes", () => {
+    const r = readAll("😀 x");
+    if (!r.ok) throw new Error("read failed");
+    expect(r.forms[1]!.span.start).toEqual({ byte: 5, line: 1, column: 3 });
+  });
+});
