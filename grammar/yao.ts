@@ -129,12 +129,18 @@ export class YaoParser<N> extends EmbeddedActionsParser {
     return forms;
   });
 
+  // Chevrotain re-evaluates the alternatives array on every call; caching it avoids allocating
+  // three closures per form (a large share of parse time on big sources).
+  private formAlternatives?: { ALT: () => N }[];
+
   private readonly form = this.RULE("form", (): N => {
-    return this.OR([
-      { ALT: () => this.SUBRULE(this.list) },
-      { ALT: () => this.atomOf(this.CONSUME(StringLiteral)) },
-      { ALT: () => this.atomOf(this.CONSUME(Symbol)) },
-    ]);
+    return this.OR(
+      (this.formAlternatives ??= [
+        { ALT: () => this.SUBRULE(this.list) },
+        { ALT: () => this.atomOf(this.CONSUME(StringLiteral)) },
+        { ALT: () => this.atomOf(this.CONSUME(Symbol)) },
+      ]),
+    );
   });
 
   private readonly list = this.RULE("list", (): N => {

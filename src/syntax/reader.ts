@@ -90,11 +90,14 @@ export function readAll(source: string | Uint8Array, options: ReadOptions = {}):
   const ends: Position[] = new Array(tokens.length);
   const values: string[] = new Array(tokens.length);
   const maxNesting = options.maxNesting ?? DEFAULT_MAX_NESTING;
+  // Token index by start offset: the builder maps tokens back to their positions without adding a
+  // property to every token object (which would reallocate each token's property store).
+  const indexAt = new Int32Array(text.length + 1);
   let depth = 0;
   let outermostOpen = -1;
   for (let i = 0; i < tokens.length; i++) {
     const tok = tokens[i]!;
-    tok.payload = i;
+    indexAt[tok.startOffset] = i;
     const start = cursor.at(tok.startOffset);
     starts[i] = start;
     const type = tok.tokenType;
@@ -128,7 +131,7 @@ export function readAll(source: string | Uint8Array, options: ReadOptions = {}):
 
   const builder: YaoTreeBuilder<SNode> = {
     atom(token: IToken): SNode {
-      const i = token.payload as number;
+      const i = indexAt[token.startOffset]!;
       const span: SourceSpan = { file, start: starts[i]!, end: ends[i]! };
       if (token.tokenType === StringLiteral) {
         return { kind: "string", value: values[i]!, block: token.image.startsWith('"""'), span };
@@ -136,7 +139,7 @@ export function readAll(source: string | Uint8Array, options: ReadOptions = {}):
       return { kind: "symbol", name: token.image, span };
     },
     list(open: IToken, items: SNode[], close: IToken): SNode {
-      const span: SourceSpan = { file, start: starts[open.payload as number]!, end: ends[close.payload as number]! };
+      const span: SourceSpan = { file, start: starts[indexAt[open.startOffset]!]!, end: ends[indexAt[close.startOffset]!]! };
       return { kind: "list", items, span };
     },
   };
@@ -146,7 +149,7 @@ export function readAll(source: string | Uint8Array, options: ReadOptions = {}):
   if (parser.errors.length > 0) {
     // Unreachable: the pass above guarantees a balanced stream of known tokens.
     const e = parser.errors[0]!;
-    const i = (e.token.payload as number | undefined) ?? 0;
+    const i = Number.isNaN(e.token.startOffset) ? 0 : indexAt[e.token.startOffset]!;
     return fail("yao.invalid_character", e.message, starts[i] ?? ORIGIN, ends[i] ?? ORIGIN, text);
   }
   return { ok: true, forms, text };

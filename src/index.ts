@@ -1,0 +1,24 @@
+/**
+ * yaoc as a library. Everything exported here runs in any JavaScript runtime; file access goes
+ * through `PackageFs` (use `NodeFs` from "yaoc/node" in Node, `MemoryFs` anywhere).
+ */
+export type { Diagnostic, Position, Severity, Span } from "./diagnostics/diagnostic.js";
+export type { CheckResult, PackageKind } from "./diagnostics/result.js";
+export type { CodeInfo } from "./diagnostics/codes.js";
+export { ALL_CODES, codeInfo } from "./diagnostics/registry.js";
+export { renderHuman, renderJson } from "./diagnostics/render.js";
+
+export type { FileKind, FileStat, PackageFs } from "./fs/package-fs.js";
+export { FsError } from "./fs/package-fs.js";
+export { MemoryFs } from "./fs/memory-fs.js";
+
+export type { SNode, SList, SString, SSymbol, SourceSpan } from "./syntax/tree.js";
+export { readAll, readOne, type ReadOptions, type ReadResult, type ReadOneResult } from "./syntax/reader.js";
+
+export { canonicalSource } from "./canonical/typed.js";
+export { contentHash, sha256Hex } from "./canonical/hash.js";
+export { loadableSource, packageCanonicalText, packageIdentity } from "./canonical/package-identity.js";
+
+export type { HnsPackage, HnsFunction, Manifest, EntryProgram } from "./hns/model.js";
+export { loadPackage, loadFromSource, type LoadResult, type LoadOptions } from "./hns/load.js";
+export { checkHns, type HnsCheckOptions, type PackageAnalyzer } from "./hns/check.js";
