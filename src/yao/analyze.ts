@@ -1,0 +1,170 @@
+/**
+ * The analyzer's entry points (yao-v0.1.md §7.6), returning diagnostics instead of throwing:
+ *
+ * - `analyzeProgram`: one program, optionally with a bound module (model-authored by default);
+ * - `analyzeModule`: a package entry with its function forms (HNS §9.4 / §11 step 8);
+ * - `analyzeSources`: the same from source texts, with the module byte and function-count limits.
+ */
+import type { EffectSet, YaoProgram, YaoType } from "../../ir/yao-ir-0.1.js";
+import { canonicalSource } from "../canonical/typed.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { utf8Length } from "../syntax/utf8.js";
+import { readOne } from "../syntax/reader.js";
+import type { SNode } from "../syntax/tree.js";
+import { emptySpanIn, fail, toDiagnostic, YaoError } from "./error.js";
+import type { CompiledFunction } from "./expressions.js";
+import type { FunctionDeclaration } from "./functions.js";
+import { morphzProfile, type AnalysisProfile } from "./profile.js";
+import { analyzeRoot } from "./program.js";
+
+export const MAX_MODULE_FUNCTIONS = 128;
+export const MAX_MODULE_SOURCE_BYTES = 262_144;
+
+export interface AnalysisResult {
+  /** Empty when the program is valid. The analyzer stops at the first violation, as the reference does. */
+  readonly diagnostics: Diagnostic[];
+  readonly program?: YaoProgram;
+  readonly programHash?: string;
+  readonly outputType?: YaoType;
+  readonly effects?: EffectSet;
+  /** Every compiled function (also unused ones), so a checker can inspect exports. */
+  readonly functions?: ReadonlyMap<string, CompiledFunction>;
+  readonly declarations?: readonly FunctionDeclaration[];
+  /** The innermost HNS function a violation arose in (the reference's `Diagnostic.function`). */
+  readonly failedFunction?: string;
+}
+
+export interface AnalyzeOptions {
+  readonly profile?: AnalysisProfile;
+  /** Canonical `(types ...)` forms of the bound package (shared types). */
+  readonly typeSources?: readonly SNode[];
+  readonly functions?: readonly SNode[];
+  /** Defaults to false: a model-authored program may apply exported functions only. */
+  readonly allowInternal?: boolean;
+}
+
+function run(body: () => ReturnType<typeof analyzeRoot>, file: string): AnalysisResult {
+  try {
+    const { program, module } = body();
+    const declarations = module.names().map((n) => module.declaration(n)!);
+    return {
+      diagnostics: [],
+      program,
+      programHash: program.source_hash,
+      outputType: program.output,
+      effects: program.effects,
+      functions: module.compiledFunctions(),
+      declarations,
+    };
+  } catch (e) {
+    if (!(e instanceof YaoError)) throw e;
+    const d = toDiagnostic(e, file);
+    return e.function === undefined ? { diagnostics: [d] } : { diagnostics: [d], failedFunction: e.function };
+  }
+}
+
+export function analyzeProgram(program: SNode, options: AnalyzeOptions = {}): AnalysisResult {
+  return run(
+    () =>
+      analyzeRoot({
+        root: program,
+        typeSources: options.typeSources ?? [],
+        functions: options.functions ?? [],
+        allowInternal: options.allowInternal ?? false,
+        profile: options.profile ?? morphzProfile(),
+      }),
+    program.span.file,
+  );
+}
+
+export interface ModuleInput {
+  readonly entry: SNode;
+  readonly functions: readonly { readonly name: string; readonly form: SNode; readonly file: string }[];
+  readonly typeSources?: readonly SNode[];
+  /** True for the package entry (the HNS loader); false when admitting a model-authored program. */
+  readonly allowInternal: boolean;
+  readonly profile?: AnalysisProfile;
+}
+
+/** The package form (reference `analyze_module_forms`): limits on the forms, then full analysis. */
+export function analyzeModule(input: ModuleInput): AnalysisResult {
+  const file = input.entry.span.file;
+  return run(() => {
+    if (input.functions.length > MAX_MODULE_FUNCTIONS) fail("resource_limit", "too many package functions", input.entry.span);
+    const forms = [input.entry, ...(input.typeSources ?? []), ...input.functions.map((f) => f.form)];
+    const total = forms.reduce((sum, f) => sum + utf8Length(canonicalSource(f)), 0);
+    if (total > MAX_MODULE_SOURCE_BYTES) fail("resource_limit", "combined package program exceeds source byte limit", input.entry.span);
+    return analyzeRoot({
+      root: input.entry,
+      typeSources: input.typeSources ?? [],
+      functions: input.functions.map((f) => f.form),
+      allowInternal: input.allowInternal,
+      profile: input.profile ?? morphzProfile(),
+    });
+  }, file);
+}
+
+export interface SourceInput {
+  readonly source: string;
+  readonly file?: string;
+  readonly typeSources?: readonly { readonly source: string; readonly file?: string }[];
+  readonly functionSources?: readonly { readonly source: string; readonly file?: string }[];
+  readonly allowInternal?: boolean;
+  readonly profile?: AnalysisProfile;
+}
+
+/** Reference `analyze_with_module`: byte and count limits on the raw sources, then parse each with parse_one. */
+export function analyzeSources(input: SourceInput): AnalysisResult {
+  const file = input.file ?? "program.yao";
+  const types = input.typeSources ?? [];
+  const fns = input.functionSources ?? [];
+  const total = [input, ...types, ...fns].reduce((sum, s) => sum + utf8Length(s.source), 0);
+  if (total > MAX_MODULE_SOURCE_BYTES) {
+    return fromError(
+      new YaoError("resource_limit", `Yao module source is ${total} bytes, exceeding the limit of ${MAX_MODULE_SOURCE_BYTES}`, emptySpanIn(file)),
+      file,
+    );
+  }
+  if (fns.length > MAX_MODULE_FUNCTIONS) {
+    return fromError(
+      new YaoError(
+        "resource_limit",
+        `Yao module declares ${fns.length} functions, exceeding the limit of ${MAX_MODULE_FUNCTIONS}`,
+        emptySpanIn(file),
+      ),
+      file,
+    );
+  }
+  const parse = (s: { source: string; file?: string }, fallback: string): SNode | Diagnostic => {
+    const r = readOne(s.source, { file: s.file ?? fallback });
+    return r.ok ? r.form : r.diagnostic;
+  };
+  const root = parse(input, file);
+  if (!isNode(root)) return { diagnostics: [root] };
+  const typeForms: SNode[] = [];
+  for (const [i, t] of types.entries()) {
+    const r = parse(t, `types-${i}.yao`);
+    if (!isNode(r)) return { diagnostics: [r] };
+    typeForms.push(r);
+  }
+  const fnForms: SNode[] = [];
+  for (const [i, f] of fns.entries()) {
+    const r = parse(f, `function-${i}.yao`);
+    if (!isNode(r)) return { diagnostics: [r] };
+    fnForms.push(r);
+  }
+  return analyzeProgram(root, {
+    typeSources: typeForms,
+    functions: fnForms,
+    allowInternal: input.allowInternal ?? false,
+    ...(input.profile === undefined ? {} : { profile: input.profile }),
+  });
+}
+
+function isNode(x: SNode | Diagnostic): x is SNode {
+  return "kind" in x;
+}
+
+function fromError(e: YaoError, file: string): AnalysisResult {
+  return { diagnostics: [toDiagnostic(e, file)] };
+}

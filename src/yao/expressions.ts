@@ -1,0 +1,995 @@
+/**
+ * Expression analysis (yao-v0.1.md §5): lowers one S-expression to a typed HIR node, checking each
+ * form's typing rule in the reference's detection order. Recursion follows the source tree, whose
+ * depth is capped at 32 here (and at 128 by the reader), so it cannot overflow.
+ */
+import type {
+  EffectSet,
+  HirExpr,
+  HirKind,
+  MatchCase,
+  NamedArgument,
+  ParBranch,
+  PureOperator,
+  Requirements,
+  YaoType,
+} from "../../ir/yao-ir-0.1.js";
+import { canonicalSource } from "../canonical/typed.js";
+import type { SList, SNode, SourceSpan, SSymbol } from "../syntax/tree.js";
+import { debugEffects, debugNameSet, debugType } from "./debug.js";
+import { emptySpanIn, fail, YaoError } from "./error.js";
+import type { AnalysisProfile, Signature } from "./profile.js";
+import { isDynamic } from "./profile.js";
+import { Scope } from "./scope.js";
+import { isIdentifier, sortByCodePoints } from "./text.js";
+import {
+  checkJsonCrossable,
+  isNonForgeable,
+  MAX_FIELDS,
+  validateTypeNames,
+  type TypeTable,
+} from "./type-module.js";
+import { parseType } from "./type-syntax.js";
+import { commonType, isAssignable, isNumeric, NO_EFFECTS, T, unionEffects } from "./types.js";
+
+export const MAX_EXPRESSION_DEPTH = 32;
+export const MAX_ANALYZED_NODES = 4096;
+export const MAX_PAR_BRANCHES = 32;
+
+/** A compiled HNS function as an application sees it. */
+export interface CompiledFunction {
+  readonly name: string;
+  readonly visibility: "internal" | "exported";
+  readonly params: readonly { readonly name: string; readonly ty: YaoType }[];
+  readonly returns: YaoType;
+  readonly body: HirExpr;
+}
+
+export interface FunctionResolver {
+  has(name: string): boolean;
+  /** Compile on demand (memoised); may throw recursion and depth errors. */
+  compile(name: string): CompiledFunction;
+}
+
+export interface AnalysisEnv {
+  readonly profile: AnalysisProfile;
+  readonly types: TypeTable;
+  readonly requirements: Requirements;
+  /** Package entry: internal functions may be applied. */
+  readonly allowInternal: boolean;
+  readonly functions: FunctionResolver;
+  /** Shared across the entry and all function bodies (§8: counted once each). */
+  readonly counter: { nodes: number };
+}
+
+const KEYWORDS = new Set([
+  "list", "dict", "json-object", "from-json", "to-json", "record", "variant", "some", "none", "ok", "err",
+  "evidence", "outcome", "context-transaction", "get", "decode", "is", "eq", "ne", "lt", "le", "gt", "ge",
+  "and", "or", "not", "add", "sub", "mul", "div", "seq", "bind", "if", "match", "fallback", "map", "call",
+  "infer", "par", "run", "host.view", "evidence.commit", "outcome.commit", "context.propose",
+]);
+
+/**
+ * Names an HNS function may not take (§7.1). The reference leaves out `json-object`, `from-json` and
+ * `to-json`, so such functions can be declared but never applied; we reserve every keyword (D-Q3).
+ */
+export const RESERVED_FUNCTION_NAMES: ReadonlySet<string> = new Set(["eval", "fn", "requires", "types", ...KEYWORDS]);
+
+const PURE_OPERATORS: Record<string, PureOperator> = {
+  eq: "equal", ne: "not_equal", lt: "less", le: "less_equal", gt: "greater", ge: "greater_equal",
+  and: "and", or: "or", not: "not", add: "add", sub: "subtract", mul: "multiply", div: "divide",
+};
+
+const UNARY_HOST_SUGAR: Record<string, string> = {
+  "evidence.commit": "candidate",
+  "outcome.commit": "candidate",
+  "context.propose": "transaction",
+};
+
+const INT_LITERAL = /^[+-]?[0-9]+$/;
+const FLOAT_LITERAL = /^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$/;
+const I64_MIN = -(2n ** 63n);
+const I64_MAX = 2n ** 63n - 1n;
+
+interface ParsedArgument {
+  readonly name: string;
+  readonly nameSpan: SourceSpan;
+  readonly values: HirExpr[];
+  readonly span: SourceSpan;
+}
+
+function node(kind: HirKind, ty: YaoType, effects: EffectSet, span: SourceSpan): HirExpr {
+  return { kind, ty, effects, span };
+}
+
+function effectsOf(exprs: readonly HirExpr[]): EffectSet {
+  return unionEffects(...exprs.map((e) => e.effects));
+}
+
+function pluralItems(form: SList): readonly SNode[] {
+  return form.items.slice(1);
+}
+
+export class ExpressionAnalyzer {
+  constructor(
+    private readonly env: AnalysisEnv,
+    /** Inside an HNS function body: no requires.tools check on `call`, no visibility check. */
+    private readonly inFunction: boolean,
+  ) {}
+
+  expr(n: SNode, scope: Scope, depth: number): HirExpr {
+    if (depth > MAX_EXPRESSION_DEPTH) fail("resource_limit", `expression depth exceeds ${MAX_EXPRESSION_DEPTH}`, n.span);
+    if (++this.env.counter.nodes > MAX_ANALYZED_NODES) {
+      fail("resource_limit", `typed HIR exceeds ${MAX_ANALYZED_NODES} nodes`, n.span);
+    }
+    if (n.kind === "string") return node({ op: "literal", value: { kind: "string", value: n.value } }, T.string, NO_EFFECTS, n.span);
+    if (n.kind === "symbol") return this.symbol(n, scope);
+    const head = n.items[0];
+    if (head === undefined || head.kind !== "symbol") {
+      fail("unknown_operator", "expression list must start with an operator symbol", n.span);
+    }
+    const d = depth + 1;
+    const op = head.name;
+    switch (op) {
+      case "list": return this.list(n, scope, d);
+      case "dict": return this.dict(n, scope, d);
+      case "json-object": return this.jsonObject(n, scope, d);
+      case "from-json": return this.fromJson(n, scope, d);
+      case "to-json": return this.toJson(n, scope, d);
+      case "record": return this.record(n, scope, d);
+      case "variant": return this.variant(n, scope, d);
+      case "some": return this.some(n, scope, d);
+      case "none": return this.none(n);
+      case "ok":
+      case "err": return this.okErr(n, op, scope, d);
+      case "evidence": return this.evidence(n, scope, d);
+      case "outcome": return this.outcome(n, scope, d);
+      case "context-transaction": return this.contextTransaction(n, scope, d);
+      case "get": return this.get(n, scope, d);
+      case "decode": return this.decode(n, scope, d);
+      case "is": return this.is(n, scope, d);
+      case "seq": return this.seq(n, scope, d);
+      case "bind": return this.bind(n, scope, d);
+      case "if": return this.if(n, scope, d);
+      case "match": return this.match(n, scope, d);
+      case "fallback": return this.fallback(n, scope, d);
+      case "map": return this.map(n, scope, d);
+      case "call": return this.call(n, scope, d);
+      case "infer": return this.infer(pluralItems(n), n, scope, depth, false);
+      case "par": return this.par(n, scope, d);
+      case "run": return this.run(n, scope, d);
+      case "host.view": return this.hostView(n, scope, d);
+      default:
+        break;
+    }
+    const pureOp = PURE_OPERATORS[op];
+    if (pureOp !== undefined && Object.prototype.hasOwnProperty.call(PURE_OPERATORS, op)) {
+      return this.pure(n, op, pureOp, scope, d);
+    }
+    if (Object.prototype.hasOwnProperty.call(UNARY_HOST_SUGAR, op)) return this.unaryHost(n, op, scope, d);
+    if (op.includes(".")) return this.hostOperation(n, op, scope, d);
+    if (this.env.functions.has(op)) return this.apply(n, op, scope, d);
+    fail("unknown_operator", `unknown Yao operator '${op}'`, head.span);
+  }
+
+  // ---- atoms (§5.2) ----
+
+  private symbol(s: SSymbol, scope: Scope): HirExpr {
+    const text = s.name;
+    if (text.startsWith("$")) {
+      const rest = text.slice(1);
+      fail(
+        "unknown_name",
+        rest === ""
+          ? "binding references do not use '$'; replace '$' with a bare binding name"
+          : `binding references do not use '$'; replace '${text}' with '${rest}'`,
+        s.span,
+      );
+    }
+    if (text === "nil") return node({ op: "literal", value: { kind: "nil" } }, T.nil, NO_EFFECTS, s.span);
+    if (text === "true" || text === "false") {
+      return node({ op: "literal", value: { kind: "bool", value: text === "true" } }, T.bool, NO_EFFECTS, s.span);
+    }
+    if (INT_LITERAL.test(text)) {
+      const value = BigInt(text);
+      if (value < I64_MIN || value > I64_MAX) {
+        // Divergence D-Q2: the reference reports `unknown binding '…'` here.
+        fail("integer_out_of_range", `integer literal '${text}' is outside the Int range [${I64_MIN}, ${I64_MAX}]`, s.span);
+      }
+      return node({ op: "literal", value: { kind: "int", value } }, T.int, NO_EFFECTS, s.span);
+    }
+    const unsigned = text.replace(/^[+-]/, "");
+    if (/^[0-9.]/.test(unsigned) && /[.eE]/.test(text)) {
+      if (!FLOAT_LITERAL.test(text)) fail("type_mismatch", `invalid Float literal '${text}'`, s.span);
+      return node({ op: "literal", value: { kind: "float", value: text } }, T.float, NO_EFFECTS, s.span);
+    }
+    const [root, ...path] = text.split(".");
+    const rootType = scope.lookup(root!);
+    if (rootType === undefined) fail("unknown_name", `unknown binding '${root}'`, s.span);
+    let result = node({ op: "reference", root: root! }, rootType, NO_EFFECTS, s.span);
+    for (const field of path) result = node({ op: "get", value: result, field }, this.fieldType(result.ty, field, s.span), NO_EFFECTS, s.span);
+    return result;
+  }
+
+  /** `field_type(receiver, f)` (§5.12). */
+  private fieldType(receiver: YaoType, field: string, span: SourceSpan): YaoType {
+    if (receiver.kind === "map") return receiver.value;
+    if (receiver.kind === "structural_record") {
+      const t = receiver.value.get(field);
+      if (t !== undefined) return t;
+    }
+    if (receiver.kind === "named") {
+      const def = this.env.types.get(receiver.value);
+      if (def !== undefined && def.kind === "record") {
+        const f = def.fields.find((x) => x.name === field);
+        if (f !== undefined) return f.ty;
+      }
+    }
+    fail("type_mismatch", `type ${debugType(receiver)} has no readable field '${field}'`, span);
+  }
+
+  // ---- helpers ----
+
+  private requirePure(position: string, exprs: readonly HirExpr[]): void {
+    for (const e of exprs) {
+      if (e.effects.length > 0) {
+        fail(
+          "effect_escape",
+          `${position} must be pure; bind the effectful result first (found ${debugEffects(e.effects)})`,
+          e.span as SourceSpan,
+        );
+      }
+    }
+  }
+
+  private requireAssignable(actual: YaoType, target: YaoType, span: SourceSpan): void {
+    if (!isAssignable(actual, target)) fail("type_mismatch", `expected ${debugType(target)}, found ${debugType(actual)}`, span);
+  }
+
+  private parseValidatedType(n: SNode, span: SourceSpan): YaoType {
+    const t = parseType(n);
+    validateTypeNames(t, this.env.types, span);
+    return t;
+  }
+
+  /** Fold `common` left to right (§3.4); the error names the accumulated type. */
+  private commonOf(types: readonly YaoType[], span: SourceSpan, message?: string): YaoType {
+    let current = types[0]!;
+    for (const next of types.slice(1)) {
+      const c = commonType(current, next);
+      if (c === undefined) {
+        fail("type_mismatch", message ?? `types ${debugType(current)} and ${debugType(next)} have no common type`, span);
+      }
+      current = c;
+    }
+    return current;
+  }
+
+  private bindingName(n: SNode | undefined, fallback: SourceSpan): string {
+    if (n === undefined || n.kind !== "symbol") {
+      fail("unknown_name", "binding name must be a symbol without '$'", n?.span ?? fallback);
+    }
+    if (n.name.startsWith("$") || !isIdentifier(n.name)) fail("unknown_name", `invalid binding name '${n.name}'`, n.span);
+    return n.name;
+  }
+
+  // ---- collections (§5.4–§5.7) ----
+
+  private list(n: SList, scope: Scope, d: number): HirExpr {
+    const elements = pluralItems(n).map((e) => this.expr(e, scope, d));
+    this.requirePure("list elements", elements);
+    const elem = elements.length === 0 ? T.json : this.commonOf(elements.map((e) => e.ty), n.span);
+    return node({ op: "list", elements }, T.list(elem), effectsOf(elements), n.span);
+  }
+
+  private entries(
+    n: SList,
+    scope: Scope,
+    d: number,
+    messages: { shape: string; arity: string; key: string; duplicate: (k: string) => string },
+    eachValue?: (value: HirExpr) => void,
+  ): { key: string; value: HirExpr }[] {
+    const items = pluralItems(n);
+    if (items.length > MAX_FIELDS) fail("resource_limit", `field count ${items.length} exceeds ${MAX_FIELDS}`, n.span);
+    const out: { key: string; value: HirExpr }[] = [];
+    const seen = new Set<string>();
+    for (const entry of items) {
+      if (entry.kind !== "list") fail("type_mismatch", messages.shape, entry.span);
+      if (entry.items.length !== 2) fail("type_mismatch", messages.arity, entry.span);
+      const [k, v] = entry.items as [SNode, SNode];
+      if (k.kind === "list") fail("type_mismatch", messages.key, k.span);
+      const key = k.kind === "symbol" ? k.name : k.value;
+      if (seen.has(key)) fail("duplicate_name", messages.duplicate(key), k.span);
+      seen.add(key);
+      const value = this.expr(v, scope, d);
+      eachValue?.(value);
+      out.push({ key, value });
+    }
+    return out;
+  }
+
+  private dict(n: SList, scope: Scope, d: number): HirExpr {
+    const entries = this.entries(n, scope, d, {
+      shape: "dict entries must be (KEY EXPR)",
+      arity: "dict entries must contain exactly a key and value",
+      key: "dict key must be a symbol or string",
+      duplicate: (k) => `duplicate dict key '${k}'`,
+    });
+    let valueType: YaoType = T.json;
+    if (entries.length > 0) {
+      let representative = entries[0]!.value;
+      valueType = representative.ty;
+      for (const { key, value } of entries.slice(1)) {
+        const c = commonType(valueType, value.ty);
+        if (c === undefined) {
+          throw new YaoError(
+            "type_mismatch",
+            `dict field '${key}' has type ${debugType(value.ty)}, which has no common type with the inferred value type ${debugType(valueType)}; dict is a homogeneous Map<T>, so use a named record for fixed heterogeneous fields or an explicit Json boundary for dynamic data`,
+            value.span as SourceSpan,
+            [representative.span as SourceSpan],
+          );
+        }
+        if (c !== valueType) {
+          valueType = c;
+          representative = value;
+        }
+      }
+    }
+    const values = entries.map((e) => e.value);
+    this.requirePure("dict values", values);
+    return node({ op: "dict", entries: entries.map((e) => [e.key, e.value] as const) }, T.map(valueType), effectsOf(values), n.span);
+  }
+
+  /** Sugar for `(dict (K (to-json E))…)`; it has no IR node of its own (§5.6). */
+  private jsonObject(n: SList, scope: Scope, d: number): HirExpr {
+    const entries = this.entries(
+      n,
+      scope,
+      d,
+      {
+        shape: "json-object entries must be (KEY EXPR)",
+        arity: "json-object entries require exactly a key and value",
+        key: "json-object key must be a symbol or string",
+        duplicate: (k) => `duplicate JSON key '${k}'`,
+      },
+      (value) => {
+        this.requirePure("json-object field", [value]);
+        checkJsonCrossable(value.ty, this.env.types, value.span as SourceSpan);
+      },
+    );
+    const wrapped = entries.map(
+      (e) => [e.key, node({ op: "to_json", value: e.value }, T.json, NO_EFFECTS, e.value.span as SourceSpan)] as const,
+    );
+    return node({ op: "dict", entries: wrapped }, T.map(T.json), NO_EFFECTS, n.span);
+  }
+
+  private fromJson(n: SList, scope: Scope, d: number): HirExpr {
+    if (n.items.length !== 3) fail("type_mismatch", "from-json requires TYPE and JSON-EXPR", n.span);
+    const target = this.parseValidatedType(n.items[1]!, n.span);
+    checkJsonCrossable(target, this.env.types, n.span);
+    const value = this.expr(n.items[2]!, scope, d);
+    this.requirePure("from-json operand", [value]);
+    return node({ op: "from_json", target, value }, target, NO_EFFECTS, n.span);
+  }
+
+  private toJson(n: SList, scope: Scope, d: number): HirExpr {
+    if (n.items.length !== 2) fail("type_mismatch", "to-json requires exactly one expression", n.span);
+    const value = this.expr(n.items[1]!, scope, d);
+    this.requirePure("to-json operand", [value]);
+    checkJsonCrossable(value.ty, this.env.types, value.span as SourceSpan);
+    return node({ op: "to_json", value }, T.json, NO_EFFECTS, n.span);
+  }
+
+  // ---- nominal constructors (§5.8) ----
+
+  private record(n: SList, scope: Scope, d: number): HirExpr {
+    const t = n.items[1];
+    if (t === undefined) fail("type_mismatch", "record requires a nominal type name", n.span);
+    if (t.kind !== "symbol") fail("unknown_name", "record type must be a symbol", t.span);
+    const def = this.env.types.get(t.name);
+    if (def === undefined || def.kind !== "record") fail("invalid_type", `'${t.name}' is not a declared record type`, t.span);
+    const fields = this.constructorFields(n.items.slice(2), def.fields, scope, d, n);
+    const values = fields.map((f) => f[1]);
+    this.requirePure("record fields", values);
+    return node({ op: "record", type_name: t.name, fields }, T.named(t.name), effectsOf(values), n.span);
+  }
+
+  private variant(n: SList, scope: Scope, d: number): HirExpr {
+    const c = n.items[1];
+    if (c === undefined) fail("type_mismatch", "variant requires TYPE.VARIANT", n.span);
+    if (c.kind !== "symbol") fail("unknown_name", "variant constructor must be TYPE.VARIANT", c.span);
+    const dot = c.name.lastIndexOf(".");
+    if (dot < 0) fail("invalid_type", "variant constructor must be TYPE.VARIANT", c.span);
+    const typeName = c.name.slice(0, dot);
+    const variantName = c.name.slice(dot + 1);
+    const def = this.env.types.get(typeName);
+    if (def === undefined || def.kind !== "union") fail("invalid_type", `'${typeName}' is not a declared union type`, c.span);
+    const v = def.variants.find((x) => x.name === variantName);
+    if (v === undefined) fail("invalid_type", `union '${typeName}' has no variant '${variantName}'`, c.span);
+    const fields = this.constructorFields(n.items.slice(2), v.fields, scope, d, n);
+    const values = fields.map((f) => f[1]);
+    this.requirePure("variant fields", values);
+    return node({ op: "variant", type_name: typeName, variant: variantName, fields }, T.named(typeName), effectsOf(values), n.span);
+  }
+
+  private constructorFields(
+    args: readonly SNode[],
+    defs: readonly { name: string; ty: YaoType; span: unknown }[],
+    scope: Scope,
+    d: number,
+    form: SList,
+  ): (readonly [string, HirExpr])[] {
+    if (args.length !== defs.length) {
+      const span = args[0]?.span ?? (defs[0]?.span as SourceSpan | undefined) ?? emptySpanIn(form.span.file);
+      fail("type_mismatch", `constructor requires ${defs.length} fields, received ${args.length}`, span);
+    }
+    const out: (readonly [string, HirExpr])[] = [];
+    const seen = new Set<string>();
+    for (const a of args) {
+      if (a.kind !== "list") fail("type_mismatch", "field value must be (FIELD EXPR)", a.span);
+      if (a.items.length !== 2) fail("type_mismatch", "field value must contain exactly FIELD and EXPR", a.span);
+      const [f, e] = a.items as [SNode, SNode];
+      if (f.kind !== "symbol") fail("unknown_name", "field name must be a symbol", f.span);
+      if (seen.has(f.name)) fail("duplicate_name", `duplicate field '${f.name}'`, f.span);
+      seen.add(f.name);
+      const def = defs.find((x) => x.name === f.name);
+      if (def === undefined) fail("unknown_name", `unknown field '${f.name}'`, f.span);
+      const value = this.expr(e, scope, d);
+      this.requireAssignable(value.ty, def.ty, value.span as SourceSpan);
+      out.push([f.name, value]);
+    }
+    return out;
+  }
+
+  // ---- option / result (§5.9) ----
+
+  private some(n: SList, scope: Scope, d: number): HirExpr {
+    if (n.items.length !== 2) fail("type_mismatch", "some requires exactly one value", n.span);
+    const value = this.expr(n.items[1]!, scope, d);
+    this.requirePure("some payload", [value]);
+    return node({ op: "option_some", value }, T.option(value.ty), value.effects, n.span);
+  }
+
+  private none(n: SList): HirExpr {
+    if (n.items.length !== 2) fail("type_mismatch", "none requires exactly one element type", n.span);
+    const inner = this.parseValidatedType(n.items[1]!, n.span);
+    return node({ op: "option_none", inner }, T.option(inner), NO_EFFECTS, n.span);
+  }
+
+  private okErr(n: SList, op: "ok" | "err", scope: Scope, d: number): HirExpr {
+    if (n.items.length !== 3) {
+      fail(
+        "type_mismatch",
+        op === "ok" ? "ok requires a value and the Result error type" : "err requires a value and the Result success type",
+        n.span,
+      );
+    }
+    const value = this.expr(n.items[1]!, scope, d);
+    this.requirePure(`${op} payload`, [value]);
+    const other = this.parseValidatedType(n.items[2]!, n.span);
+    return op === "ok"
+      ? node({ op: "result_ok", value, error: other }, T.result(value.ty, other), value.effects, n.span)
+      : node({ op: "result_err", value, ok: other }, T.result(other, value.ty), value.effects, n.span);
+  }
+
+  // ---- sealed candidates (§5.10) ----
+
+  /** Named clauses in any order, each once; `handle` processes each clause as it is met. */
+  private clauses(n: SList, form: string, shapeMessage: string, known: readonly string[], handle: (name: string, clause: SList) => void): void {
+    const seen = new Set<string>();
+    for (const c of pluralItems(n)) {
+      if (c.kind !== "list") fail("type_mismatch", shapeMessage, c.span);
+      const h = c.items[0];
+      if (h === undefined || h.kind !== "symbol") fail("type_mismatch", `${form} field has no name`, c.span);
+      // Quirk Q10: the reference reuses the requires-clause wording here.
+      if (seen.has(h.name)) fail("duplicate_name", `duplicate requires.${h.name} declaration`, c.span);
+      seen.add(h.name);
+      if (!known.includes(h.name)) fail("unknown_name", `unknown ${form} field '${h.name}'`, h.span);
+      handle(h.name, c);
+    }
+  }
+
+  private evidence(n: SList, scope: Scope, d: number): HirExpr {
+    let kind: HirExpr | undefined;
+    let value: HirExpr | undefined;
+    let refs: HirExpr[] = [];
+    this.clauses(n, "evidence", "evidence fields must be (NAME EXPR...)", ["kind", "value", "refs"], (name, c) => {
+      if (name === "refs") {
+        refs = c.items.slice(1).map((r) => this.expr(r, scope, d));
+        this.requirePure("evidence refs", refs);
+        for (const r of refs) this.requireAssignable(r.ty, T.ref("Evidence"), r.span as SourceSpan);
+        return;
+      }
+      if (c.items.length !== 2) fail("type_mismatch", `evidence ${name} requires exactly one value`, c.span);
+      const e = this.expr(c.items[1]!, scope, d);
+      this.requirePure("evidence candidate field", [e]);
+      if (name === "kind") {
+        this.requireAssignable(e.ty, T.string, e.span as SourceSpan);
+        kind = e;
+      } else value = e;
+    });
+    if (kind === undefined) fail("type_mismatch", "evidence requires (kind String)", n.span);
+    if (value === undefined) fail("type_mismatch", "evidence requires (value EXPR)", n.span);
+    return node({ op: "evidence_candidate", kind, value, refs }, T.evidenceCandidate, NO_EFFECTS, n.span);
+  }
+
+  private outcome(n: SList, scope: Scope, d: number): HirExpr {
+    let status: "succeeded" | "failed" | "blocked" | undefined;
+    let value: HirExpr | undefined;
+    let evidence: HirExpr[] = [];
+    this.clauses(n, "outcome", "outcome fields must be (NAME EXPR...)", ["status", "value", "evidence"], (name, c) => {
+      if (name === "status") {
+        if (c.items.length !== 2) fail("type_mismatch", "outcome status requires exactly one symbol", c.span);
+        const s = c.items[1]!;
+        if (s.kind !== "symbol") fail("unknown_name", "outcome status must be a symbol", s.span);
+        if (s.name !== "succeeded" && s.name !== "failed" && s.name !== "blocked") {
+          fail("invalid_type", "outcome status must be succeeded, failed, or blocked", s.span);
+        }
+        status = s.name;
+      } else if (name === "value") {
+        if (c.items.length !== 2) fail("type_mismatch", "outcome value requires exactly one expression", c.span);
+        value = this.expr(c.items[1]!, scope, d);
+        this.requirePure("outcome value", [value]);
+      } else {
+        evidence = c.items.slice(1).map((r) => this.expr(r, scope, d));
+        this.requirePure("outcome evidence", evidence);
+        for (const r of evidence) this.requireAssignable(r.ty, T.ref("Evidence"), r.span as SourceSpan);
+      }
+    });
+    if (status === undefined) fail("type_mismatch", "outcome requires (status succeeded|failed|blocked)", n.span);
+    value ??= node({ op: "literal", value: { kind: "nil" } }, T.nil, NO_EFFECTS, n.span);
+    return node({ op: "outcome_candidate", status, value, evidence }, T.outcomeCandidate, NO_EFFECTS, n.span);
+  }
+
+  private contextTransaction(n: SList, scope: Scope, d: number): HirExpr {
+    let context: HirExpr | undefined;
+    let source: string | undefined;
+    this.clauses(
+      n,
+      "context-transaction",
+      "context-transaction fields must be (context EXPR) and (transaction (context-tx ...))",
+      ["context", "transaction"],
+      (name, c) => {
+        if (name === "context") {
+          if (c.items.length !== 2) fail("type_mismatch", "context-transaction context requires exactly one Ref<Context>", c.span);
+          context = this.expr(c.items[1]!, scope, d);
+          this.requirePure("context-transaction context", [context]);
+          this.requireAssignable(context.ty, T.ref("Context"), context.span as SourceSpan);
+        } else {
+          if (c.items.length !== 2) {
+            fail("type_mismatch", "context-transaction transaction requires exactly one (context-tx ...) form", c.span);
+          }
+          const tx = c.items[1]!;
+          if (tx.kind !== "list") fail("type_mismatch", "transaction must be (context-tx ...)", tx.span);
+          const h = tx.items[0];
+          if (h === undefined || h.kind !== "symbol" || h.name !== "context-tx") {
+            fail("type_mismatch", "transaction must start with context-tx", tx.span);
+          }
+          // The payload is not analysed; only its canonical text is kept (and stripped from identity, Q9).
+          source = canonicalSource(tx);
+        }
+      },
+    );
+    if (context === undefined) fail("type_mismatch", "context-transaction requires (context Ref<Context>)", n.span);
+    if (source === undefined) fail("type_mismatch", "context-transaction requires (transaction (context-tx ...))", n.span);
+    return node({ op: "context_transaction", context, canonical_source: source }, T.contextTransaction, NO_EFFECTS, n.span);
+  }
+
+  // ---- get / decode / is (§5.11–§5.12) ----
+
+  private get(n: SList, scope: Scope, d: number): HirExpr {
+    if (n.items.length !== 3) fail("type_mismatch", "get requires a value and static field name", n.span);
+    const value = this.expr(n.items[1]!, scope, d);
+    this.requirePure("get operand", [value]);
+    const f = n.items[2]!;
+    if (f.kind === "list") fail("type_mismatch", "get field must be a symbol or string", f.span);
+    const field = f.kind === "symbol" ? f.name : f.value;
+    return node({ op: "get", value, field }, this.fieldType(value.ty, field, n.span), value.effects, n.span);
+  }
+
+  private decode(n: SList, scope: Scope, d: number): HirExpr {
+    if (n.items.length !== 3) fail("type_mismatch", "decode requires TYPE and JSON-EXPR", n.span);
+    const target = this.parseValidatedType(n.items[1]!, n.span);
+    if (isNonForgeable(target, this.env.types)) {
+      fail("invalid_type", "decode cannot construct Ref or Program values; they require host injection or Runtime admission", n.span);
+    }
+    const value = this.expr(n.items[2]!, scope, d);
+    this.requirePure("decode operand", [value]);
+    return node({ op: "decode", target, value }, target, value.effects, n.span);
+  }
+
+  private is(n: SList, scope: Scope, d: number): HirExpr {
+    if (n.items.length !== 3) fail("type_mismatch", "is requires TYPE and EXPR", n.span);
+    // Divergence D-Q7: the reference skips name validation here; an undeclared type is an error.
+    const target = this.parseValidatedType(n.items[1]!, n.span);
+    const value = this.expr(n.items[2]!, scope, d);
+    this.requirePure("is operand", [value]);
+    return node({ op: "is", target, value }, T.bool, value.effects, n.span);
+  }
+
+  // ---- pure operators (§5.13) ----
+
+  private pure(n: SList, op: string, operator: PureOperator, scope: Scope, d: number): HirExpr {
+    const operands = pluralItems(n).map((e) => this.expr(e, scope, d));
+    this.requirePure("pure operator operands", operands);
+    const count = operands.length;
+    const exactly = (k: number): void => {
+      if (count !== k) fail("type_mismatch", `${op} requires ${k} operands, found ${count}`, n.span);
+    };
+    const atLeastTwo = (): void => {
+      if (count < 2) fail("type_mismatch", `${op} requires at least two operands`, n.span);
+    };
+    let result: YaoType = T.bool;
+    switch (op) {
+      case "eq":
+      case "ne":
+        exactly(2);
+        if (commonType(operands[0]!.ty, operands[1]!.ty) === undefined) fail("type_mismatch", `${op} operands have incompatible types`, n.span);
+        break;
+      case "lt":
+      case "le":
+      case "gt":
+      case "ge": {
+        exactly(2);
+        const [a, b] = [operands[0]!.ty, operands[1]!.ty];
+        const ordered = (isNumeric(a) && isNumeric(b)) || (a.kind === "string" && b.kind === "string");
+        if (!ordered) fail("type_mismatch", `types ${debugType(a)} and ${debugType(b)} are not ordered`, n.span);
+        break;
+      }
+      case "and":
+      case "or":
+      case "not":
+        if (op === "not") exactly(1);
+        else atLeastTwo();
+        for (const o of operands) this.requireAssignable(o.ty, T.bool, o.span as SourceSpan);
+        break;
+      default: {
+        if (op === "add" || op === "mul") atLeastTwo();
+        else exactly(2);
+        for (const o of operands) if (!isNumeric(o.ty)) fail("type_mismatch", `numeric operator received ${debugType(o.ty)}`, o.span as SourceSpan);
+        // Divergence D-Q1: `div` always divides as floats at run time, so it is typed Float.
+        result = op === "div" || operands.some((o) => o.ty.kind === "float") ? T.float : T.int;
+      }
+    }
+    return node({ op: "pure", operator, operands }, result, effectsOf(operands), n.span);
+  }
+
+  // ---- control (§5.14–§5.18) ----
+
+  private seq(n: SList, scope: Scope, d: number): HirExpr {
+    if (n.items.length < 2) fail("type_mismatch", "seq requires at least one step", n.span);
+    const steps = pluralItems(n).map((s) => this.expr(s, scope, d));
+    return node({ op: "seq", steps }, steps[steps.length - 1]!.ty, effectsOf(steps), n.span);
+  }
+
+  private bind(n: SList, scope: Scope, d: number): HirExpr {
+    if (n.items.length !== 3) fail("type_mismatch", "bind requires NAME and EXPR", n.span);
+    const nameNode = n.items[1]!;
+    const name = this.bindingName(nameNode, n.span);
+    if (scope.has(name)) fail("duplicate_name", `binding '${name}' cannot be overwritten`, nameNode.span);
+    const value = this.expr(n.items[2]!, scope, d);
+    // Divergence D-Q12: a binding made inside the value (through seq) must not be overwritten either.
+    if (scope.has(name)) fail("duplicate_name", `binding '${name}' cannot be overwritten`, nameNode.span);
+    scope.bind(name, value.ty);
+    return node({ op: "bind", name, value }, T.nil, value.effects, n.span);
+  }
+
+  private if(n: SList, scope: Scope, d: number): HirExpr {
+    if (n.items.length !== 4) fail("type_mismatch", "if requires CONDITION, THEN, and ELSE", n.span);
+    const condition = this.expr(n.items[1]!, scope, d);
+    this.requirePure("if condition", [condition]);
+    this.requireAssignable(condition.ty, T.bool, condition.span as SourceSpan);
+    const whenTrue = this.expr(n.items[2]!, scope.copy(), d);
+    const whenFalse = this.expr(n.items[3]!, scope.copy(), d);
+    const ty = commonType(whenTrue.ty, whenFalse.ty);
+    if (ty === undefined) fail("type_mismatch", "if branches have no common result type", n.span);
+    return node(
+      { op: "if", condition, when_true: whenTrue, when_false: whenFalse },
+      ty,
+      effectsOf([condition, whenTrue, whenFalse]),
+      n.span,
+    );
+  }
+
+  private match(n: SList, scope: Scope, d: number): HirExpr {
+    if (n.items.length < 2) fail("type_mismatch", "match requires a value and cases", n.span);
+    const value = this.expr(n.items[1]!, scope, d);
+    this.requirePure("match value", [value]);
+    if (value.ty.kind !== "named") fail("type_mismatch", "match value must be a named union", value.span as SourceSpan);
+    const typeName = value.ty.value;
+    const def = this.env.types.get(typeName);
+    if (def === undefined || def.kind !== "union") fail("invalid_type", `'${typeName}' is not a union`, value.span as SourceSpan);
+    const cases: MatchCase[] = [];
+    const covered = new Set<string>();
+    for (const c of n.items.slice(2)) {
+      if (c.kind !== "list") fail("type_mismatch", "match case must be (PATTERN BODY)", c.span);
+      if (c.items.length !== 2) fail("type_mismatch", "match case must contain pattern and body", c.span);
+      const [pattern, bodyNode] = c.items as [SNode, SNode];
+      if (pattern.kind !== "list") fail("type_mismatch", "match pattern must be (case TYPE.VARIANT ...)", pattern.span);
+      const [caseKw, ctor, ...bindingNodes] = pattern.items;
+      if (caseKw === undefined || caseKw.kind !== "symbol" || caseKw.name !== "case" || ctor === undefined) {
+        fail("type_mismatch", "match pattern must start with (case TYPE.VARIANT ...)", pattern.span);
+      }
+      if (ctor.kind !== "symbol") fail("unknown_name", "match constructor must be TYPE.VARIANT", ctor.span);
+      const dot = ctor.name.lastIndexOf(".");
+      if (dot < 0) fail("invalid_type", "match constructor must be TYPE.VARIANT", ctor.span);
+      const caseType = ctor.name.slice(0, dot);
+      const variantName = ctor.name.slice(dot + 1);
+      if (caseType !== typeName) fail("type_mismatch", `case for '${caseType}' cannot match '${typeName}'`, ctor.span);
+      if (covered.has(variantName)) fail("duplicate_name", `duplicate match case '${variantName}'`, ctor.span);
+      const variant = def.variants.find((v) => v.name === variantName);
+      if (variant === undefined) fail("invalid_type", `unknown variant '${typeName}.${variantName}'`, ctor.span);
+      covered.add(variantName);
+      if (bindingNodes.length !== variant.fields.length) {
+        fail(
+          "type_mismatch",
+          "match pattern must bind every variant field exactly once",
+          bindingNodes[0]?.span ?? emptySpanIn(n.span.file),
+        );
+      }
+      const caseScope = scope.copy();
+      const bindings: { field: string; binding: string }[] = [];
+      const fieldsSeen = new Set<string>();
+      for (const b of bindingNodes) {
+        if (b.kind !== "list") fail("type_mismatch", "match field binding must be (FIELD NAME)", b.span);
+        if (b.items.length !== 2) fail("type_mismatch", "match field binding must contain FIELD and NAME", b.span);
+        const [f, nameNode] = b.items as [SNode, SNode];
+        if (f.kind !== "symbol") fail("unknown_name", "match field must be a symbol", f.span);
+        const binding = this.bindingName(nameNode, b.span);
+        const field = variant.fields.find((x) => x.name === f.name);
+        if (field === undefined) fail("unknown_name", `variant has no field '${f.name}'`, f.span);
+        if (fieldsSeen.has(f.name)) fail("duplicate_name", `match repeats field '${f.name}'`, f.span);
+        fieldsSeen.add(f.name);
+        if (caseScope.has(binding)) fail("duplicate_name", `match binding '${binding}' shadows an existing binding`, nameNode.span);
+        caseScope.bind(binding, field.ty);
+        bindings.push({ field: f.name, binding });
+      }
+      const body = this.expr(bodyNode, caseScope, d);
+      cases.push({ variant: variantName, bindings, body, span: c.span });
+    }
+    const missing = def.variants.filter((v) => !covered.has(v.name)).map((v) => v.name);
+    if (missing.length > 0) fail("type_mismatch", `non-exhaustive match; missing ${missing.join(", ")}`, n.span);
+    const ty = this.commonOf(cases.map((c) => c.body.ty), n.span);
+    return node({ op: "match", value, cases }, ty, effectsOf([value, ...cases.map((c) => c.body)]), n.span);
+  }
+
+  private fallback(n: SList, scope: Scope, d: number): HirExpr {
+    if (n.items.length !== 3) fail("type_mismatch", "fallback requires PRIMARY and BACKUP", n.span);
+    const primary = this.expr(n.items[1]!, scope.copy(), d);
+    const backup = this.expr(n.items[2]!, scope.copy(), d);
+    const ty = commonType(primary.ty, backup.ty);
+    if (ty === undefined) fail("type_mismatch", "fallback branches have no common result type", n.span);
+    return node({ op: "fallback", primary, backup }, ty, effectsOf([primary, backup]), n.span);
+  }
+
+  private map(n: SList, scope: Scope, d: number): HirExpr {
+    if (n.items.length !== 4) fail("type_mismatch", "map requires COLLECTION, ELEMENT, and BODY", n.span);
+    const collection = this.expr(n.items[1]!, scope, d);
+    this.requirePure("map collection", [collection]);
+    if (collection.ty.kind !== "list") fail("type_mismatch", "map collection must be List<T>", collection.span as SourceSpan);
+    const nameNode = n.items[2]!;
+    const element = this.bindingName(nameNode, n.span);
+    if (scope.has(element)) fail("duplicate_name", `map element '${element}' shadows an existing binding`, nameNode.span);
+    const bodyScope = scope.copy();
+    bodyScope.bind(element, collection.ty.value);
+    const body = this.expr(n.items[3]!, bodyScope, d);
+    return node({ op: "map", collection, element, body }, T.list(body.ty), effectsOf([collection, body]), n.span);
+  }
+
+  // ---- effects: call, host, infer, par, run (§5.19–§5.24) ----
+
+  private namedArguments(items: readonly SNode[], scope: Scope, d: number): ParsedArgument[] {
+    const out: ParsedArgument[] = [];
+    const seen = new Set<string>();
+    for (const a of items) {
+      if (a.kind !== "list") fail("type_mismatch", "named argument must be (NAME EXPR...)", a.span);
+      const nameNode = a.items[0];
+      if (nameNode === undefined) fail("type_mismatch", "named argument is empty", a.span);
+      if (nameNode.kind !== "symbol") fail("unknown_name", "argument name must be a symbol", nameNode.span);
+      if (a.items.length < 2) fail("type_mismatch", `argument '${nameNode.name}' has no value`, a.span);
+      if (seen.has(nameNode.name)) fail("duplicate_name", `duplicate argument '${nameNode.name}'`, nameNode.span);
+      seen.add(nameNode.name);
+      const values = a.items.slice(1).map((v) => this.expr(v, scope, d));
+      out.push({ name: nameNode.name, nameSpan: nameNode.span, values, span: a.span });
+    }
+    return out;
+  }
+
+  private checkSignature(sig: Signature, args: readonly ParsedArgument[], form: SList): void {
+    if (isDynamic(sig)) return;
+    const given = new Set(args.map((a) => a.name));
+    for (const r of sortByCodePoints(sig.required)) {
+      if (!given.has(r)) fail("type_mismatch", `missing required argument '${r}'`, form.span);
+    }
+    for (const a of args) {
+      const param = sig.arguments.get(a.name);
+      if (param === undefined) fail("unknown_name", `unknown argument '${a.name}'`, a.span);
+      const actual = a.values.length === 1 ? a.values[0]!.ty : T.list(this.commonOf(a.values.map((v) => v.ty), a.span));
+      this.requireAssignable(actual, param, a.span);
+    }
+  }
+
+  private irArguments(args: readonly ParsedArgument[]): NamedArgument[] {
+    return args.map((a) => ({ name: a.name, values: a.values, span: a.span }));
+  }
+
+  private call(n: SList, scope: Scope, d: number): HirExpr {
+    const toolNode = n.items[1];
+    if (toolNode === undefined) fail("type_mismatch", "call requires a static tool name", n.span);
+    if (toolNode.kind !== "symbol") fail("unknown_name", "tool name must be a symbol", toolNode.span);
+    const tool = toolNode.name;
+    const bound = this.env.requirements.tools;
+    if (!this.inFunction && bound !== null && !bound.includes(tool)) {
+      fail("effect_escape", `tool '${tool}' is outside the program requires.tools set`, toolNode.span);
+    }
+    const entry = this.env.profile.tools.get(tool);
+    if (entry === undefined) fail("unknown_name", `unknown tool '${tool}'`, toolNode.span);
+    if (!entry.available) fail("effect_escape", entry.reason, toolNode.span);
+    const args = this.namedArguments(n.items.slice(2), scope, d);
+    this.requirePure("call arguments", args.flatMap((a) => a.values));
+    this.checkSignature(entry.signature, args, n);
+    const effects = unionEffects(effectsOf(args.flatMap((a) => a.values)), [{ kind: "tool", name: tool }]);
+    return node({ op: "call", tool, arguments: this.irArguments(args) }, entry.signature.result, effects, n.span);
+  }
+
+  private unaryHost(n: SList, op: string, scope: Scope, d: number): HirExpr {
+    if (n.items.length !== 2) fail("type_mismatch", `${op} requires exactly one operand`, n.span);
+    const sig = this.env.profile.hostOperations.get(op);
+    if (sig === undefined) fail("unknown_name", `unknown host operation '${op}'`, n.span);
+    const operand = this.expr(n.items[1]!, scope, d);
+    this.requirePure("host operation operand", [operand]);
+    const arg: ParsedArgument = {
+      name: UNARY_HOST_SUGAR[op]!,
+      nameSpan: operand.span as SourceSpan,
+      values: [operand],
+      span: operand.span as SourceSpan,
+    };
+    this.checkSignature(sig, [arg], n);
+    return node({ op: "host", operation: op, arguments: this.irArguments([arg]) }, sig.result, [{ kind: "host", name: op }], n.span);
+  }
+
+  private hostOperation(n: SList, op: string, scope: Scope, d: number): HirExpr {
+    const sig = this.env.profile.hostOperations.get(op);
+    if (sig === undefined) fail("unknown_name", `unknown host operation '${op}'`, n.span);
+    const args = this.namedArguments(pluralItems(n), scope, d);
+    const values = args.flatMap((a) => a.values);
+    this.requirePure("host operation arguments", values);
+    this.checkSignature(sig, args, n);
+    const effects = unionEffects(effectsOf(values), [{ kind: "host", name: op }]);
+    return node({ op: "host", operation: op, arguments: this.irArguments(args) }, sig.result, effects, n.span);
+  }
+
+  private hostView(n: SList, scope: Scope, d: number): HirExpr {
+    if (n.items.length !== 3) fail("type_mismatch", "host.view requires REF and (returns TYPE)", n.span);
+    const ref = this.expr(n.items[1]!, scope, d);
+    this.requirePure("host.view reference", [ref]);
+    if (ref.ty.kind !== "ref") fail("type_mismatch", "host.view first operand must be Ref<K>", ref.span as SourceSpan);
+    const kind = ref.ty.value;
+    const objects = this.env.requirements.objects;
+    if (objects !== null && !objects.includes(kind)) {
+      fail("effect_escape", `host.view Ref<${kind}> exceeds declared object upper bound ${debugNameSet(objects)}`, ref.span as SourceSpan);
+    }
+    const ret = n.items[2]!;
+    if (ret.kind !== "list") fail("type_mismatch", "host.view result must be (returns TYPE)", ret.span);
+    if (ret.items.length !== 2) fail("invalid_type", "host.view result must be (returns TYPE)", ret.span);
+    const rh = ret.items[0]!;
+    if (rh.kind !== "symbol" || rh.name !== "returns") fail("invalid_type", "host.view second operand must be (returns TYPE)", ret.span);
+    const ty = this.parseValidatedType(ret.items[1]!, ret.span);
+    const okReturn =
+      ty.kind === "json" || ty.kind === "structural_record" || (ty.kind === "named" && this.env.types.get(ty.value)?.kind === "record");
+    if (!okReturn) fail("invalid_type", "host.view return type must be Json, a structural record, or a named record", ret.span);
+    const args: NamedArgument[] = [{ name: "ref", values: [ref], span: ref.span }];
+    return node({ op: "host", operation: "host.view", arguments: args }, ty, [{ kind: "host", name: `view.${kind}` }], n.span);
+  }
+
+  /**
+   * `(infer [(captures N…)] [(returns T)] BODY)` (§5.21). The root infer of an `(infer ...)` program
+   * passes `root`: no `infer` effect, and its source is the whole root's canonical text.
+   */
+  infer(args: readonly SNode[], form: SList, scope: Scope, depth: number, root: boolean): HirExpr {
+    let i = 0;
+    const captures: string[] = [];
+    const first = args[0];
+    if (first !== undefined && first.kind === "list" && first.items[0]?.kind === "symbol" && first.items[0].name === "captures") {
+      for (const c of first.items.slice(1)) {
+        if (c.kind !== "symbol") fail("unknown_name", "captures entries must be lexical names", c.span);
+        if (captures.includes(c.name)) fail("duplicate_name", `infer captures lexical name '${c.name}' more than once`, c.span);
+        if (!scope.has(c.name)) fail("unknown_name", `infer capture '${c.name}' is not bound in the parent scope`, c.span);
+        captures.push(c.name);
+      }
+      i = 1;
+    }
+    let declared: YaoType | undefined;
+    const ret = args[i];
+    if (ret !== undefined && ret.kind === "list" && ret.items[0]?.kind === "symbol" && ret.items[0].name === "returns") {
+      if (ret.items.length !== 2) fail("invalid_type", "infer result declaration must be exactly (returns TYPE)", ret.span);
+      declared = this.parseValidatedType(ret.items[1]!, ret.span);
+      i++;
+    }
+    if (args.length - i !== 1) {
+      fail(
+        "invalid_type",
+        "infer requires exactly one complete Yao body after optional captures/returns declarations; use seq for multiple steps",
+        form.span,
+      );
+    }
+    const bodyScope = Scope.captures(captures.map((c) => [c, scope.lookup(c)!]));
+    const body = this.expr(args[i]!, bodyScope, depth + 1);
+    const source = root ? canonicalSource(form) : `(infer ${args.map(canonicalSource).join(" ")})`;
+    const result = declared ?? body.ty;
+    const effects = root ? body.effects : unionEffects([{ kind: "infer" }], body.effects);
+    return node({ op: "infer_body", body, captures, result, source }, result, effects, form.span);
+  }
+
+  private par(n: SList, scope: Scope, d: number): HirExpr {
+    const members = pluralItems(n);
+    if (members.length < 2) fail("type_mismatch", "par requires at least two branches", n.span);
+    if (members.length > MAX_PAR_BRANCHES) {
+      fail("resource_limit", `par contains ${members.length} branches; the limit is ${MAX_PAR_BRANCHES}`, n.span);
+    }
+    const branches: ParBranch[] = [];
+    const fields = new Map<string, YaoType>();
+    for (const m of members) {
+      if (m.kind !== "list" || m.items.length !== 3) fail("type_mismatch", "par members must be (branch NAME EXPR)", m.span);
+      const [h, nameNode, e] = m.items as [SNode, SNode, SNode];
+      if (h.kind !== "symbol" || h.name !== "branch") fail("unknown_operator", "par members must start with branch", h.span);
+      if (nameNode.kind !== "symbol") fail("unknown_name", "branch name must be a symbol", nameNode.span);
+      if (!isIdentifier(nameNode.name)) fail("unknown_name", `invalid branch name '${nameNode.name}'`, nameNode.span);
+      if (fields.has(nameNode.name)) fail("duplicate_name", `duplicate par branch '${nameNode.name}'`, nameNode.span);
+      const body = this.expr(e, scope.copy(), d);
+      fields.set(nameNode.name, body.ty);
+      branches.push({ name: nameNode.name, body, span: m.span });
+    }
+    return node({ op: "par", branches }, T.structural(fields), effectsOf(branches.map((b) => b.body)), n.span);
+  }
+
+  private run(n: SList, scope: Scope, d: number): HirExpr {
+    if (n.items.length !== 2) fail("type_mismatch", "run requires one Program Value", n.span);
+    const program = this.expr(n.items[1]!, scope, d);
+    this.requirePure("run operand", [program]);
+    if (program.ty.kind !== "program") fail("type_mismatch", "run operand must have Program<T, E> type", program.span as SourceSpan);
+    const effects = unionEffects(program.effects, [{ kind: "program", name: program.ty.value.effects }]);
+    return node({ op: "run", program }, program.ty.value.output, effects, n.span);
+  }
+
+  // ---- function application (§7.3) ----
+
+  private apply(n: SList, name: string, scope: Scope, d: number): HirExpr {
+    const fn = this.env.functions.compile(name);
+    if (!this.inFunction && !this.env.allowInternal && fn.visibility === "internal") {
+      fail("unknown_name", `HNS function '${name}' is internal and cannot be called by this program`, n.span);
+    }
+    const args = this.namedArguments(pluralItems(n), scope, d);
+    const values = args.flatMap((a) => a.values);
+    this.requirePure("function arguments", values);
+    const given = new Set(args.map((a) => a.name));
+    for (const p of fn.params) if (!given.has(p.name)) fail("type_mismatch", `missing required fn argument '${p.name}'`, n.span);
+    for (const a of args) {
+      const p = fn.params.find((x) => x.name === a.name);
+      if (p === undefined) fail("unknown_name", `unknown fn argument '${a.name}'`, a.span);
+      if (a.values.length !== 1) fail("type_mismatch", `fn argument '${a.name}' requires exactly one value`, a.span);
+      this.requireAssignable(a.values[0]!.ty, p.ty, a.span);
+    }
+    const bound = this.env.requirements.tools;
+    if (!this.inFunction && bound !== null) {
+      for (const e of fn.body.effects) {
+        if (e.kind === "tool" && !bound.includes(e.name)) {
+          fail("effect_escape", `fn '${name}' reaches tool '${e.name}' outside the program requires.tools set`, n.span);
+        }
+      }
+    }
+    return node(
+      {
+        op: "function_application",
+        function: name,
+        arguments: this.irArguments(args),
+        parameters: fn.params.map((p) => p.name),
+        body: fn.body,
+      },
+      fn.returns,
+      unionEffects(effectsOf(values), fn.body.effects),
+      n.span,
+    );
+  }
+}
+

@@ -1,0 +1,215 @@
+/**
+ * JSON encoding of the typed IR (yao-v0.1.md §9): the direct serialisation with the reference's key
+ * order, and `program_hash` (§9.10) over the identity serialisation. The encoder writes statically
+ * linked bodies once per application, exactly as the reference's fully inlined tree.
+ */
+import type {
+  Effect,
+  HirExpr,
+  HirKind,
+  Literal,
+  NamedArgument,
+  TypeDefinition,
+  YaoProgram,
+  YaoType,
+} from "../../ir/yao-ir-0.1.js";
+import type { Span } from "../diagnostics/diagnostic.js";
+import { sha256Hex } from "../canonical/hash.js";
+import { jobj, writeJson, type JObject, type JValue } from "./json-text.js";
+import { sortByCodePoints } from "./text.js";
+
+const n = (x: number): bigint => BigInt(x);
+
+export function encodeSpan(s: Span): JObject {
+  const loc = (p: Span["start"]): JObject => jobj(["byte", n(p.byte)], ["line", n(p.line)], ["column", n(p.column)]);
+  return jobj(["start", loc(s.start)], ["end", loc(s.end)]);
+}
+
+export function encodeType(t: YaoType): JObject {
+  switch (t.kind) {
+    case "list":
+    case "map":
+    case "option":
+      return jobj(["kind", t.kind], ["value", encodeType(t.value)]);
+    case "structural_record":
+      return jobj(["kind", t.kind], ["value", jobj(...sortByCodePoints(t.value.keys()).map((k): [string, JValue] => [k, encodeType(t.value.get(k)!)]))]);
+    case "result":
+      return jobj(["kind", t.kind], ["value", jobj(["ok", encodeType(t.value.ok)], ["error", encodeType(t.value.error)])]);
+    case "ref":
+    case "named":
+      return jobj(["kind", t.kind], ["value", t.value]);
+    case "program":
+      return jobj(["kind", t.kind], ["value", jobj(["output", encodeType(t.value.output)], ["effects", encodeEffects(t.value.effects)])]);
+    default:
+      return jobj(["kind", t.kind]);
+  }
+}
+
+export function encodeEffect(e: Effect): JObject {
+  switch (e.kind) {
+    case "infer":
+      return jobj(["kind", "infer"]);
+    case "tool":
+    case "host":
+      return jobj(["kind", e.kind], ["name", e.name]);
+    case "program":
+      return jobj(["kind", "program"], ["name", encodeEffects(e.name)]);
+  }
+}
+
+export function encodeEffects(set: readonly Effect[]): JValue[] {
+  return set.map(encodeEffect);
+}
+
+function encodeLiteral(l: Literal): JObject {
+  return l.kind === "nil" ? jobj(["kind", "nil"]) : jobj(["kind", l.kind], ["value", l.value]);
+}
+
+function encodeArguments(args: readonly NamedArgument[]): JValue[] {
+  return args.map((a) => jobj(["name", a.name], ["values", a.values.map(encodeExpr)], ["span", encodeSpan(a.span)]));
+}
+
+function encodePairs(pairs: readonly (readonly [string, HirExpr])[]): JValue[] {
+  return pairs.map(([k, v]) => [k, encodeExpr(v)]);
+}
+
+function encodeKind(k: HirKind): JObject {
+  const e = encodeExpr;
+  switch (k.op) {
+    case "literal":
+      return jobj(["op", k.op], ["value", encodeLiteral(k.value)]);
+    case "reference":
+      return k.path === undefined ? jobj(["op", k.op], ["root", k.root]) : jobj(["op", k.op], ["root", k.root], ["path", [...k.path]]);
+    case "list":
+      return jobj(["op", k.op], ["elements", k.elements.map(e)]);
+    case "dict":
+      return jobj(["op", k.op], ["entries", encodePairs(k.entries)]);
+    case "from_json":
+    case "decode":
+    case "is":
+      return jobj(["op", k.op], ["target", encodeType(k.target)], ["value", e(k.value)]);
+    case "to_json":
+    case "option_some":
+      return jobj(["op", k.op], ["value", e(k.value)]);
+    case "record":
+      return jobj(["op", k.op], ["type_name", k.type_name], ["fields", encodePairs(k.fields)]);
+    case "variant":
+      return jobj(["op", k.op], ["type_name", k.type_name], ["variant", k.variant], ["fields", encodePairs(k.fields)]);
+    case "option_none":
+      return jobj(["op", k.op], ["inner", encodeType(k.inner)]);
+    case "result_ok":
+      return jobj(["op", k.op], ["value", e(k.value)], ["error", encodeType(k.error)]);
+    case "result_err":
+      return jobj(["op", k.op], ["value", e(k.value)], ["ok", encodeType(k.ok)]);
+    case "evidence_candidate":
+      return jobj(["op", k.op], ["kind", e(k.kind)], ["value", e(k.value)], ["refs", k.refs.map(e)]);
+    case "outcome_candidate":
+      return jobj(["op", k.op], ["status", k.status], ["value", e(k.value)], ["evidence", k.evidence.map(e)]);
+    case "context_transaction":
+      return jobj(["op", k.op], ["context", e(k.context)], ["canonical_source", k.canonical_source]);
+    case "get":
+      return jobj(["op", k.op], ["value", e(k.value)], ["field", k.field]);
+    case "pure":
+      return jobj(["op", k.op], ["operator", k.operator], ["operands", k.operands.map(e)]);
+    case "seq":
+      return jobj(["op", k.op], ["steps", k.steps.map(e)]);
+    case "bind":
+      return jobj(["op", k.op], ["name", k.name], ["value", e(k.value)]);
+    case "if":
+      return jobj(["op", k.op], ["condition", e(k.condition)], ["when_true", e(k.when_true)], ["when_false", e(k.when_false)]);
+    case "match":
+      return jobj(
+        ["op", k.op],
+        ["value", e(k.value)],
+        [
+          "cases",
+          k.cases.map((c) =>
+            jobj(
+              ["variant", c.variant],
+              ["bindings", c.bindings.map((b) => jobj(["field", b.field], ["binding", b.binding]))],
+              ["body", e(c.body)],
+              ["span", encodeSpan(c.span)],
+            ),
+          ),
+        ],
+      );
+    case "fallback":
+      return jobj(["op", k.op], ["primary", e(k.primary)], ["backup", e(k.backup)]);
+    case "map":
+      return jobj(["op", k.op], ["collection", e(k.collection)], ["element", k.element], ["body", e(k.body)]);
+    case "call":
+      return jobj(["op", k.op], ["tool", k.tool], ["arguments", encodeArguments(k.arguments)]);
+    case "function_application":
+      return jobj(
+        ["op", k.op],
+        ["function", k.function],
+        ["arguments", encodeArguments(k.arguments)],
+        ["parameters", [...k.parameters]],
+        ["body", e(k.body)],
+      );
+    case "infer_body":
+      return jobj(["op", k.op], ["body", e(k.body)], ["captures", [...k.captures]], ["result", encodeType(k.result)], ["source", k.source]);
+    case "par":
+      return jobj(["op", k.op], ["branches", k.branches.map((b) => jobj(["name", b.name], ["body", e(b.body)], ["span", encodeSpan(b.span)]))]);
+    case "run":
+      return jobj(["op", k.op], ["program", e(k.program)]);
+    case "host":
+      return jobj(["op", k.op], ["operation", k.operation], ["arguments", encodeArguments(k.arguments)]);
+  }
+}
+
+export function encodeExpr(x: HirExpr): JObject {
+  return jobj(["kind", encodeKind(x.kind)], ["ty", encodeType(x.ty)], ["effects", encodeEffects(x.effects)], ["span", encodeSpan(x.span)]);
+}
+
+function encodeFields(fields: readonly { name: string; ty: YaoType; span: Span }[]): JValue[] {
+  return fields.map((f) => jobj(["name", f.name], ["ty", encodeType(f.ty)], ["span", encodeSpan(f.span)]));
+}
+
+export function encodeTypeDefinition(d: TypeDefinition): JObject {
+  return d.kind === "record"
+    ? jobj(["kind", "record"], ["name", d.name], ["fields", encodeFields(d.fields)], ["span", encodeSpan(d.span)])
+    : jobj(
+        ["kind", "union"],
+        ["name", d.name],
+        ["variants", d.variants.map((v) => jobj(["name", v.name], ["fields", encodeFields(v.fields)], ["span", encodeSpan(v.span)]))],
+        ["span", encodeSpan(d.span)],
+      );
+}
+
+export function encodeProgram(p: YaoProgram): JObject {
+  const names = (xs: readonly string[] | null): JValue => (xs === null ? null : [...xs]);
+  return jobj(
+    ["language_version", p.language_version],
+    ["owner", p.owner],
+    [
+      "requirements",
+      jobj(
+        ["tools", names(p.requirements.tools)],
+        ["effects", p.requirements.effects === null ? null : encodeEffects(p.requirements.effects)],
+        ["objects", names(p.requirements.objects)],
+      ),
+    ],
+    ["types", jobj(...sortByCodePoints(p.types.keys()).map((k): [string, JValue] => [k, encodeTypeDefinition(p.types.get(k)!)]))],
+    ["body", encodeExpr(p.body)],
+    ["output", encodeType(p.output)],
+    ["effects", encodeEffects(p.effects)],
+    ["canonical_source", p.canonical_source],
+    ["source_hash", p.source_hash],
+  );
+}
+
+/** The direct serialisation (§9.1): what is stored or shipped. */
+export function programJson(p: YaoProgram): string {
+  return writeJson(encodeProgram(p));
+}
+
+/** The identity text hashed by `program_hash` (§9.10). */
+export function identityText(program: JValue): string {
+  return writeJson(program, true);
+}
+
+/** `program_hash` (§9.10) of a program record; `source_hash` is ignored, as it is stripped. */
+export function programHash(p: YaoProgram): string {
+  return `sha256:${sha256Hex(identityText(encodeProgram(p)))}`;
+}

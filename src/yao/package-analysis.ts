@@ -1,0 +1,30 @@
+/**
+ * Analysis of a loaded HNS package (HNS §9.4, §11 step 8): the entry with internal access and the
+ * whole function module, against the Morphz profile with the manifest's tools. The reference defers
+ * this to evaluation time; yaoc runs it at load so ill-typed, recursive or over-effectful packages
+ * are rejected before anything executes.
+ */
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import type { HnsPackage } from "../hns/model.js";
+import { analyzeModule, type AnalysisResult } from "./analyze.js";
+import { morphzProfile, toolsFromManifest } from "./profile.js";
+
+export interface PackageAnalysisOptions {
+  /** Tool input schemas by tool name (`{"type":"object","properties":{…}}`); others are dynamic. */
+  readonly toolSchemas?: Readonly<Record<string, unknown>>;
+}
+
+export function analyzePackage(pkg: HnsPackage, options: PackageAnalysisOptions = {}): AnalysisResult {
+  const { tools } = toolsFromManifest(pkg.manifest.tools, options.toolSchemas ?? {});
+  return analyzeModule({
+    entry: pkg.entry.form,
+    functions: pkg.functions,
+    allowInternal: true,
+    profile: morphzProfile(tools),
+  });
+}
+
+/** The `PackageAnalyzer` the loader's check runs. */
+export function packageDiagnostics(pkg: HnsPackage): readonly Diagnostic[] {
+  return analyzePackage(pkg).diagnostics;
+}

@@ -1,0 +1,177 @@
+/**
+ * Program analysis (yao-v0.1.md §4): the `(eval ...)`/`(infer ...)` envelope, `requires`, type
+ * sources, the function module and the body, in the reference's pipeline order (§4.3), ending in the
+ * statically linked Program record (§9.2) and its `program_hash`.
+ */
+import type { EffectSet, HirExpr, Requirements, YaoProgram } from "../../ir/yao-ir-0.1.js";
+import { YAO_LANGUAGE_VERSION } from "../../ir/yao-ir-0.1.js";
+import { canonicalSource } from "../canonical/typed.js";
+import type { SList, SNode, SourceSpan } from "../syntax/tree.js";
+import { debugEffects } from "./debug.js";
+import { fail } from "./error.js";
+import { ExpressionAnalyzer, type AnalysisEnv } from "./expressions.js";
+import { FunctionModule, parseFunctionDeclaration, type FunctionDeclaration } from "./functions.js";
+import { programHash } from "./ir-json.js";
+import { countLinkedNodes, MAX_LINKED_NODES } from "./linked-size.js";
+import type { AnalysisProfile } from "./profile.js";
+import { Scope } from "./scope.js";
+import { sortByCodePoints } from "./text.js";
+import { parseTypesForm, validateTypeTable, type TypeTable } from "./type-module.js";
+import { parseEffectList } from "./type-syntax.js";
+import { effectDifference, isEffectSubset } from "./types.js";
+
+export interface ProgramInput {
+  readonly root: SNode;
+  /** Canonical `(types ...)` forms of the bound package, for model-authored programs (§4.3 step 2). */
+  readonly typeSources?: readonly SNode[];
+  /** `(fn ...)` forms of the module, in the order given. */
+  readonly functions?: readonly SNode[];
+  /** Package entry: internal functions may be applied and the module tool bound applies. */
+  readonly allowInternal: boolean;
+  readonly profile: AnalysisProfile;
+}
+
+export interface ProgramAnalysis {
+  readonly program: YaoProgram;
+  readonly module: FunctionModule;
+}
+
+function isHeaded(n: SNode | undefined, name: string): n is SList {
+  return n !== undefined && n.kind === "list" && n.items[0]?.kind === "symbol" && n.items[0].name === name;
+}
+
+/** Throws a YaoError at the first violation. */
+export function analyzeRoot(input: ProgramInput): ProgramAnalysis {
+  const root = input.root;
+  if (root.kind !== "list") fail("type_mismatch", "program root must be (eval ...) or (infer ...)", root.span);
+  const head = root.items[0];
+  if (head === undefined || head.kind !== "symbol") fail("unknown_operator", "program root is missing an evaluation owner", root.span);
+  if (head.name !== "eval" && head.name !== "infer") {
+    fail("unknown_operator", `unknown program root '${head.name}'; expected eval or infer`, head.span);
+  }
+  const owner = head.name === "eval" ? "runtime" : "model";
+  let i = 1;
+  if (isHeaded(root.items[1], "version")) {
+    fail("invalid_type", "Yao source has no in-band version declaration; remove (version ...)", root.items[1].span);
+  }
+  let requirements: Requirements = { tools: null, effects: null, objects: null };
+  if (isHeaded(root.items[i], "requires")) requirements = parseRequires(root.items[i++] as SList);
+
+  const types: TypeTable = new Map();
+  for (const source of input.typeSources ?? []) {
+    if (!isHeaded(source, "types")) fail("invalid_type", "HNS module type source must have a (types ...) root", source.span);
+    parseTypesForm(source, types, (n) => `bound HNS module declares type '${n}' more than once`);
+  }
+  if (isHeaded(root.items[i], "types")) {
+    const local = root.items[i++] as SList;
+    const localTypes: TypeTable = new Map();
+    parseTypesForm(local, localTypes);
+    for (const [name, def] of localTypes) {
+      if (types.has(name)) fail("duplicate_name", `program type '${name}' conflicts with the bound HNS module type`, local.span);
+      types.set(name, def);
+    }
+  }
+  validateTypeTable(types);
+
+  const declarations = new Map<string, FunctionDeclaration>();
+  for (const f of input.functions ?? []) {
+    const decl = parseFunctionDeclaration(f, types);
+    if (declarations.has(decl.name)) fail("duplicate_name", `duplicate HNS function '${decl.name}'`, decl.form.span);
+    declarations.set(decl.name, decl);
+  }
+  const module = new FunctionModule(declarations);
+  const env: AnalysisEnv = {
+    profile: input.profile,
+    types,
+    requirements,
+    allowInternal: input.allowInternal,
+    functions: module,
+    counter: { nodes: 0 },
+  };
+  module.attach(env);
+  module.compileAll();
+  if (input.allowInternal && requirements.tools !== null) module.checkModuleToolBound(requirements.tools);
+
+  const rest = root.items.slice(i);
+  const analyzer = new ExpressionAnalyzer(env, false);
+  const scope = Scope.root(input.profile.runtime);
+  let body: HirExpr;
+  if (owner === "runtime") {
+    if (rest.length !== 1) {
+      fail("invalid_type", "eval requires exactly one body after declarations; use seq for multiple steps", root.span);
+    }
+    body = analyzer.expr(rest[0]!, scope, 0);
+  } else {
+    if (rest.length === 0) fail("invalid_type", "infer requires one Yao body", root.span);
+    body = analyzer.infer(rest, root, scope, 0, true);
+  }
+
+  checkDeclaredEffects(body, requirements.effects);
+  const linked = countLinkedNodes(body);
+  if (linked > MAX_LINKED_NODES) {
+    fail("resource_limit", `statically linked Yao HIR contains ${linked} nodes, exceeding the limit of ${MAX_LINKED_NODES}`, root.span);
+  }
+  const sortedTypes = new Map(sortByCodePoints(types.keys()).map((k) => [k, types.get(k)!]));
+  const unhashed: YaoProgram = {
+    language_version: YAO_LANGUAGE_VERSION,
+    owner,
+    requirements,
+    types: sortedTypes,
+    body,
+    output: body.ty,
+    effects: body.effects,
+    canonical_source: canonicalSource(root),
+    source_hash: "",
+  };
+  return { program: { ...unhashed, source_hash: programHash(unhashed) }, module };
+}
+
+function checkDeclaredEffects(body: HirExpr, declared: EffectSet | null): void {
+  if (declared === null || isEffectSubset(body.effects, declared)) return;
+  fail(
+    "effect_escape",
+    `program effects ${debugEffects(body.effects)} exceed declared upper bound ${debugEffects(declared)}; missing ${debugEffects(effectDifference(body.effects, declared))}. Remove requires.effects to let Yao infer the complete set, or add every missing effect explicitly`,
+    body.span as SourceSpan,
+  );
+}
+
+/** §4.2. */
+function parseRequires(form: SList): Requirements {
+  let tools: string[] | null = null;
+  let objects: string[] | null = null;
+  let effects: EffectSet | null = null;
+  for (const clause of form.items.slice(1)) {
+    if (clause.kind !== "list") fail("type_mismatch", "requires clauses must be lists", clause.span);
+    const h = clause.items[0];
+    if (h === undefined || h.kind !== "symbol") fail("unknown_name", "requires clause has no name", clause.span);
+    const args = clause.items.slice(1);
+    const duplicate = (): never => fail("duplicate_name", `duplicate requires.${h.name} declaration`, clause.span);
+    switch (h.name) {
+      case "tools":
+        if (tools !== null) duplicate();
+        tools = nameSet(args, "tool must be a symbol", (t) => `duplicate tool '${t}'`);
+        break;
+      case "objects":
+        if (objects !== null) duplicate();
+        objects = nameSet(args, "object kind must be a symbol", (k) => `duplicate object kind '${k}'`);
+        break;
+      case "effects":
+        if (effects !== null) duplicate();
+        effects = parseEffectList(args);
+        break;
+      default:
+        fail("unknown_name", `unknown requires clause '${h.name}'`, h.span);
+    }
+  }
+  return { tools, effects, objects };
+}
+
+function nameSet(items: readonly SNode[], notSymbol: string, duplicate: (n: string) => string): string[] {
+  const names = new Set<string>();
+  for (const item of items) {
+    if (item.kind !== "symbol") fail("unknown_name", notSymbol, item.span);
+    if (names.has(item.name)) fail("duplicate_name", duplicate(item.name), item.span);
+    names.add(item.name);
+  }
+  return sortByCodePoints(names);
+}

@@ -1,0 +1,266 @@
+/**
+ * `(types ...)` declarations (yao-v0.1.md §3.3): parsing, merging external and local sources,
+ * name validation and recursion rejection, plus the two whole-type predicates of §3.5.
+ *
+ * Named types can chain arbitrarily long (A1 -> A2 -> ... -> An), so every walk through named
+ * definitions here is iterative.
+ */
+import type { FieldDefinition, TypeDefinition, VariantDefinition, YaoType } from "../../ir/yao-ir-0.1.js";
+import type { SList, SNode, SourceSpan } from "../syntax/tree.js";
+import { debugType } from "./debug.js";
+import { fail } from "./error.js";
+import { isIdentifier, sortByCodePoints } from "./text.js";
+import { parseType } from "./type-syntax.js";
+import { RESERVED_TYPE_NAMES } from "./types.js";
+
+export const MAX_FIELDS = 256;
+
+export type TypeTable = Map<string, TypeDefinition>;
+
+/** Parse one `(types ...)` form into `into`; `duplicateMessage` differs between local and external sources. */
+export function parseTypesForm(form: SList, into: TypeTable, duplicateMessage?: (name: string) => string): void {
+  const local = new Set<string>();
+  for (const decl of form.items.slice(1)) {
+    const def = parseTypeDeclaration(decl, local);
+    if (into.has(def.name) && duplicateMessage !== undefined) fail("duplicate_name", duplicateMessage(def.name), decl.span);
+    into.set(def.name, def);
+  }
+}
+
+function parseTypeDeclaration(decl: SNode, seen: Set<string>): TypeDefinition {
+  if (decl.kind !== "list") fail("type_mismatch", "type declaration must be a list", decl.span);
+  const [kind, name, ...rest] = decl.items;
+  if (kind === undefined || kind.kind !== "symbol") fail("invalid_type", "type declaration has no kind", decl.span);
+  if (name === undefined) fail("invalid_type", "type declaration has no name", decl.span);
+  if (name.kind !== "symbol") fail("unknown_name", "type name must be a symbol", name.span);
+  if (RESERVED_TYPE_NAMES.has(name.name) || !isIdentifier(name.name)) {
+    fail("invalid_type", `invalid or reserved type name '${name.name}'`, name.span);
+  }
+  if (seen.has(name.name)) fail("duplicate_name", `duplicate type '${name.name}'`, name.span);
+  seen.add(name.name);
+  if (kind.name === "record") {
+    return { kind: "record", name: name.name, fields: parseFields(rest), span: decl.span };
+  }
+  if (kind.name === "union") {
+    const variants: VariantDefinition[] = [];
+    const names = new Set<string>();
+    for (const v of rest) {
+      if (v.kind !== "list") fail("type_mismatch", "union variant must be a list", v.span);
+      const [vname, ...fields] = v.items;
+      if (vname === undefined) fail("invalid_type", "union variant has no name", v.span);
+      if (vname.kind !== "symbol") fail("unknown_name", "union variant name must be a symbol", vname.span);
+      if (!isIdentifier(vname.name) || names.has(vname.name)) {
+        fail("duplicate_name", `invalid or duplicate union variant '${vname.name}'`, vname.span);
+      }
+      names.add(vname.name);
+      variants.push({ name: vname.name, fields: parseFields(fields), span: v.span });
+    }
+    if (variants.length === 0) fail("invalid_type", `union '${name.name}' must define at least one variant`, decl.span);
+    return { kind: "union", name: name.name, variants, span: decl.span };
+  }
+  fail("invalid_type", `unknown type declaration kind '${kind.name}'`, kind.span);
+}
+
+function parseFields(items: readonly SNode[]): FieldDefinition[] {
+  if (items.length > MAX_FIELDS) fail("resource_limit", `field count ${items.length} exceeds ${MAX_FIELDS}`, items[0]!.span);
+  const fields: FieldDefinition[] = [];
+  const names = new Set<string>();
+  for (const f of items) {
+    if (f.kind !== "list") fail("type_mismatch", "field definition must be (NAME TYPE)", f.span);
+    if (f.items.length !== 2) fail("invalid_type", "field definition must contain NAME and TYPE", f.span);
+    const [fname, ftype] = f.items as [SNode, SNode];
+    if (fname.kind !== "symbol") fail("unknown_name", "field name must be a symbol", fname.span);
+    if (!isIdentifier(fname.name) || names.has(fname.name)) {
+      fail("duplicate_name", `invalid or duplicate field '${fname.name}'`, fname.span);
+    }
+    names.add(fname.name);
+    fields.push({ name: fname.name, ty: parseType(ftype), span: f.span });
+  }
+  return fields;
+}
+
+/** Every field type of a definition, in declaration order. */
+export function fieldTypesOf(def: TypeDefinition): YaoType[] {
+  return def.kind === "record" ? def.fields.map((f) => f.ty) : def.variants.flatMap((v) => v.fields.map((f) => f.ty));
+}
+
+/** Named types mentioned by `t` (not inside Program effects), in order of appearance. */
+export function namedTypesIn(t: YaoType): string[] {
+  const out: string[] = [];
+  const stack: YaoType[] = [t];
+  while (stack.length > 0) {
+    const u = stack.pop()!;
+    switch (u.kind) {
+      case "named":
+        out.push(u.value);
+        break;
+      case "list":
+      case "map":
+      case "option":
+        stack.push(u.value);
+        break;
+      case "result":
+        stack.push(u.value.error, u.value.ok);
+        break;
+      case "structural_record":
+        for (const k of sortByCodePoints(u.value.keys()).reverse()) stack.push(u.value.get(k)!);
+        break;
+      case "program":
+        stack.push(u.value.output);
+        break;
+      default:
+        break;
+    }
+  }
+  return out;
+}
+
+/** `unknown type '{n}'` unless every named type in `t` is declared. */
+export function validateTypeNames(t: YaoType, types: TypeTable, span: SourceSpan | undefined): void {
+  for (const n of namedTypesIn(t)) if (!types.has(n)) fail("invalid_type", `unknown type '${n}'`, span);
+}
+
+/** Name validation then recursion rejection over the merged table (§3.3, after merging). */
+export function validateTypeTable(types: TypeTable): void {
+  const names = sortByCodePoints(types.keys());
+  for (const n of names) {
+    const def = types.get(n)!;
+    for (const t of fieldTypesOf(def)) validateTypeNames(t, types, spanOf(def));
+  }
+  const cyclic = cyclicNames(types);
+  const first = names.find((n) => cyclic.has(n));
+  if (first !== undefined) {
+    fail("recursive_type", `recursive type '${first}' is not supported in Yao v0.1`, spanOf(types.get(first)!));
+  }
+}
+
+function spanOf(def: TypeDefinition): SourceSpan {
+  return def.span as SourceSpan;
+}
+
+/** Names that reach themselves: members of a non-trivial SCC or with a self edge (iterative Tarjan). */
+function cyclicNames(types: TypeTable): Set<string> {
+  const edges = new Map<string, string[]>();
+  for (const [n, def] of types) edges.set(n, fieldTypesOf(def).flatMap(namedTypesIn).filter((m) => types.has(m)));
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const cyclic = new Set<string>();
+  let counter = 0;
+  for (const start of types.keys()) {
+    if (index.has(start)) continue;
+    const work: { node: string; next: number }[] = [{ node: start, next: 0 }];
+    index.set(start, counter);
+    low.set(start, counter++);
+    stack.push(start);
+    onStack.add(start);
+    while (work.length > 0) {
+      const frame = work[work.length - 1]!;
+      const succ = edges.get(frame.node)!;
+      if (frame.next < succ.length) {
+        const m = succ[frame.next++]!;
+        if (!index.has(m)) {
+          index.set(m, counter);
+          low.set(m, counter++);
+          stack.push(m);
+          onStack.add(m);
+          work.push({ node: m, next: 0 });
+        } else if (onStack.has(m)) {
+          low.set(frame.node, Math.min(low.get(frame.node)!, index.get(m)!));
+        }
+        continue;
+      }
+      work.pop();
+      const parent = work[work.length - 1];
+      if (parent !== undefined) low.set(parent.node, Math.min(low.get(parent.node)!, low.get(frame.node)!));
+      if (low.get(frame.node) === index.get(frame.node)) {
+        const component: string[] = [];
+        let m: string;
+        do {
+          m = stack.pop()!;
+          onStack.delete(m);
+          component.push(m);
+        } while (m !== frame.node);
+        const selfEdge = edges.get(frame.node)!.includes(frame.node);
+        if (component.length > 1 || selfEdge) for (const c of component) cyclic.add(c);
+      }
+    }
+  }
+  return cyclic;
+}
+
+/**
+ * Walk `t` and every named definition it reaches (each once), depth-first in source order, and
+ * return the first type for which `bad` holds.
+ */
+function findInType(t: YaoType, types: TypeTable, bad: (u: YaoType) => boolean): YaoType | undefined {
+  const visited = new Set<string>();
+  const stack: YaoType[] = [t];
+  while (stack.length > 0) {
+    const u = stack.pop()!;
+    if (bad(u)) return u;
+    switch (u.kind) {
+      case "list":
+      case "map":
+      case "option":
+        stack.push(u.value);
+        break;
+      case "result":
+        stack.push(u.value.error, u.value.ok);
+        break;
+      case "structural_record":
+        for (const k of sortByCodePoints(u.value.keys()).reverse()) stack.push(u.value.get(k)!);
+        break;
+      case "named": {
+        if (visited.has(u.value)) break;
+        visited.add(u.value);
+        const def = types.get(u.value);
+        if (def !== undefined) stack.push(...fieldTypesOf(def).reverse());
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return undefined;
+}
+
+/** §3.5: `decode` may not build values that need host injection or Runtime admission. */
+export function isNonForgeable(t: YaoType, types: TypeTable): boolean {
+  return (
+    findInType(
+      t,
+      types,
+      (u) =>
+        u.kind === "evidence_candidate" ||
+        u.kind === "outcome_candidate" ||
+        u.kind === "context_transaction" ||
+        u.kind === "ref" ||
+        u.kind === "program",
+    ) !== undefined
+  );
+}
+
+/** §3.5: `from-json`, `to-json` and `json-object` accept only JSON-crossable types. */
+export function checkJsonCrossable(t: YaoType, types: TypeTable, span: SourceSpan): void {
+  const unknown = findInType(t, types, (u) => u.kind === "named" && !types.has(u.value));
+  if (unknown !== undefined && unknown.kind === "named") fail("invalid_type", `unknown JSON type '${unknown.value}'`, span);
+  const bad = findInType(
+    t,
+    types,
+    (u) =>
+      u.kind === "evidence_candidate" ||
+      u.kind === "outcome_candidate" ||
+      u.kind === "context_transaction" ||
+      u.kind === "ref" ||
+      u.kind === "program",
+  );
+  if (bad !== undefined) {
+    fail(
+      "invalid_type",
+      `${debugType(bad)} cannot cross an ordinary JSON boundary; authority-bearing values require Runtime admission`,
+      span,
+    );
+  }
+}
