@@ -1,0 +1,53 @@
+/**
+ * Collects the diagnostics of one pack check. Severity always comes from the code table, so a code
+ * cannot be emitted without a row or with a severity the documentation does not show.
+ */
+import { diagnostic, type Diagnostic, type RelatedLocation, type Span } from "../diagnostics/diagnostic.js";
+import { severityOf, type HcpCode } from "./codes.js";
+import type { JsonMember, JsonNode, JsonObject } from "./json-reader.js";
+import type { TextPositions } from "./text-positions.js";
+
+/** A parsed JSON protocol file. */
+export interface JsonDoc {
+  /** The protocol file name, e.g. `surface.json`. */
+  readonly name: string;
+  /** The file as the user named it (pack path joined with the name). */
+  readonly file: string;
+  readonly root: JsonObject;
+  readonly positions: TextPositions;
+}
+
+export interface Where {
+  readonly file?: string;
+  readonly span?: Span;
+  readonly pointer?: string;
+  readonly hint?: string;
+  readonly related?: readonly RelatedLocation[];
+}
+
+export class Reporter {
+  readonly diagnostics: Diagnostic[] = [];
+
+  emit(code: HcpCode, message: string, where: Where = {}): void {
+    this.diagnostics.push(diagnostic(code, message, { severity: severityOf(code), ...where }));
+  }
+
+  /** Report at a JSON value (its whole span) with its pointer. */
+  atValue(code: HcpCode, doc: JsonDoc, node: JsonNode, pointer: string, message: string, hint?: string): void {
+    this.emit(code, message, { file: doc.file, span: doc.positions.span(node.start, node.end), pointer, hint });
+  }
+
+  /** Report at a member name (used when the name itself is the problem, e.g. a bad verb_key). */
+  atKey(code: HcpCode, doc: JsonDoc, member: JsonMember, pointer: string, message: string, hint?: string): void {
+    this.emit(code, message, { file: doc.file, span: doc.positions.span(member.keyStart, member.keyEnd), pointer, hint });
+  }
+
+  /** Report a missing member at the `{` of the object that should hold it. */
+  atObject(code: HcpCode, doc: JsonDoc, obj: JsonObject, pointer: string, message: string, hint?: string): void {
+    this.emit(code, message, { file: doc.file, span: doc.positions.span(obj.start, obj.start + 1), pointer, hint });
+  }
+
+  hasErrors(): boolean {
+    return this.diagnostics.some((d) => d.severity === "error");
+  }
+}

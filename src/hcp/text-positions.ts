@@ -1,0 +1,90 @@
+/**
+ * Turns UTF-16 indices of a decoded text into diagnostic positions (UTF-8 byte offset, one-based
+ * line, one-based column in Unicode scalars).
+ *
+ * A checkpoint is stored every CHECKPOINT_STRIDE code units in one linear pass, so each lookup walks
+ * at most one stride: minified one-line JSON with many diagnostics stays linear instead of walking
+ * from the start of a megabyte-long line every time.
+ */
+import type { Position, Span } from "../diagnostics/diagnostic.js";
+
+const CHECKPOINT_STRIDE = 256;
+
+interface Checkpoint {
+  readonly index: number;
+  readonly byte: number;
+  readonly line: number;
+  readonly column: number;
+}
+
+export class TextPositions {
+  private readonly checkpoints: Checkpoint[] = [];
+
+  constructor(private readonly text: string) {
+    this.checkpoints.push({ index: 0, byte: 0, line: 1, column: 1 });
+    let at = this.checkpoints[0]!;
+    while (at.index + CHECKPOINT_STRIDE < text.length) {
+      // Walking to a stride boundary may end one unit past it (a surrogate pair); that is still a
+      // scalar boundary, which is all a checkpoint needs.
+      at = this.walk(at, at.index + CHECKPOINT_STRIDE);
+      this.checkpoints.push(at);
+    }
+  }
+
+  position(index: number): Position {
+    const target = Math.max(0, Math.min(index, this.text.length));
+    const end = this.walk(this.checkpointBefore(target), target);
+    return { byte: end.byte, line: end.line, column: end.column };
+  }
+
+  span(start: number, end: number): Span {
+    return { start: this.position(start), end: this.position(end) };
+  }
+
+  private checkpointBefore(index: number): Checkpoint {
+    let lo = 0;
+    let hi = this.checkpoints.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.checkpoints[mid]!.index <= index) lo = mid;
+      else hi = mid - 1;
+    }
+    return this.checkpoints[lo]!;
+  }
+
+  /** Step scalar by scalar from a known scalar boundary to `stop`. */
+  private walk(from: Checkpoint, stop: number): Checkpoint {
+    let { index: i, byte, line, column } = from;
+    const t = this.text;
+    while (i < stop) {
+      const c = t.charCodeAt(i);
+      if (c === 0x0a || (c === 0x0d && t.charCodeAt(i + 1) !== 0x0a)) {
+        line += 1;
+        column = 1;
+        byte += 1;
+        i += 1;
+        continue;
+      }
+      if (c === 0x0d) {
+        // The \r of a \r\n pair belongs to the line it ends; the \n starts the next line.
+        byte += 1;
+        column += 1;
+        i += 1;
+        continue;
+      }
+      if (c >= 0xd800 && c <= 0xdbff && i + 1 < t.length) {
+        const d = t.charCodeAt(i + 1);
+        if (d >= 0xdc00 && d <= 0xdfff) {
+          byte += 4;
+          column += 1;
+          i += 2;
+          continue;
+        }
+      }
+      byte += c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
+      column += 1;
+      i += 1;
+    }
+    return { index: i, byte, line, column };
+  }
+}

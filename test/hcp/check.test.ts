@@ -1,0 +1,114 @@
+import { describe, expect, it } from "vitest";
+import { MemoryFs } from "../../src/fs/memory-fs.js";
+import { checkHcp, HCP_CODES, packDigest } from "../../src/hcp/index.js";
+
+const VERBS = ["t.list", "t.show", "t.make", "t.edit", "t.drop"];
+
+function files(surface: unknown, policy: unknown = { surface_id: "acme", verbs: Object.fromEntries(VERBS.map((v) => [v, {}])) }) {
+  return {
+    "/p/surface.json": typeof surface === "string" ? surface : JSON.stringify(surface, null, 2),
+    "/p/policy.json": typeof policy === "string" ? policy : JSON.stringify(policy, null, 2),
+    "/p/HARNESS.md": "# acme\n",
+  };
+}
+const baseSurface = { id: "acme", verbs: Object.fromEntries(VERBS.map((v) => [v, { argv: [v] }])) };
+
+describe("checkHcp", () => {
+  it("points spans at the offending text", async () => {
+    const src = files({ ...baseSurface, plane: "data" });
+    const r = await checkHcp(MemoryFs.from(src), "/p");
+    const d = r.diagnostics.find((x) => x.code === "hcp.plane.invalid")!;
+    const text = src["/p/surface.json"];
+    const bytes = new TextEncoder().encode(text);
+    expect(new TextDecoder().decode(bytes.slice(d.span!.start.byte, d.span!.end.byte))).toBe('"data"');
+    expect(d.file).toBe("/p/surface.json");
+    expect(d.pointer).toBe("/plane");
+    expect(r.sources?.get(d.file!)).toBe(text);
+  });
+
+  it("still checks policy.json when surface.json is broken, without cross-file noise", async () => {
+    const r = await checkHcp(MemoryFs.from(files("{", { verbs: {} })), "/p");
+    expect(r.diagnostics.map((d) => d.code)).toEqual(["hcp.json.syntax", "hcp.identity.missing_surface_id"]);
+    expect(r.valid).toBe(false);
+    expect(r.identity).toBeNull();
+    expect(r.extra?.digest).toMatch(/^sha256:/);
+  });
+
+  it("reports a duplicated verb once, as a duplicate key", async () => {
+    const surface = `{"id": "acme", "verbs": {${VERBS.map((v) => `"${v}": {}`).join(", ")}, "t.list": {"passthrough": true}}}`;
+    const r = await checkHcp(MemoryFs.from(files(surface)), "/p");
+    expect(r.diagnostics.map((d) => d.code)).toEqual(["hcp.json.duplicate_key"]);
+  });
+
+  it("derives metadata when absent and reports the derived values", async () => {
+    const r = await checkHcp(MemoryFs.from(files({ ...baseSurface, kind: "cli" })), "/p");
+    expect(r.valid).toBe(true);
+    expect(r.extra).toMatchObject({ pack_id: "acme", hcp: 1, metadata_source: "derived", plane: "runtime" });
+  });
+
+  it("counts pack_id length in characters, not UTF-16 units", async () => {
+    const id = "\u{1f600}".repeat(128); // 128 scalars, 256 UTF-16 units
+    const policy = { surface_id: id, verbs: Object.fromEntries(VERBS.map((v) => [v, {}])) };
+    const ok = await checkHcp(MemoryFs.from(files({ ...baseSurface, id }, policy)), "/p");
+    expect(ok.diagnostics).toEqual([]);
+    const long = `${id}a`;
+    const bad = await checkHcp(MemoryFs.from(files({ ...baseSurface, id: long }, { ...policy, surface_id: long })), "/p");
+    expect(bad.diagnostics.map((d) => d.code)).toEqual(["hcp.identity.id_length"]);
+  });
+
+  it("treats variadic arguments with enum or pattern as constrained", async () => {
+    const verbs = { ...baseSurface.verbs, "t.list": { args: [{ name: "tags", variadic: true, pattern: "^[a-z]+$" }] } };
+    const r = await checkHcp(MemoryFs.from(files({ ...baseSurface, verbs })), "/p");
+    expect(r.diagnostics).toEqual([]);
+  });
+
+  it("stays linear on a megabyte manifest full of bad verbs", async () => {
+    const verbs: Record<string, unknown> = {};
+    for (let i = 0; i < 10_000; i++) verbs[`Bad Verb/${i}`] = { argv: ["$@"] };
+    const surface = JSON.stringify({ id: "acme", verbs });
+    expect(surface.length).toBeLessThan(1024 * 1024);
+    const t0 = performance.now();
+    const r = await checkHcp(MemoryFs.from(files(surface, { surface_id: "acme" })), "/p");
+    expect(performance.now() - t0).toBeLessThan(10_000); // quadratic position lookups would take minutes
+    expect(r.diagnostics.filter((d) => d.code === "hcp.verb.passthrough")).toHaveLength(10_000);
+  });
+});
+
+describe("pack digest", () => {
+  const enc = new TextEncoder();
+  const map = (h: string, p: string, s: string) =>
+    new Map([["HARNESS.md", enc.encode(h)], ["policy.json", enc.encode(p)], ["surface.json", enc.encode(s)]]);
+
+  it("is deterministic and depends on every byte and on the framing", () => {
+    const a = packDigest(map("h", "p", "s"));
+    expect(a).toBe(packDigest(map("h", "p", "s")));
+    expect(a).not.toBe(packDigest(map("h", "p", "s ")));
+    // Moving bytes from one file to the next changes the digest (lengths are part of the framing).
+    expect(packDigest(map("hp", "", "s"))).not.toBe(packDigest(map("h", "p", "s")));
+  });
+
+  it("ignores files other than the three protocol files", async () => {
+    const base = files(baseSurface);
+    const a = await checkHcp(MemoryFs.from(base), "/p");
+    const b = await checkHcp(MemoryFs.from({ ...base, "/p/notes.txt": "anything" }), "/p");
+    expect(a.identity).not.toBeNull();
+    expect(a.identity).toBe(b.identity);
+  });
+});
+
+describe("HCP_CODES", () => {
+  it("has unique, well-formed rows", () => {
+    const seen = new Set<string>();
+    const families = ["struct_", "size_", "danger_", "perm_", "ident_", "meta_", "audit_", "hon_"];
+    const familyOfLayer: Record<string, string> = { L1: "struct_", L2: "size_", L3: "danger_", L4: "perm_", L5: "ident_", L6: "meta_", L7: "audit_", L8: "hon_" };
+    for (const row of HCP_CODES) {
+      expect(row.code).toMatch(/^hcp(\.[a-z][a-z0-9_]*)+$/);
+      expect(seen.has(row.code), row.code).toBe(false);
+      seen.add(row.code);
+      expect(families.some((f) => row.reason.startsWith(f) && row.reason.length > f.length), row.code).toBe(true);
+      expect(row.reason.startsWith(familyOfLayer[row.layer]!), `${row.code}: ${row.layer} vs ${row.reason}`).toBe(true);
+      expect(row.summary.length).toBeGreaterThan(10);
+      expect(row.clause).toMatch(/^HCP /);
+    }
+  });
+});
