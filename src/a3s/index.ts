@@ -1,0 +1,94 @@
+/**
+ * A3S frontend entry points: detection and the one-package check behind `yaoc check`.
+ */
+import { diagnostic, hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
+import type { CheckResult } from "../diagnostics/result.js";
+import { FsError, type PackageFs } from "../fs/package-fs.js";
+import { baseName, dirName, joinPath } from "../fs/paths.js";
+import { ACL_MAX_BYTES } from "./acl.js";
+import { rawDigest } from "./digest.js";
+import { MANIFEST_FILE } from "./manifest.js";
+import { checkManifestText, decodeManifest } from "./manifest-check.js";
+import { checkPackageFiles, scanPackage } from "./package.js";
+
+export { parseAcl } from "./acl.js";
+export { checkManifestText } from "./manifest-check.js";
+export { validateManifest, surfaceKinds, MANIFEST_FILE, type ExtensionManifest } from "./manifest.js";
+export * as semver from "./semver.js";
+export { expandedDigest, rawDigest, PACKAGE_DOMAIN, OKF_DOMAIN } from "./digest.js";
+export { surfaceGraph, readinessLevels } from "./readiness.js";
+export { A3S_CODES } from "./codes.js";
+
+/** The package root for `path`: the directory itself, or the directory of a named manifest file. */
+async function packageRoot(fs: PackageFs, path: string): Promise<string | null> {
+  const st = await fs.stat(path);
+  if (st === null) return null;
+  if (st.kind === "directory") {
+    const m = await fs.lstat(joinPath(path, MANIFEST_FILE));
+    return m === null ? null : path;
+  }
+  return baseName(path) === MANIFEST_FILE ? dirName(path) : null;
+}
+
+export async function detectA3s(fs: PackageFs, path: string): Promise<boolean> {
+  try {
+    return (await packageRoot(fs, path)) !== null;
+  } catch {
+    return false;
+  }
+}
+
+export async function checkA3s(fs: PackageFs, path: string): Promise<CheckResult> {
+  const diagnostics: Diagnostic[] = [];
+  const sources = new Map<string, string>();
+  const fail = (d: Diagnostic): CheckResult => ({ path, kind: "a3s", valid: false, identity: null, diagnostics: [d] });
+  let root: string | null;
+  let realRoot: string;
+  try {
+    root = await packageRoot(fs, path);
+    if (root === null) return fail(diagnostic("a3s.package.not_found", `no ${MANIFEST_FILE} at '${path}'`, { file: path }));
+    realRoot = await fs.realpath(root);
+  } catch (e) {
+    return fail(diagnostic("a3s.package.io", `cannot open '${path}': ${e instanceof Error ? e.message : String(e)}`, { file: path }));
+  }
+
+  const manifestStat = await fs.lstat(joinPath(realRoot, MANIFEST_FILE));
+  if (manifestStat === null || manifestStat.kind !== "file") {
+    return fail(diagnostic("a3s.package.declared_file", `${MANIFEST_FILE} must be a regular file`, { file: MANIFEST_FILE }));
+  }
+  let bytes: Uint8Array;
+  try {
+    bytes = await fs.readFile(joinPath(realRoot, MANIFEST_FILE), ACL_MAX_BYTES + 4);
+  } catch (e) {
+    const why = e instanceof FsError && e.code === "too_large" ? `is larger than ${ACL_MAX_BYTES} bytes (ACL 0.3 document limit)` : `cannot be read: ${e instanceof Error ? e.message : String(e)}`;
+    return fail(diagnostic("a3s.acl.too_large", `${MANIFEST_FILE} ${why}`, { file: MANIFEST_FILE }));
+  }
+  const manifestDigest = rawDigest(bytes);
+  const decoded = decodeManifest(bytes, MANIFEST_FILE);
+  let manifest = null;
+  if ("diagnostic" in decoded) {
+    diagnostics.push(decoded.diagnostic);
+  } else {
+    sources.set(MANIFEST_FILE, decoded.text);
+    const m = checkManifestText(decoded.text, MANIFEST_FILE);
+    diagnostics.push(...m.diagnostics);
+    manifest = m.manifest;
+  }
+  diagnostics.push(...(await checkPackageFiles(fs, realRoot, manifest)));
+  const scan = await scanPackage(fs, realRoot);
+  diagnostics.push(...scan.diagnostics);
+
+  const valid = !hasErrors(diagnostics);
+  const extra: Record<string, unknown> = {
+    manifestDigest,
+    fingerprint: scan.fingerprint,
+    fileCount: scan.files.length,
+    byteCount: scan.byteCount,
+  };
+  if (manifest !== null) {
+    extra["packageId"] = manifest.packageId;
+    extra["version"] = manifest.version;
+  }
+  extra["verification"] = "signatures, TUF metadata and release descriptors are not verified by this check";
+  return { path, kind: "a3s", valid, identity: valid ? scan.fingerprint : null, diagnostics, extra, sources };
+}

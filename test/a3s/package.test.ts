@@ -1,0 +1,116 @@
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { A3S_CODES } from "../../src/a3s/codes.js";
+import { OKF_DOMAIN, expandedDigest, rawDigest } from "../../src/a3s/digest.js";
+import { checkA3s, detectA3s } from "../../src/a3s/index.js";
+import { checkManifestText } from "../../src/a3s/manifest-check.js";
+import { readinessLevels, surfaceGraph } from "../../src/a3s/readiness.js";
+import { MemoryFs } from "../../src/fs/memory-fs.js";
+import { SHARED_A3S, loadReference } from "./helpers.js";
+
+const FIXTURES = join(SHARED_A3S, "Use", "crates", "extension", "fixtures");
+
+interface Snapshot {
+  source: string;
+  files: { path: string; base64: string }[];
+  expectedInspection: { contentDigest: string; fileCount: number; expandedBytes: number; conceptCount: number };
+}
+
+function walk(dir: string, prefix = ""): Record<string, Uint8Array> {
+  const out: Record<string, Uint8Array> = {};
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    const rel = prefix ? `${prefix}/${name}` : name;
+    if (statSync(p).isDirectory()) Object.assign(out, walk(p, rel));
+    else out[rel] = readFileSync(p);
+  }
+  return out;
+}
+
+const snapshots = loadReference<Snapshot[]>("okf-bundle-snapshots.json");
+
+describe("digests", () => {
+  test("raw manifest digests equal the fixtures' .sha256", () => {
+    for (const name of ["plugin-v3", "plugin-v3-okf"]) {
+      const bytes = readFileSync(join(FIXTURES, "manifests", `${name}.acl`));
+      expect(rawDigest(bytes)).toBe(readFileSync(join(FIXTURES, "manifests", `${name}.sha256`), "utf8").trim());
+    }
+  });
+
+  test.each(snapshots.map((s) => [s.source.split(":")[1]!, s] as const))("OKF content digest and counts of %s", (_n, s) => {
+    const files = s.files.map((f) => ({ path: f.path, bytes: Buffer.from(f.base64, "base64") }));
+    expect(expandedDigest(OKF_DOMAIN, files)).toBe(s.expectedInspection.contentDigest);
+    expect(files.length).toBe(s.expectedInspection.fileCount);
+    expect(files.reduce((n, f) => n + f.bytes.length, 0)).toBe(s.expectedInspection.expandedBytes);
+    const concepts = files.filter((f) => f.path.endsWith(".md") && !/(^|\/)(index|log)\.md$/.test(f.path));
+    expect(concepts.length).toBe(s.expectedInspection.conceptCount);
+  });
+
+  test("plugin-v3-okf package fingerprint equals package.sha256 and package.stats.json", async () => {
+    // The shared copy lacks the bundle's non-Markdown file; the OKF snapshot carries its bytes.
+    const dir = join(FIXTURES, "packages", "plugin-v3-okf");
+    const files = walk(join(dir, "package"));
+    const snap = snapshots.find((s) => s.source.endsWith("plugin-v3-okf/package/okf/domain-knowledge"))!;
+    for (const f of snap.files) files[`okf/domain-knowledge/${f.path}`] ??= Buffer.from(f.base64, "base64");
+    const fs = MemoryFs.from(Object.fromEntries(Object.entries(files).map(([k, v]) => [`/pkg/${k}`, new Uint8Array(v)])));
+    const stats = JSON.parse(readFileSync(join(dir, "package.stats.json"), "utf8"));
+    expect(await detectA3s(fs, "/pkg")).toBe(true);
+    const r = await checkA3s(fs, "/pkg");
+    expect(r.extra?.["fingerprint"]).toBe(readFileSync(join(dir, "package.sha256"), "utf8").trim());
+    expect(r.extra?.["fingerprint"]).toBe(stats.sha256);
+    expect(r.extra?.["fileCount"]).toBe(stats.fileCount);
+    expect(r.extra?.["byteCount"]).toBe(stats.byteCount);
+    expect(r.diagnostics).toEqual([]);
+    expect(r.valid).toBe(true);
+    expect(r.identity).toBe(stats.sha256);
+  });
+});
+
+describe("package checks", () => {
+  const manifest = readFileSync(join(FIXTURES, "manifests", "plugin-v3-okf.acl"), "utf8");
+  test("missing README, missing declared file, links and FIFOs are each reported", async () => {
+    const fs = MemoryFs.from({
+      "/p/a3s-use-extension.acl": manifest,
+      "/p/okf/domain-knowledge/index.md": "# x\n",
+      "/p/evil": { kind: "symlink", target: "/etc/passwd" },
+      "/p/pipe": { kind: "fifo" },
+    });
+    const r = await checkA3s(fs, "/p/a3s-use-extension.acl");
+    expect(r.valid).toBe(false);
+    expect(r.identity).toBeNull();
+    const codes = r.diagnostics.map((d) => d.code);
+    expect(codes).toEqual(expect.arrayContaining(["a3s.package.readme", "a3s.package.declared_file", "a3s.package.symlink", "a3s.package.entry_invalid"]));
+  });
+
+  test("a path that is not an A3S package is not detected", async () => {
+    expect(await detectA3s(MemoryFs.from({ "/x/README.md": "hi" }), "/x")).toBe(false);
+  });
+});
+
+describe("readiness against manifest-models.json", () => {
+  const models = loadReference<{ file: string; surfaceGraph: unknown; readiness: unknown }[]>("manifest-models.json");
+  const available = models.filter((m) => {
+    try {
+      statSync(join(SHARED_A3S, "Use", m.file));
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  test("three shared manifests are available", () => expect(available.length).toBe(3));
+  test.each(available.map((m) => [m.file, m] as const))("%s", (file, m) => {
+    const r = checkManifestText(readFileSync(join(SHARED_A3S, "Use", file), "utf8"), "a3s-use-extension.acl");
+    const graph = surfaceGraph(r.manifest!);
+    expect(graph).toEqual(m.surfaceGraph);
+    expect(readinessLevels(graph)).toEqual(m.readiness);
+  });
+});
+
+test("every emitted code has a row", () => {
+  const rows = new Set(A3S_CODES.map((r) => r.code));
+  const src = ["acl.ts", "manifest.ts", "manifest-check.ts", "package.ts", "index.ts"]
+    .map((f) => readFileSync(join(__dirname, "..", "..", "src", "a3s", f), "utf8"))
+    .join("\n");
+  for (const m of src.matchAll(/"(a3s\.[a-z_]+\.[a-z_]+)"/g)) expect(rows, m[1]).toContain(m[1]);
+});

@@ -1,0 +1,48 @@
+import { describe, expect, test } from "vitest";
+import { formatVersion, formatVersionReq, parseVersion, parseVersionReq, reqMatches } from "../../src/a3s/semver.js";
+import { loadReference } from "./helpers.js";
+
+interface ReqCase {
+  requirement: string;
+  result: { ok: true; display: string; canonical: boolean; matches: Record<string, boolean> } | { ok: false; error: string };
+}
+interface VersionCase {
+  version: string;
+  result: { ok: true; display: string; canonical: boolean } | { ok: false; error: string };
+}
+
+describe("Cargo SemVer against semver-1.0.27-requirement-cases.json", () => {
+  const cases = loadReference<ReqCase[]>("semver-1.0.27-requirement-cases.json");
+  test.each(cases.map((c) => [JSON.stringify(c.requirement), c] as const))("%s", (_n, c) => {
+    const r = parseVersionReq(c.requirement);
+    if (!c.result.ok) {
+      expect(r).toEqual({ ok: false, error: c.result.error });
+      return;
+    }
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const display = formatVersionReq(r.value);
+    expect(display).toBe(c.result.display);
+    expect(display === c.requirement).toBe(c.result.canonical);
+    const matches: Record<string, boolean> = {};
+    for (const v of Object.keys(c.result.matches)) {
+      const pv = parseVersion(v);
+      if (!pv.ok) throw new Error(pv.error);
+      matches[v] = reqMatches(r.value, pv.value);
+    }
+    expect(matches).toEqual(c.result.matches);
+  });
+});
+
+describe("Cargo SemVer against semver-1.0.27-version-cases.json", () => {
+  const cases = loadReference<VersionCase[]>("semver-1.0.27-version-cases.json");
+  test.each(cases.map((c) => [JSON.stringify(c.version), c] as const))("%s", (_n, c) => {
+    const v = parseVersion(c.version);
+    if (!c.result.ok) {
+      expect(v).toEqual({ ok: false, error: c.result.error });
+      return;
+    }
+    expect(v.ok).toBe(true);
+    if (v.ok) expect(formatVersion(v.value)).toBe(c.result.display);
+  });
+});
