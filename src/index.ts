@@ -22,3 +22,6 @@ export { loadableSource, packageCanonicalText, packageIdentity } from "./canonic
 export type { HnsPackage, HnsFunction, Manifest, EntryProgram } from "./hns/model.js";
 export { loadPackage, loadFromSource, type LoadResult, type LoadOptions } from "./hns/load.js";
 export { checkHns, type HnsCheckOptions, type PackageAnalyzer } from "./hns/check.js";
+
+export * from "./yao/index.js";
+export { analyzePackage, type PackageAnalysisOptions } from "./yao/package-analysis.js";

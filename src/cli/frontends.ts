@@ -4,6 +4,8 @@
  */
 import type { CheckResult } from "../diagnostics/result.js";
 import type { PackageFs } from "../fs/package-fs.js";
+import { checkA3s, detectA3s } from "../a3s/index.js";
+import { checkHcp, detectHcp } from "../hcp/index.js";
 
 export interface Frontend {
   readonly kind: string;
@@ -11,4 +13,7 @@ export interface Frontend {
   check(fs: PackageFs, path: string): Promise<CheckResult>;
 }
 
-export const frontends: readonly Frontend[] = [];
+export const frontends: readonly Frontend[] = [
+  { kind: "hcp", detect: detectHcp, check: checkHcp },
+  { kind: "a3s", detect: detectA3s, check: checkA3s },
+];

@@ -5,6 +5,9 @@ import { runCheck } from "./check-command.js";
 import { runHash } from "./hash-command.js";
 import { EXIT_USAGE } from "./io.js";
 import { VERSION } from "../version.js";
+import { registerA3sCommands } from "./a3s.js";
+import { registerHcpCommands } from "./hcp.js";
+import { registerYaoCommands } from "./yao.js";
 
 export function buildProgram(): Command {
   const fs = new NodeFs();
@@ -32,12 +35,21 @@ export function buildProgram(): Command {
       process.exitCode = await runHash(fs, path);
     });
 
+  registerYaoCommands(program);
+  registerA3sCommands(program);
+  registerHcpCommands(program);
   return program;
+}
+
+/** Usage errors must exit 2, so every (sub)command throws instead of exiting with commander's 1. */
+function overrideExits(command: Command): void {
+  command.exitOverride();
+  for (const sub of command.commands) overrideExits(sub);
 }
 
 export async function main(argv: readonly string[]): Promise<void> {
   const program = buildProgram();
-  for (const cmd of program.commands) cmd.exitOverride();
+  overrideExits(program);
   try {
     await program.parseAsync(argv as string[]);
   } catch (e) {

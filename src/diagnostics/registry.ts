@@ -3,9 +3,12 @@
  * generated from this list (`npm run docs:diagnostics`); tests fail when a code used in src/ has no
  * row here or the document is stale.
  */
+import { A3S_CODES } from "../a3s/codes.js";
 import { CLI_CODES } from "../cli/codes.js";
+import { HCP_CODES } from "../hcp/codes.js";
 import { HNS_CODES } from "../hns/codes.js";
 import { YAO_READER_CODES } from "../syntax/codes.js";
+import { YAO_ANALYZER_CODES } from "../yao/codes.js";
 import type { CodeInfo } from "./codes.js";
 
 export interface CodeSection {
@@ -16,6 +19,9 @@ export interface CodeSection {
 export const CODE_SECTIONS: readonly CodeSection[] = [
   { title: "Yao reader", rows: YAO_READER_CODES },
   { title: "HNS package loader", rows: HNS_CODES },
+  { title: "Yao analyzer", rows: YAO_ANALYZER_CODES },
+  { title: "A3S cognitive packages", rows: A3S_CODES },
+  { title: "HCP Harness Packs", rows: HCP_CODES },
   { title: "Command line", rows: CLI_CODES },
 ];
 
