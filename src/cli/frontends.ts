@@ -5,6 +5,7 @@
 import type { CheckResult } from "../diagnostics/result.js";
 import type { PackageFs } from "../fs/package-fs.js";
 import { checkA3s, detectA3s } from "../a3s/index.js";
+import { checkHarp, detectHarp } from "../harp/index.js";
 import { checkHcp, detectHcp } from "../hcp/index.js";
 
 export interface Frontend {
@@ -15,5 +16,6 @@ export interface Frontend {
 
 export const frontends: readonly Frontend[] = [
   { kind: "hcp", detect: detectHcp, check: checkHcp },
+  { kind: "harp", detect: detectHarp, check: checkHarp },
   { kind: "a3s", detect: detectA3s, check: checkA3s },
 ];

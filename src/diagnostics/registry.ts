@@ -5,6 +5,7 @@
  */
 import { A3S_CODES } from "../a3s/codes.js";
 import { CLI_CODES } from "../cli/codes.js";
+import { HARP_CODES } from "../harp/codes.js";
 import { HCP_CODES } from "../hcp/codes.js";
 import { HNS_CODES } from "../hns/codes.js";
 import { YAO_READER_CODES } from "../syntax/codes.js";
@@ -20,6 +21,7 @@ export const CODE_SECTIONS: readonly CodeSection[] = [
   { title: "Yao reader", rows: YAO_READER_CODES },
   { title: "HNS package loader", rows: HNS_CODES },
   { title: "Yao analyzer", rows: YAO_ANALYZER_CODES },
+  { title: "HARP apps", rows: HARP_CODES },
   { title: "A3S cognitive packages", rows: A3S_CODES },
   { title: "HCP Harness Packs", rows: HCP_CODES },
   { title: "Command line", rows: CLI_CODES },

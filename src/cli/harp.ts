@@ -1,0 +1,245 @@
+/**
+ * `yaoc harp …`: validate, hash and the host commands (install, start, stop, status, logs, upgrade,
+ * uninstall, run, capabilities, conformance). Exit codes: 0 ok, 1 invalid package or failed
+ * operation, 2 usage or I/O problem.
+ */
+import { Command, Option } from "commander";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { NodeFs } from "../fs/node-fs.js";
+import { checkHarp } from "../harp/check.js";
+import { platformTriple, PLATFORMS, type Platform } from "../harp/manifest.js";
+import { runConformance } from "../harp/host/conformance.js";
+import { HarpHost, HostError } from "../harp/host/host.js";
+
+const EXIT_OK = 0;
+const EXIT_INVALID = 1;
+const EXIT_USAGE = 2;
+
+function out(s: string): void {
+  process.stdout.write(s.endsWith("\n") ? s : `${s}\n`);
+}
+function err(s: string): void {
+  process.stderr.write(s.endsWith("\n") ? s : `${s}\n`);
+}
+
+export function renderDiagnostic(d: Diagnostic): string {
+  const where = d.file === undefined ? "" : d.span === undefined ? `${d.file}: ` : `${d.file}:${d.span.start.line}:${d.span.start.column}: `;
+  let s = `${where}${d.severity} ${d.code}: ${d.message}`;
+  if (d.hint !== undefined) s += `\n  hint: ${d.hint}`;
+  return s;
+}
+
+interface GlobalOpts {
+  home?: string;
+}
+
+function host(cmd: Command, extra: { graceMs?: number } = {}): HarpHost {
+  const g = cmd.optsWithGlobals() as GlobalOpts;
+  return new HarpHost({ ...(g.home !== undefined ? { home: g.home } : {}), ...extra });
+}
+
+/** Run a host action, turning HostErrors into diagnostics and exit code 1. */
+async function guarded(action: () => Promise<void> | void): Promise<void> {
+  try {
+    await action();
+  } catch (e) {
+    if (e instanceof HostError) {
+      for (const d of e.diagnostics) err(renderDiagnostic(d));
+      process.exitCode = EXIT_INVALID;
+      return;
+    }
+    err(`yaoc harp: ${e instanceof Error ? e.message : String(e)}`);
+    process.exitCode = EXIT_USAGE;
+  }
+}
+
+export function registerHarpCommands(program: Command): void {
+  const harp = program
+    .command("harp")
+    .description("HARP v1 apps: validate packages and run them on a local host")
+    .option("--home <dir>", "host state directory (default $YAOC_HARP_HOME or $XDG_DATA_HOME/yaoc/harp)");
+
+  harp
+    .command("validate")
+    .description("validate a HARP package directory (schema and beyond-schema checks)")
+    .argument("<dir>", "package directory containing harp.json")
+    .addOption(new Option("--format <format>", "output format").choices(["human", "json"]).default("human"))
+    .addOption(new Option("--platform <triple>", "platform to check start.platforms against").choices([...PLATFORMS]))
+    .action(async (dir: string, opts: { format: string; platform?: Platform }) => {
+      const platform = opts.platform ?? platformTriple(process.platform, process.arch);
+      const r = await checkHarp(new NodeFs(), dir, { platform });
+      if (opts.format === "json") {
+        const { sources: _s, ...rest } = r;
+        out(JSON.stringify(rest, null, 2));
+      } else {
+        for (const d of r.diagnostics) err(renderDiagnostic(d));
+        out(r.valid ? `${dir}: valid HARP v1 package (${String(r.extra?.["id"])} ${String(r.extra?.["version"])}, ${r.identity})` : `${dir}: invalid`);
+      }
+      process.exitCode = r.valid ? EXIT_OK : EXIT_INVALID;
+    });
+
+  harp
+    .command("hash")
+    .description("print the package digest (sorted file tree, see docs/harp.md)")
+    .argument("<dir>")
+    .action(async (dir: string) => {
+      const r = await checkHarp(new NodeFs(), dir);
+      if (!r.valid) {
+        for (const d of r.diagnostics) err(renderDiagnostic(d));
+        process.exitCode = EXIT_INVALID;
+        return;
+      }
+      out(r.identity ?? "");
+    });
+
+  harp
+    .command("install")
+    .description("validate and copy a package into the host (an installed id is upgraded)")
+    .argument("<dir>")
+    .action((dir: string, _o: unknown, cmd: Command) =>
+      guarded(async () => {
+        const r = await host(cmd).install(dir);
+        out(r.upgraded ? `upgraded ${r.id} ${r.previousVersion} → ${r.version} (${r.digest})` : `installed ${r.id} ${r.version} (${r.digest})`);
+      }),
+    );
+
+  harp
+    .command("upgrade")
+    .description("replace an installed app's bundle, keeping APP_DATA_DIR")
+    .argument("<dir>")
+    .option("--id <id>", "the installed id the package must keep")
+    .action((dir: string, o: { id?: string }, cmd: Command) =>
+      guarded(async () => {
+        const r = await host(cmd).upgrade(dir, o.id);
+        out(`upgraded ${r.id} ${r.previousVersion} → ${r.version} (${r.digest}); data kept, cache cleared`);
+      }),
+    );
+
+  harp
+    .command("uninstall")
+    .description("remove an app; its data stays unless --purge")
+    .argument("<id>")
+    .option("--purge", "also delete APP_DATA_DIR")
+    .action((id: string, o: { purge?: boolean }, cmd: Command) =>
+      guarded(async () => {
+        const r = await host(cmd).uninstall(id, { purge: o.purge === true });
+        out(r.dataKept ? `uninstalled ${id}; data kept (use --purge to delete it)` : `uninstalled ${id}; data deleted`);
+      }),
+    );
+
+  const startOpts = (c: Command) =>
+    c
+      .option("--allow-network", 'consent to network: "allow" (unrestricted network access)')
+      .option("--timeout <ms>", "readiness timeout override in ms", (v) => {
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 1) throw new Error("--timeout must be a positive integer");
+        return n;
+      });
+
+  startOpts(harp.command("start").description("start an installed app and wait until it is ready").argument("<id>")).action(
+    (id: string, o: { allowNetwork?: boolean; timeout?: number }, cmd: Command) =>
+      guarded(async () => {
+        const st = await host(cmd).start(id, { allowNetwork: o.allowNetwork === true, ...(o.timeout !== undefined ? { timeoutMs: o.timeout } : {}) });
+        out(`${id} is ready at ${st.uiUrl}`);
+      }),
+  );
+
+  harp
+    .command("stop")
+    .description("stop a running app (SIGTERM, 5 s grace, SIGKILL)")
+    .argument("<id>")
+    .action((id: string, _o: unknown, cmd: Command) =>
+      guarded(async () => {
+        const h = host(cmd);
+        if (h.record(id) === null) throw new HostError([{ code: "harp.not_installed", severity: "error", message: `no app with id "${id}" is installed` }]);
+        const r = await h.stop(id);
+        out(!r.wasRunning ? `${id} was not running` : r.forced ? `${id} stopped (killed after the grace period)` : `${id} stopped`);
+      }),
+    );
+
+  harp
+    .command("status")
+    .description("list installed apps and whether they run")
+    .argument("[id]")
+    .addOption(new Option("--format <format>", "output format").choices(["human", "json"]).default("human"))
+    .action((id: string | undefined, o: { format: string }, cmd: Command) =>
+      guarded(() => {
+        const list = host(cmd).status(id);
+        if (o.format === "json") return out(JSON.stringify(list, null, 2));
+        if (list.length === 0) return out("no apps installed");
+        for (const a of list) out(`${a.id}\t${a.version}\t${a.running ? `running ${a.uiUrl} (pid ${a.pid})` : "stopped"}`);
+      }),
+    );
+
+  harp
+    .command("logs")
+    .description("print an app's log (stdout/stderr and host events)")
+    .argument("<id>")
+    .option("-n, --lines <n>", "only the last n lines", (v) => Number(v))
+    .action((id: string, o: { lines?: number }, cmd: Command) =>
+      guarded(() => {
+        const h = host(cmd);
+        if (h.record(id) === null) throw new HostError([{ code: "harp.not_installed", severity: "error", message: `no app with id "${id}" is installed` }]);
+        process.stdout.write(h.logs(id, o.lines));
+      }),
+    );
+
+  startOpts(harp.command("run").description("install, start and print the UI URL; Ctrl-C stops the app").argument("<dir>")).action(
+    (dir: string, o: { allowNetwork?: boolean; timeout?: number }, cmd: Command) =>
+      guarded(async () => {
+        const h = host(cmd);
+        const inst = await h.install(dir);
+        for (const d of inst.warnings) err(renderDiagnostic(d));
+        const st = await h.start(inst.id, { allowNetwork: o.allowNetwork === true, ...(o.timeout !== undefined ? { timeoutMs: o.timeout } : {}) });
+        out(`${inst.id} ${inst.version} is ready: ${st.uiUrl}\n(Ctrl-C stops it; logs: yaoc harp logs ${inst.id})`);
+        await new Promise<void>((resolve) => {
+          let done = false;
+          const finish = async (why: string) => {
+            if (done) return;
+            done = true;
+            clearInterval(watch);
+            err(why);
+            const r = await h.stop(inst.id);
+            if (r.wasRunning) out(`${inst.id} stopped`);
+            resolve();
+          };
+          process.once("SIGINT", () => void finish("stopping…"));
+          process.once("SIGTERM", () => void finish("stopping…"));
+          const watch = setInterval(() => {
+            if (!h.isRunning(inst.id)) {
+              process.exitCode = EXIT_INVALID;
+              void finish(`${inst.id} exited on its own. Last log lines:\n${h.logs(inst.id, 20)}`);
+            }
+          }, 500);
+        });
+      }),
+  );
+
+  harp
+    .command("capabilities")
+    .description("print this host's capability set (HARP §12), measured on this machine")
+    .action((_o: unknown, cmd: Command) =>
+      guarded(() => {
+        out(JSON.stringify(host(cmd).capabilities(), null, 2));
+      }),
+    );
+
+  harp
+    .command("conformance")
+    .description("run the HARP v1 host conformance suite against this host with real processes")
+    .addOption(new Option("--format <format>", "output format").choices(["human", "json"]).default("human"))
+    .option("--only <ids>", "comma-separated case ids, e.g. C01,C15")
+    .action((o: { format: string; only?: string }) =>
+      guarded(async () => {
+        const only = o.only?.split(",").map((s) => s.trim().toUpperCase());
+        const results = await runConformance({ ...(only !== undefined ? { only } : {}) });
+        if (o.format === "json") out(JSON.stringify(results, null, 2));
+        else {
+          for (const r of results) out(`${r.id}  ${r.passed ? "PASS" : "FAIL"}  ${r.title}  (${r.clause})${r.passed ? "" : `\n      ${r.detail.replace(/\n/g, "\n      ")}`}`);
+          const failed = results.filter((r) => !r.passed).length;
+          out(`${results.length - failed} passed, ${failed} failed`);
+        }
+        process.exitCode = results.every((r) => r.passed) ? EXIT_OK : EXIT_INVALID;
+      }),
+    );
+}

@@ -1,0 +1,388 @@
+/**
+ * Manifest validation that needs only the text of harp.json: strict JSON, the v1 schema (via ajv)
+ * turned into `harp.*` diagnostics with a JSON Pointer and reason each (seed §17), and the
+ * beyond-schema rules that can be decided lexically (argv paths, secrets, absolute and home paths).
+ * Checks that need the package's files live in check.ts.
+ */
+import type { ErrorObject } from "ajv";
+import { diagnostic, type Diagnostic, type Span } from "../diagnostics/diagnostic.js";
+import { relativePathProblem } from "../fs/contained.js";
+import { harpSeverity, type HarpCode } from "./codes.js";
+import { escapePointerToken, parseJson, type JsonValue, type ParsedJson } from "./json.js";
+import { isRuntimeName, RESERVED_FIELDS, RESERVED_KINDS, type HarpManifest } from "./manifest.js";
+import { schemaErrors } from "./schema.js";
+
+export const MANIFEST_FILE = "harp.json";
+
+export interface ManifestValidation {
+  /** The manifest when it passed every error-level check, else null. */
+  readonly manifest: HarpManifest | null;
+  readonly diagnostics: readonly Diagnostic[];
+  readonly json: ParsedJson | null;
+}
+
+/** Emits diagnostics for one file, looking spans up by pointer. */
+export class Reporter {
+  readonly diagnostics: Diagnostic[] = [];
+  constructor(
+    readonly file: string,
+    private readonly json: ParsedJson | null,
+  ) {}
+
+  spanOf(pointer: string): Span | undefined {
+    if (this.json === null) return undefined;
+    // A missing member has no span of its own: point at the closest existing ancestor.
+    let p = pointer;
+    for (;;) {
+      const s = this.json.keySpans.get(p) ?? this.json.spans.get(p);
+      if (s !== undefined) return s;
+      if (p === "") return undefined;
+      p = p.slice(0, p.lastIndexOf("/"));
+    }
+  }
+
+  report(code: HarpCode, pointer: string | undefined, message: string, hint?: string): void {
+    this.diagnostics.push(
+      diagnostic(code, message, {
+        severity: harpSeverity(code),
+        file: this.file,
+        span: pointer === undefined ? undefined : this.spanOf(pointer),
+        pointer,
+        hint,
+      }),
+    );
+  }
+}
+
+export function validateManifestText(text: string, file: string = MANIFEST_FILE): ManifestValidation {
+  const parsed = parseJson(text);
+  if (!parsed.ok) {
+    const e = parsed.error;
+    const code: HarpCode = e.kind === "duplicate_key" ? "harp.duplicate_key" : e.kind === "too_deep" ? "harp.json_too_deep" : "harp.json_syntax";
+    const where = e.pointer !== undefined ? e.pointer : file;
+    const d = diagnostic(code, `${where}: ${e.message}`, {
+      severity: "error",
+      file,
+      span: e.span,
+      pointer: e.pointer,
+      hint:
+        code === "harp.duplicate_key"
+          ? "Keep one occurrence of the member; readers disagree on which duplicate wins."
+          : "harp.json must be plain JSON (RFC 8259): no comments, no trailing commas, double-quoted strings.",
+    });
+    return { manifest: null, diagnostics: [d], json: null };
+  }
+  const json = parsed.json;
+  const r = new Reporter(file, json);
+  const value = json.value;
+
+  if (!isObject(value)) {
+    r.report("harp.wrong_type", "", `${file} must contain a JSON object, not ${typeName(value)}`, "Start from the minimal manifest of HARP §7.2.");
+    return { manifest: null, diagnostics: r.diagnostics, json };
+  }
+  if (!("schemaVersion" in value)) {
+    const looksStatic = "globals" in value;
+    r.report(
+      "harp.not_a_manifest",
+      "",
+      `${file} has no "schemaVersion", so it is not a HARP manifest${looksStatic ? " (it looks like a Harp static-site generator config)" : ""}`,
+      'A HARP v1 manifest starts with "schemaVersion": 1 (HARP §7.2).',
+    );
+    return { manifest: null, diagnostics: r.diagnostics, json };
+  }
+  const sv = value["schemaVersion"];
+  if (typeof sv === "number" && Number.isInteger(sv) && sv > 1) {
+    // §12: a higher version is refused outright; validating it against v1 would be guessing.
+    r.report(
+      "harp.unsupported_schema_version",
+      "/schemaVersion",
+      `/schemaVersion: this host supports HARP schemaVersion 1 only, the manifest declares ${sv}`,
+      "Use a host that supports this schemaVersion, or write a v1 manifest.",
+    );
+    return { manifest: null, diagnostics: r.diagnostics, json };
+  }
+
+  for (const err of schemaErrors(value)) reportSchemaError(r, err, value);
+  checkArgvLexically(r, value);
+  scanStrings(r, value, "");
+
+  const ok = !r.diagnostics.some((d) => d.severity === "error");
+  return { manifest: ok ? (value as unknown as HarpManifest) : null, diagnostics: r.diagnostics, json };
+}
+
+function reportSchemaError(r: Reporter, e: ErrorObject, root: JsonValue): void {
+  const at = e.instancePath;
+  const params = e.params as Record<string, unknown>;
+  const val = valueAt(root, at);
+  const shown = (v: unknown) => JSON.stringify(v);
+  switch (e.keyword) {
+    case "required": {
+      const name = String(params["missingProperty"]);
+      const p = `${at}/${escapePointerToken(name)}`;
+      r.report("harp.missing_field", p, `${p}: required member "${name}" is missing`, requiredHint(p));
+      return;
+    }
+    case "additionalProperties": {
+      const name = String(params["additionalProperty"]);
+      const p = `${at}/${escapePointerToken(name)}`;
+      if (at === "" && (RESERVED_FIELDS as readonly string[]).includes(name)) {
+        r.report(
+          "harp.reserved_field",
+          p,
+          `${p}: "${name}" is a reserved name, not a HARP v1 field; v1 rejects it like any unknown member`,
+          name === "ready"
+            ? 'Remove "ready"; v1 readiness is declared with "health": { "path": "/health" }.'
+            : `Remove "${name}"; v1 has no operations. Agents use the UI, entrypoints.openapi or entrypoints.mcp.`,
+        );
+      } else {
+        r.report(
+          "harp.unknown_field",
+          p,
+          `${p}: unknown member "${name}" is not allowed here`,
+          at === ""
+            ? `Remove it, or move product-specific data under an "x-<vendor>" member (lowercase letters, digits, '-').`
+            : "Remove it; this object allows only the members listed in HARP §7.7.",
+        );
+      }
+      return;
+    }
+    case "const": {
+      if (at === "/runtime/kind") return reportKind(r, val);
+      if (at === "/schemaVersion") {
+        r.report("harp.invalid_value", at, `${at}: must be the integer 1, found ${shown(val)}`, 'Write "schemaVersion": 1.');
+        return;
+      }
+      const reservedUi = at === "/entrypoints/ui/kind" && (val === "window" || val === "none");
+      r.report(
+        "harp.invalid_value",
+        at,
+        `${at}: must be ${shown(params["allowedValue"])}, found ${shown(val)}${reservedUi ? ` ("${String(val)}" is reserved, not v1)` : ""}`,
+      );
+      return;
+    }
+    case "enum": {
+      const allowed = (params["allowedValues"] as unknown[]).map(shown).join(", ");
+      r.report("harp.invalid_value", at, `${at}: must be one of ${allowed}, found ${shown(val)}`);
+      return;
+    }
+    case "type":
+      if (at === "/runtime/kind") return reportKind(r, val);
+      r.report("harp.wrong_type", at, `${at}: must be ${article(String(params["type"]))}, found ${typeName(val as JsonValue)}`);
+      return;
+    case "pattern":
+      r.report("harp.invalid_value", at, `${at}: ${shown(val)} does not match the pattern ${String(params["pattern"])}`, patternHint(at));
+      return;
+    case "minLength":
+    case "maxLength":
+    case "minItems":
+    case "maxItems":
+    case "minimum":
+    case "maximum":
+      r.report("harp.out_of_range", at, `${at}: ${e.message ?? "is out of range"}`);
+      return;
+    default:
+      r.report("harp.invalid_value", at, `${at}: ${e.message ?? "is not valid"} (${e.keyword})`);
+  }
+}
+
+function reportKind(r: Reporter, kind: unknown): void {
+  if (typeof kind === "string" && (RESERVED_KINDS as readonly string[]).includes(kind)) {
+    r.report(
+      "harp.unsupported_kind",
+      "/runtime/kind",
+      `/runtime/kind: "${kind}" is a reserved HARP kind that this v1 host does not support`,
+      'A v1 package uses "runtime": { "kind": "http" }. Reserved kinds need a host that declares them.',
+    );
+    return;
+  }
+  r.report(
+    "harp.invalid_kind",
+    "/runtime/kind",
+    `/runtime/kind: ${JSON.stringify(kind)} is not a registered HARP runtime kind`,
+    'Use "http". Product-specific runtimes may not invent kinds; use an "x-<vendor>" member instead.',
+  );
+}
+
+function requiredHint(pointer: string): string | undefined {
+  const hints: Record<string, string> = {
+    "/schemaVersion": 'Add "schemaVersion": 1.',
+    "/id": 'Add a host-local id such as "notes" (lowercase letters, digits, "-").',
+    "/runtime": 'Add "runtime": { "kind": "http" }.',
+    "/start": 'Add "start": { "argv": ["node", "server.mjs"] }.',
+    "/runtime/kind": 'Add "kind": "http".',
+    "/start/argv": 'Add "argv", e.g. ["node", "server.mjs"] or ["./bin/app"].',
+  };
+  return hints[pointer];
+}
+
+function patternHint(pointer: string): string | undefined {
+  if (pointer === "/id") return "An id is 1–64 lowercase letters, digits or '-', starting and ending with a letter or digit.";
+  if (pointer.endsWith("/path")) return "A URL path starts with '/' and contains no whitespace.";
+  if (pointer === "/entrypoints/openapi") return "A package-relative path such as \"openapi.json\".";
+  return undefined;
+}
+
+// ---------- start.argv (§7.3, §7.5) ----------
+
+function checkArgvLexically(r: Reporter, m: Record<string, JsonValue>): void {
+  const start = m["start"];
+  if (!isObject(start)) return;
+  checkArgv(r, start["argv"], "/start/argv");
+  const platforms = start["platforms"];
+  if (isObject(platforms)) {
+    for (const [k, v] of Object.entries(platforms)) {
+      if (isObject(v)) checkArgv(r, v["argv"], `/start/platforms/${escapePointerToken(k)}/argv`);
+    }
+  }
+  const eps = m["entrypoints"];
+  if (isObject(eps) && typeof eps["openapi"] === "string") {
+    const problem = relativePathProblem(stripDotSlash(eps["openapi"]));
+    if (problem !== null) {
+      r.report("harp.openapi_path_invalid", "/entrypoints/openapi", `/entrypoints/openapi: ${problem}`, "Name a file inside the package, e.g. \"openapi.json\".");
+    }
+  }
+}
+
+function checkArgv(r: Reporter, argv: JsonValue | undefined, pointer: string): void {
+  if (!Array.isArray(argv)) return;
+  argv.forEach((arg, i) => {
+    if (typeof arg !== "string" || arg === "") return;
+    const p = `${pointer}/${i}`;
+    if (i === 0) return checkArgv0(r, arg, p);
+    const problem = argPathProblem(arg);
+    if (problem !== null) {
+      r.report("harp.argv_path_escapes", p, `${p}: ${JSON.stringify(arg)} ${problem}`, "Path arguments must be relative to the package root and stay inside it.");
+    }
+  });
+}
+
+function checkArgv0(r: Reporter, arg: string, p: string): void {
+  if (isRuntimeName(arg)) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._+-]*$/.test(arg)) {
+      r.report("harp.runtime_name_invalid", p, `${p}: ${JSON.stringify(arg)} is neither a host runtime name nor a package path`, 'Use a runtime name such as "node" or "python", or "./bin/app" for a bundled executable.');
+    }
+    return;
+  }
+  const problem = executablePathProblem(arg);
+  if (problem !== null) {
+    r.report("harp.executable_path_invalid", p, `${p}: ${JSON.stringify(arg)} ${problem}`, 'Bundle the executable and name it relative to the package root, e.g. "./bin/app".');
+  }
+}
+
+/** Lexical problems of a package-executable argv[0] (§7.5.2), or null. */
+export function executablePathProblem(arg: string): string | null {
+  if (arg.startsWith("/") || /^[A-Za-z]:/.test(arg) || arg.startsWith("\\\\")) return "is an absolute path";
+  if (arg.startsWith(".") && !arg.startsWith("./") && !arg.startsWith("../") && !arg.includes("/")) {
+    return "starts with '.' but is not a './' path";
+  }
+  const rel = stripDotSlash(arg);
+  const problem = relativePathProblem(rel);
+  return problem === null ? null : problem.replace(/^the path /, "");
+}
+
+/** "./a/b" → "a/b"; repeated "./" prefixes are tolerated. */
+export function stripDotSlash(p: string): string {
+  let s = p;
+  while (s.startsWith("./")) s = s.slice(2);
+  return s;
+}
+
+/**
+ * For argv[1..]: the value looks like a path (contains a separator, starts with '.', '~' or a drive)
+ * and is absolute or leaves the package. Flags like `--data=/abs` are checked on their value. URLs
+ * are not paths.
+ */
+export function argPathProblem(arg: string): string | null {
+  const eq = arg.startsWith("-") ? arg.indexOf("=") : -1;
+  const v = eq >= 0 ? arg.slice(eq + 1) : arg;
+  if (v === "" || /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(v)) return null;
+  if (v.startsWith("~")) return "refers to a home directory";
+  if (v.startsWith("/") || v.startsWith("\\") || /^[A-Za-z]:[\\/]/.test(v)) return "is an absolute path";
+  const segs = v.split(/[\\/]/);
+  if (segs.includes("..")) return "contains a '..' component that can leave the package root";
+  return null;
+}
+
+// ---------- secrets, absolute paths, home directories (§9.4, §17) ----------
+
+const SECRET_PATTERNS: readonly [RegExp, string][] = [
+  [/-----BEGIN [A-Z ]*PRIVATE KEY-----/, "a PEM private key"],
+  [/\bAKIA[0-9A-Z]{16}\b/, "an AWS access key id"],
+  [/\bgh[pousr]_[A-Za-z0-9]{30,}/, "a GitHub token"],
+  [/\bgithub_pat_[A-Za-z0-9_]{20,}/, "a GitHub token"],
+  [/\bsk-[A-Za-z0-9_-]{20,}/, "an API secret key"],
+  [/\bxox[abprs]-[A-Za-z0-9-]{10,}/, "a Slack token"],
+  [/\bAIza[0-9A-Za-z_-]{35}\b/, "a Google API key"],
+  [/\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/, "a JSON Web Token"],
+];
+const SECRET_NAME = /(^|[^a-z])(pass(word|wd)?|secret|token|api[-_]?key|apikey|private[-_]?key|credentials?|auth[-_]?key)($|[^a-z])/i;
+const SECRET_ASSIGNMENT = /(pass(word|wd)?|secret|token|api[-_]?key|apikey)\s*[=:]\s*[^\s$<{%]{8,}/i;
+const HOME = /(^|[\s"'=:,(])(~[A-Za-z0-9_.-]*\/|\$HOME\b|\$\{HOME\}|%USERPROFILE%|\/home\/[^/\s]+|\/Users\/[^/\s]+|\/root(\/|$)|[A-Za-z]:\\Users\\)/;
+const ABSOLUTE = /(^|[\s"'=:,(])(\/(usr|etc|var|opt|tmp|srv|mnt|media|private|Library|Applications|System|Volumes|bin|sbin|lib|lib64|dev|proc|sys|run|nix|snap|boot)(\/|$)|[A-Za-z]:[\\/])/;
+/** URL paths, not file-system paths: "/health" must not look absolute. */
+const URL_PATH_POINTERS = new Set(["/health/path", "/entrypoints/ui/path", "/entrypoints/mcp/path"]);
+
+function scanStrings(r: Reporter, v: JsonValue, pointer: string, memberName?: string): void {
+  if (typeof v === "string") return scanString(r, v, pointer, memberName);
+  if (Array.isArray(v)) return v.forEach((x, i) => scanStrings(r, x, `${pointer}/${i}`, memberName));
+  if (isObject(v)) for (const [k, x] of Object.entries(v)) scanStrings(r, x, `${pointer}/${escapePointerToken(k)}`, k);
+}
+
+function scanString(r: Reporter, s: string, pointer: string, memberName: string | undefined): void {
+  const secretHint = "Do not ship secrets in harp.json: collect them from the user on first run and keep them in APP_DATA_DIR (HARP §9.4).";
+  for (const [re, what] of SECRET_PATTERNS) {
+    if (re.test(s)) {
+      r.report("harp.secret_in_manifest", pointer, `${pointer}: the value looks like ${what}`, secretHint);
+      return;
+    }
+  }
+  if (memberName !== undefined && SECRET_NAME.test(memberName) && s.length >= 8 && !/\s/.test(s) && !/^[$<{%]/.test(s)) {
+    r.report("harp.secret_in_manifest", pointer, `${pointer}: member "${memberName}" holds what looks like a secret value`, secretHint);
+    return;
+  }
+  if (SECRET_ASSIGNMENT.test(s)) {
+    r.report("harp.secret_in_manifest", pointer, `${pointer}: the value assigns what looks like a secret`, secretHint);
+    return;
+  }
+  if (URL_PATH_POINTERS.has(pointer)) return;
+  // argv entries already get a precise path diagnostic from checkArgv.
+  if (pointer.includes("/argv/")) return;
+  if (HOME.test(s)) {
+    r.report("harp.home_directory", pointer, `${pointer}: the value refers to a user's home directory`, "The host decides where the app lives; use paths relative to the package or APP_DATA_DIR at run time.");
+    return;
+  }
+  if (ABSOLUTE.test(s)) {
+    r.report("harp.absolute_path", pointer, `${pointer}: the value contains an absolute file-system path`, "Use package-relative paths; mutable state belongs in APP_DATA_DIR, read from the environment at run time.");
+  }
+}
+
+// ---------- helpers ----------
+
+export function isObject(v: JsonValue | undefined): v is { [key: string]: JsonValue } {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function typeName(v: JsonValue | undefined): string {
+  if (v === undefined) return "nothing";
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  if (typeof v === "object") return "an object";
+  if (typeof v === "number") return Number.isInteger(v) ? "an integer" : "a number";
+  return `a ${typeof v}`;
+}
+
+function article(type: string): string {
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+function valueAt(root: JsonValue, pointer: string): JsonValue | undefined {
+  if (pointer === "") return root;
+  let cur: JsonValue | undefined = root;
+  for (const raw of pointer.slice(1).split("/")) {
+    const tok = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (Array.isArray(cur)) cur = cur[Number(tok)];
+    else if (isObject(cur)) cur = Object.prototype.hasOwnProperty.call(cur, tok) ? cur[tok] : undefined;
+    else return undefined;
+  }
+  return cur;
+}
