@@ -27,7 +27,7 @@ export type ContainedResolution =
   | { readonly ok: true; readonly realPath: string; readonly stat: FileStat }
   | {
       readonly ok: false;
-      readonly reason: "not_found" | "escape" | "not_regular_file" | "io";
+      readonly reason: "not_found" | "escape" | "not_regular_file" | "loop" | "io";
       readonly detail: string;
       /** For `not_regular_file`: what is there instead. */
       readonly kind?: FileStat["kind"];
@@ -49,6 +49,9 @@ export async function resolveContainedFile(
   } catch (e) {
     if (e instanceof FsError && e.code === "not_found") {
       return { ok: false, reason: "not_found", detail: `${joined} does not exist` };
+    }
+    if (e instanceof FsError && e.code === "loop") {
+      return { ok: false, reason: "loop", detail: `${joined} is part of a symbolic link loop` };
     }
     return { ok: false, reason: "io", detail: e instanceof Error ? e.message : String(e) };
   }

@@ -19,7 +19,7 @@ import { containedFile, parseForms, parseOneForm, readBytes } from "./source-fil
 export async function loadDirectory(ctx: LoadContext, realRoot: string, display: string, origin: string): Promise<HnsPackage> {
   const at = (rel: string): string => `${display}/${rel}`;
 
-  const manifestForm = await readMetadataArtifact(ctx, realRoot, "manifest.yao", at("manifest.yao"), "manifest");
+  const manifestForm = (await readMetadataArtifact(ctx, realRoot, "manifest.yao", at("manifest.yao"), "manifest"))!;
   const manifest = parseManifest(manifestForm as SList, ctx);
   if (manifest.entry === undefined) {
     ctx.failAt("hns.missing_field", 'directory .hns manifest must declare (entry "relative-path")', manifestForm, 'add (entry "programs/main.yao")');
@@ -37,10 +37,10 @@ export async function loadDirectory(ctx: LoadContext, realRoot: string, display:
   }
   const entryDisplay = at(entryRel);
   const entryFile = await containedFile(ctx, realRoot, entryRel, entryDisplay, {
-    code: "hns.entry_not_found",
-    message: `failed to resolve Harness entry ${entryDisplay}: no such file or directory`,
+    missing: { code: "hns.entry_not_found", message: `failed to resolve Harness entry ${entryDisplay}: no such file or directory` },
+    escape: { code: "hns.entry_escape", message: `Harness entry escapes the package directory: ${entryDisplay}` },
   });
-  const entryBytes = await readBytes(ctx, entryFile!.realPath, entryDisplay, entryFile!.size);
+  const entryBytes = await readBytes(ctx, entryFile!.realPath, entryDisplay, entryFile!.size, "valid typed Yao");
   const entryForm = parseOneForm(ctx, entryBytes, entryDisplay, "valid typed Yao");
   if (entryForm.kind !== "list" || entryForm.items[0]?.kind !== "symbol") {
     ctx.failAt("hns.entry_root", `${entryDisplay} must contain exactly one (eval ...) or (infer ...)`, entryForm);
@@ -52,7 +52,7 @@ export async function loadDirectory(ctx: LoadContext, realRoot: string, display:
   const header = inspectEntryHeader(entryForm, ctx);
   checkEntryTools(header, manifest, entryForm, ctx);
 
-  const contract = await readMetadataArtifact(ctx, realRoot, "contract.yao", at("contract.yao"), "contract");
+  const contract = (await readMetadataArtifact(ctx, realRoot, "contract.yao", at("contract.yao"), "contract"))!;
   const mind = await readMetadataArtifact(ctx, realRoot, "mind.yao", at("mind.yao"), "mind", true);
   const functions = await readFunctions(ctx, realRoot, display);
   checkModuleBound(header, functions.length, entryForm, ctx);
@@ -83,14 +83,13 @@ async function readMetadataArtifact(
   display: string,
   expected: string,
   optional = false,
-): Promise<SNode> {
+): Promise<SNode | undefined> {
   const file = await containedFile(ctx, realRoot, rel, display, {
-    code: "hns.missing_artifact",
-    message: `${display} is missing; a directory .hns needs ${rel} with one (${expected} ...) artifact`,
+    missing: { code: "hns.missing_artifact", message: `${display} is missing; a directory .hns needs ${rel} with one (${expected} ...) artifact` },
     optional,
   });
-  if (file === undefined) return undefined as unknown as SNode;
-  const bytes = await readBytes(ctx, file.realPath, display, file.size);
+  if (file === undefined) return undefined;
+  const bytes = await readBytes(ctx, file.realPath, display, file.size, "valid Yao");
   const forms = parseForms(ctx, bytes, display, "valid Yao");
   if (forms.length !== 1) {
     ctx.fail(forms.length === 0 ? "hns.missing_artifact" : "hns.duplicate_artifact", `${display} must contain exactly one (${expected} ...) artifact`, {
@@ -114,9 +113,14 @@ async function readFunctions(ctx: LoadContext, realRoot: string, display: string
   } catch (e) {
     ctx.fail("hns.functions_not_directory", `Harness functions path must be a directory: ${dirDisplay} (${e instanceof FsError ? e.message : String(e)})`, { file: dirDisplay });
   }
-  const realStat = await ctx.fs.lstat(realDir);
-  if (!isWithin(realRoot, realDir) || realStat?.kind !== "directory") {
-    ctx.fail("hns.functions_not_directory", `Harness functions path must be a directory inside the package: ${dirDisplay}`, { file: dirDisplay });
+  if (!isWithin(realRoot, realDir)) {
+    ctx.fail("hns.functions_not_directory", `Harness functions path must be a directory inside the package: ${dirDisplay} resolves outside the package root`, {
+      file: dirDisplay,
+      hint: "replace the symbolic link with the directory itself",
+    });
+  }
+  if ((await ctx.fs.lstat(realDir))?.kind !== "directory") {
+    ctx.fail("hns.functions_not_directory", `Harness functions path must be a directory: ${dirDisplay}`, { file: dirDisplay });
   }
   const names = (await ctx.fs.readdir(realDir)).sort(compareCodePoints);
   if (names.length > ctx.limits.maxFunctionFiles) {
@@ -134,11 +138,13 @@ async function readFunctions(ctx: LoadContext, realRoot: string, display: string
       });
     }
     const rel = `functions/${name}`;
+    const mustBeRegular = `Harness function must be a regular file inside the package: ${fileDisplay}`;
     const file = await containedFile(ctx, realRoot, rel, fileDisplay, {
-      code: "hns.not_regular_file",
-      message: `Harness function must be a regular file inside the package: ${fileDisplay}`,
+      missing: { code: "hns.not_regular_file", message: mustBeRegular },
+      escape: { code: "hns.file_escape", message: mustBeRegular },
+      notRegular: { code: "hns.not_regular_file", message: mustBeRegular },
     });
-    const bytes = await readBytes(ctx, file!.realPath, fileDisplay, file!.size);
+    const bytes = await readBytes(ctx, file!.realPath, fileDisplay, file!.size, "a valid HNS function");
     const form = parseOneForm(ctx, bytes, fileDisplay, "a valid HNS function");
     const fn = parseFunctionArtifact(form, fileDisplay, ctx);
     if (functions.some((f) => f.name === fn.name)) {

@@ -54,7 +54,7 @@ export async function loadPackage(fs: PackageFs, path: string, options: LoadOpti
       .realpath(display)
       .catch((e: unknown) => ctx.fail("hns.io_error", `failed to read ${display}: ${e instanceof Error ? e.message : String(e)}`, { file: display }));
     if (st.kind === "directory") return loadDirectory(ctx, realPath, display, display);
-    const bytes = await readBytes(ctx, realPath, display, st.size);
+    const bytes = await readBytes(ctx, realPath, display, st.size, "valid typed Yao");
     return loadSingleFileBytes(ctx, bytes, display, display);
   });
 }

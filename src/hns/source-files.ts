@@ -6,12 +6,21 @@ import { readAll, referenceDisplay } from "../syntax/reader.js";
 import type { SNode } from "../syntax/tree.js";
 import { LoadFailure, type LoadContext } from "./context.js";
 
-/** Read a file's bytes within the per-file and whole-package limits; the text is parsed by the caller. */
-export async function readBytes(ctx: LoadContext, realPath: string, display: string, size: number): Promise<Uint8Array> {
+/**
+ * Read a file's bytes within the per-file and whole-package limits; the text is parsed by the caller.
+ * `what` completes "{file} is not …" in the reference's wording for an oversized source.
+ */
+export async function readBytes(ctx: LoadContext, realPath: string, display: string, size: number, what: string): Promise<Uint8Array> {
   const { maxSourceBytes, maxPackageBytes } = ctx.limits;
-  if (size > maxSourceBytes) {
-    ctx.fail("yao.source_limit", `${display}: source contains ${size} bytes; the limit is ${maxSourceBytes}`, { file: display });
-  }
+  const tooLarge = (n: number | undefined): never => {
+    const d = diagnostic(
+      "yao.source_limit",
+      n === undefined ? `source is larger than the limit of ${maxSourceBytes} bytes` : `source contains ${n} bytes; the limit is ${maxSourceBytes}`,
+      { file: display, span: { start: ORIGIN, end: ORIGIN } },
+    );
+    throw new LoadFailure({ ...d, message: `${display} is not ${what}: ${referenceDisplay(d)}` });
+  };
+  if (size > maxSourceBytes) tooLarge(size);
   if (ctx.bytesRead + size > maxPackageBytes) {
     ctx.fail("hns.package_limit", `package files exceed ${maxPackageBytes} bytes in total (at ${display})`, {
       file: display,
@@ -24,12 +33,15 @@ export async function readBytes(ctx: LoadContext, realPath: string, display: str
     return bytes;
   } catch (e) {
     if (e instanceof FsError) {
-      if (e.code === "too_large") ctx.fail("yao.source_limit", `${display}: source is larger than the limit of ${maxSourceBytes} bytes`, { file: display });
+      // The file grew between stat and read.
+      if (e.code === "too_large") tooLarge(undefined);
       if (e.code === "not_regular_file") ctx.fail("hns.not_regular_file", `${display} is not a regular file: ${e.message}`, { file: display });
     }
     ctx.fail("hns.io_error", `failed to read ${display}: ${e instanceof Error ? e.message : String(e)}`, { file: display });
   }
 }
+
+const ORIGIN = { byte: 0, line: 1, column: 1 };
 
 /** Parse all forms; a reader error becomes `{prefix}: {reference display}` with the reader's code and span. */
 export function parseForms(ctx: LoadContext, bytes: Uint8Array, display: string, what: string): SNode[] {
@@ -63,37 +75,52 @@ export interface ContainedFile {
   readonly size: number;
 }
 
+/** What to report for each way a package file can be unusable; unset cases get generic wording. */
+export interface FileRole {
+  readonly missing: { readonly code: string; readonly message: string };
+  /** The file may be absent (mind.yao); a dangling symlink is still an error. */
+  readonly optional?: boolean;
+  readonly escape?: { readonly code: string; readonly message: string };
+  readonly notRegular?: { readonly code: string; readonly message: string };
+}
+
 /**
  * A package file that must be a regular file inside the package: symlinks out of the package and
  * special files are rejected from metadata alone, before anything is opened.
- * Returns undefined when the file does not exist and `optional` is set.
+ * Returns undefined when the file does not exist and the role is optional.
  */
 export async function containedFile(
   ctx: LoadContext,
   realRoot: string,
   rel: string,
   display: string,
-  missing: { code: string; message: string; optional?: boolean },
+  role: FileRole,
 ): Promise<ContainedFile | undefined> {
   const r = await resolveContainedFile(ctx.fs, realRoot, rel);
   if (r.ok) return { realPath: r.realPath, size: r.stat.size };
   switch (r.reason) {
-    case "not_found":
-      if (missing.optional) {
-        // A dangling symlink is not "absent": report it rather than silently skipping the artifact.
-        if ((await ctx.fs.lstat(`${realRoot}/${rel}`)) === null) return undefined;
-        ctx.fail("hns.file_escape", `${display} is a symbolic link to a missing target`, { file: display });
+    case "not_found": {
+      const dangling = (await ctx.fs.lstat(`${realRoot}/${rel}`)) !== null;
+      if (role.optional && !dangling) return undefined;
+      if (dangling) {
+        ctx.fail(role.missing.code, `${display} is a symbolic link to a missing target`, { file: display, hint: "replace the link with the file itself" });
       }
-      ctx.fail(missing.code, missing.message, { file: display });
+      ctx.fail(role.missing.code, role.missing.message, { file: display });
+    }
     case "escape":
-      ctx.fail("hns.file_escape", `${display} must be a regular file inside the package; it resolves outside the package root`, {
-        file: display,
-        hint: "replace the symbolic link with the file itself",
-      });
+      ctx.fail(
+        role.escape?.code ?? "hns.file_escape",
+        role.escape?.message ?? `${display} must be a regular file inside the package; it resolves outside the package root`,
+        { file: display, hint: "replace the symbolic link with the file itself" },
+      );
     case "not_regular_file":
-      ctx.fail("hns.not_regular_file", `${display} must be a regular file; it is a ${describeKind(r.kind ?? "other")}`, {
-        file: display,
-      });
+    case "loop":
+      ctx.fail(
+        role.notRegular?.code ?? "hns.not_regular_file",
+        role.notRegular?.message ??
+          (r.reason === "loop" ? `${display} is part of a symbolic link loop` : `${display} must be a regular file; it is a ${describeKind(r.kind ?? "other")}`),
+        { file: display },
+      );
     default:
       ctx.fail("hns.io_error", `failed to read ${display}: ${r.detail}`, { file: display });
   }
