@@ -6,6 +6,7 @@ import { runHash } from "./hash-command.js";
 import { EXIT_USAGE } from "./io.js";
 import { VERSION } from "../version.js";
 import { registerA3sCommands } from "./a3s.js";
+import { registerCatalogCommands } from "./catalog.js";
 import { registerHarpCommands } from "./harp.js";
 import { registerHcpCommands } from "./hcp.js";
 import { registerYaoCommands } from "./yao.js";
@@ -36,6 +37,7 @@ export function buildProgram(): Command {
       process.exitCode = await runHash(fs, path);
     });
 
+  registerCatalogCommands(program);
   registerYaoCommands(program);
   registerHarpCommands(program);
   registerA3sCommands(program);

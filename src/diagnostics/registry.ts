@@ -4,6 +4,7 @@
  * row here or the document is stale.
  */
 import { A3S_CODES } from "../a3s/codes.js";
+import { CATALOG_CODES } from "../catalog/codes.js";
 import { CLI_CODES } from "../cli/codes.js";
 import { HARP_CODES } from "../harp/codes.js";
 import { HCP_CODES } from "../hcp/codes.js";
@@ -24,6 +25,7 @@ export const CODE_SECTIONS: readonly CodeSection[] = [
   { title: "HARP apps", rows: HARP_CODES },
   { title: "A3S cognitive packages", rows: A3S_CODES },
   { title: "HCP Harness Packs", rows: HCP_CODES },
+  { title: "Package catalog", rows: CATALOG_CODES },
   { title: "Command line", rows: CLI_CODES },
 ];
 
