@@ -1,15 +1,17 @@
 /**
- * `yaoc ir`, `yaoc profile` and `yaoc admit`: the Yao analyzer on the command line.
- *
- * Packages are read with a small stand-in (single `.hns` file or `.hns` directory with
- * `manifest.yao`, `functions/*.yao` and the manifest's entry) until the HNS loader is wired in.
+ * `yaoc ir`, `yaoc profile` and `yaoc admit`: the Yao analyzer on the command line. Packages are
+ * read with the HNS loader (every containment and structure rule applies); standalone programs
+ * with the reader. Problems are reported like `yaoc check` (exit 1), usage and I/O errors exit 2.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
 import type { Command } from "commander";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import { readAll, readOne } from "../syntax/reader.js";
-import type { SNode } from "../syntax/tree.js";
+import { renderHuman } from "../diagnostics/render.js";
+import { NodeFs } from "../fs/node-fs.js";
+import { FsError } from "../fs/package-fs.js";
+import { loadPackage } from "../hns/load.js";
+import type { HnsPackage } from "../hns/model.js";
+import { DEFAULT_MAX_SOURCE_BYTES, readOne } from "../syntax/reader.js";
+import { headName, type SNode } from "../syntax/tree.js";
 import {
   analyzeModule,
   analyzeProgram,
@@ -19,85 +21,61 @@ import {
   toolsFromManifest,
   type AnalysisProfile,
 } from "../yao/index.js";
+import { EXIT_INVALID, EXIT_USAGE, useColor } from "./io.js";
+
+const fs = new NodeFs();
 
 class UsageError extends Error {}
 
-interface PackageSources {
-  entry: SNode;
-  functions: { name: string; form: SNode; file: string }[];
-  tools: string[];
-}
-
-function head(n: SNode): string | undefined {
-  return n.kind === "list" && n.items[0]?.kind === "symbol" ? n.items[0].name : undefined;
-}
-
-function readForms(file: string): SNode[] {
-  const r = readAll(readFileSync(file), { file });
-  if (!r.ok) throw new DiagnosticsError([r.diagnostic]);
-  return r.forms;
-}
-
-function readForm(file: string): SNode {
-  const r = readOne(readFileSync(file), { file });
-  if (!r.ok) throw new DiagnosticsError([r.diagnostic]);
-  return r.form;
-}
-
-class DiagnosticsError extends Error {
-  constructor(readonly diagnostics: Diagnostic[]) {
-    super("invalid");
+/** Diagnostics to report as `yaoc check` does, with the sources for code frames. */
+class Rejected extends Error {
+  constructor(
+    readonly path: string,
+    readonly diagnostics: readonly Diagnostic[],
+    readonly sources: ReadonlyMap<string, string>,
+  ) {
+    super("rejected");
   }
 }
 
-function manifestTools(manifest: SNode | undefined): string[] {
-  if (manifest === undefined || manifest.kind !== "list") return [];
-  const caps = manifest.items.find((i) => head(i) === "capabilities");
-  const tools = caps?.kind === "list" ? caps.items.find((i) => head(i) === "tools") : undefined;
-  if (tools === undefined || tools.kind !== "list") return [];
-  return tools.items.slice(1).flatMap((t) => (t.kind === "list" ? [] : [t.kind === "symbol" ? t.name : t.value]));
+async function loadHns(path: string): Promise<{ pkg: HnsPackage; sources: ReadonlyMap<string, string> }> {
+  const r = await loadPackage(fs, path);
+  if (r.ok) return { pkg: r.package, sources: r.sources };
+  if (r.ioError) throw new UsageError(r.diagnostics.map((d) => d.message).join("\n"));
+  throw new Rejected(path, r.diagnostics, r.sources);
 }
 
-function fnName(form: SNode): string {
-  return form.kind === "list" && form.items[1]?.kind === "symbol" ? form.items[1].name : "";
-}
-
-function loadPackage(path: string): PackageSources {
-  if (!existsSync(path)) throw new UsageError(`no such package: ${path}`);
-  if (statSync(path).isDirectory()) {
-    const manifest = readForm(join(path, "manifest.yao"));
-    const entryClause = manifest.kind === "list" ? manifest.items.find((i) => head(i) === "entry") : undefined;
-    const entryValue = entryClause?.kind === "list" ? entryClause.items[1] : undefined;
-    const entryPath = entryValue === undefined || entryValue.kind === "list" ? "programs/main.yao" : entryValue.kind === "symbol" ? entryValue.name : entryValue.value;
-    const fnDir = join(path, "functions");
-    const fnFiles = existsSync(fnDir) ? readdirSync(fnDir).filter((f) => f.endsWith(".yao")).sort() : [];
-    return {
-      entry: readForm(join(path, entryPath)),
-      functions: fnFiles.map((f) => {
-        const file = join(fnDir, f);
-        const form = readForm(file);
-        return { name: fnName(form), form, file };
-      }),
-      tools: manifestTools(manifest),
-    };
+async function readProgram(path: string): Promise<{ form: SNode; sources: Map<string, string> }> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await fs.readFile(path, DEFAULT_MAX_SOURCE_BYTES);
+  } catch (e) {
+    if (e instanceof FsError && e.code === "too_large") bytes = new Uint8Array(DEFAULT_MAX_SOURCE_BYTES + 1);
+    else throw new UsageError(e instanceof Error ? e.message : String(e));
   }
-  const forms = readForms(path);
-  const entry = forms.find((f) => head(f) === "eval" || head(f) === "infer");
-  if (entry === undefined) throw new UsageError(`${path} has no (eval ...) or (infer ...) entry`);
-  return {
-    entry,
-    functions: forms.filter((f) => head(f) === "fn").map((form) => ({ name: fnName(form), form, file: path })),
-    tools: manifestTools(forms.find((f) => head(f) === "manifest")),
-  };
+  const r = readOne(bytes, { file: path });
+  const sources = new Map(r.text === undefined ? [] : [[path, r.text]]);
+  if (!r.ok) throw new Rejected(path, [r.diagnostic], sources);
+  return { form: r.form, sources };
 }
 
-function profileFor(tools: string[], toolsFile: string | undefined): AnalysisProfile {
+/** The entry's `(types …)` form: the item after an optional leading `(requires …)`. */
+function entryTypes(pkg: HnsPackage): SNode[] {
+  const entry = pkg.entry.form;
+  if (entry.kind !== "list") return [];
+  const at = headName(entry.items[1]) === "requires" ? 2 : 1;
+  const candidate = entry.items[at];
+  return candidate !== undefined && headName(candidate) === "types" ? [candidate] : [];
+}
+
+async function profileFor(tools: readonly string[], toolsFile: string | undefined): Promise<AnalysisProfile> {
   let schemas: Record<string, unknown> = {};
   if (toolsFile !== undefined) {
     try {
-      schemas = JSON.parse(readFileSync(toolsFile, "utf8")) as Record<string, unknown>;
+      const text = new TextDecoder().decode(await fs.readFile(toolsFile, 16 * 1024 * 1024));
+      schemas = JSON.parse(text) as Record<string, unknown>;
     } catch (e) {
-      throw new UsageError(`cannot read tool schemas ${toolsFile}: ${(e as Error).message}`);
+      throw new UsageError(`cannot read tool schemas ${toolsFile}: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
   const names = tools.length > 0 ? tools : Object.keys(schemas);
@@ -106,27 +84,25 @@ function profileFor(tools: string[], toolsFile: string | undefined): AnalysisPro
   return morphzProfile(built.tools);
 }
 
-function render(d: Diagnostic): string {
-  const where = d.span === undefined ? d.file ?? "" : `${d.file ?? ""}:${d.span.start.line}:${d.span.start.column}`;
-  return `${where}: ${d.severity} ${d.code}: ${d.message}${d.hint === undefined ? "" : `\n  hint: ${d.hint}`}\n`;
-}
-
-function guarded(action: () => void): void {
-  try {
-    action();
-  } catch (e) {
-    if (e instanceof DiagnosticsError) {
-      for (const d of e.diagnostics) process.stderr.write(render(d));
-      process.exitCode = 1;
-    } else if (e instanceof UsageError || (e as NodeJS.ErrnoException).code !== undefined) {
-      process.stderr.write(`yaoc: ${(e as Error).message}\n`);
-      process.exitCode = 2;
-    } else throw e;
-  }
+function guarded(action: () => Promise<void>): () => Promise<void> {
+  return async () => {
+    try {
+      await action();
+    } catch (e) {
+      if (e instanceof Rejected) {
+        const result = { path: e.path, kind: "hns" as const, valid: false, identity: null, diagnostics: e.diagnostics, sources: e.sources };
+        process.stderr.write(renderHuman([result], { color: useColor(process.stderr) }));
+        process.exitCode = EXIT_INVALID;
+      } else if (e instanceof UsageError) {
+        process.stderr.write(`yaoc: ${e.message}\n`);
+        process.exitCode = EXIT_USAGE;
+      } else throw e;
+    }
+  };
 }
 
 function isPackage(path: string): boolean {
-  return path.endsWith(".hns") || path.endsWith(".hns/");
+  return /\.hns\/*$/.test(path);
 }
 
 export function registerYaoCommands(program: Command): void {
@@ -137,16 +113,26 @@ export function registerYaoCommands(program: Command): void {
     .option("--tools <file>", "JSON object mapping tool names to input JSON Schemas")
     .option("--hash-only", "print only the program_hash")
     .action((path: string, opts: { tools?: string; hashOnly?: boolean }) =>
-      guarded(() => {
-        const r = isPackage(path)
-          ? (() => {
-              const pkg = loadPackage(path);
-              return analyzeModule({ entry: pkg.entry, functions: pkg.functions, allowInternal: true, profile: profileFor(pkg.tools, opts.tools) });
-            })()
-          : analyzeProgram(readForm(path), { profile: profileFor([], opts.tools) });
-        if (r.diagnostics.length > 0) throw new DiagnosticsError(r.diagnostics);
-        process.stdout.write(opts.hashOnly ? `${r.programHash}\n` : `${programJson(r.program!)}\n`);
-      }),
+      guarded(async () => {
+        let result;
+        let sources: ReadonlyMap<string, string>;
+        if (isPackage(path)) {
+          const loaded = await loadHns(path);
+          sources = loaded.sources;
+          result = analyzeModule({
+            entry: loaded.pkg.entry.form,
+            functions: loaded.pkg.functions,
+            allowInternal: true,
+            profile: await profileFor(loaded.pkg.manifest.tools, opts.tools),
+          });
+        } else {
+          const read = await readProgram(path);
+          sources = read.sources;
+          result = analyzeProgram(read.form, { profile: await profileFor([], opts.tools) });
+        }
+        if (result.diagnostics.length > 0) throw new Rejected(path, result.diagnostics, sources);
+        process.stdout.write(opts.hashOnly ? `${result.programHash}\n` : `${programJson(result.program!)}\n`);
+      })(),
     );
 
   program
@@ -154,13 +140,17 @@ export function registerYaoCommands(program: Command): void {
     .description("print the model-visible evaluation-profile of a package: shared types and exported interfaces")
     .argument("<package>", "an .hns package")
     .action((path: string) =>
-      guarded(() => {
-        const pkg = loadPackage(path);
-        const r = analyzeModule({ entry: pkg.entry, functions: pkg.functions, allowInternal: true, profile: profileFor(pkg.tools, undefined) });
-        if (r.diagnostics.length > 0) throw new DiagnosticsError(r.diagnostics);
-        const types = pkg.entry.kind === "list" ? pkg.entry.items.find((i) => head(i) === "types") : undefined;
-        process.stdout.write(`${evaluationProfile(types, pkg.functions.map((f) => f.form))}\n`);
-      }),
+      guarded(async () => {
+        const { pkg, sources } = await loadHns(path);
+        const r = analyzeModule({
+          entry: pkg.entry.form,
+          functions: pkg.functions,
+          allowInternal: true,
+          profile: await profileFor(pkg.manifest.tools, undefined),
+        });
+        if (r.diagnostics.length > 0) throw new Rejected(path, r.diagnostics, sources);
+        process.stdout.write(`${evaluationProfile(entryTypes(pkg)[0], pkg.functions.map((f) => f.form))}\n`);
+      })(),
     );
 
   program
@@ -170,17 +160,17 @@ export function registerYaoCommands(program: Command): void {
     .option("--tools <file>", "JSON object mapping tool names to input JSON Schemas")
     .argument("<program>", "the model-written .yao program")
     .action((programPath: string, opts: { package: string; tools?: string }) =>
-      guarded(() => {
-        const pkg = loadPackage(opts.package);
-        const types = pkg.entry.kind === "list" ? pkg.entry.items.filter((i) => head(i) === "types") : [];
-        const r = analyzeProgram(readForm(programPath), {
-          profile: profileFor(pkg.tools, opts.tools),
-          typeSources: types,
+      guarded(async () => {
+        const { pkg } = await loadHns(opts.package);
+        const read = await readProgram(programPath);
+        const r = analyzeProgram(read.form, {
+          profile: await profileFor(pkg.manifest.tools, opts.tools),
+          typeSources: entryTypes(pkg),
           functions: pkg.functions.map((f) => f.form),
           allowInternal: false,
         });
-        if (r.diagnostics.length > 0) throw new DiagnosticsError(r.diagnostics);
+        if (r.diagnostics.length > 0) throw new Rejected(programPath, r.diagnostics, read.sources);
         process.stdout.write(`${JSON.stringify({ admitted: true, program_hash: r.programHash })}\n`);
-      }),
+      })(),
     );
 }

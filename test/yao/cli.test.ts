@@ -34,7 +34,7 @@ describe("yaoc ir / profile / admit", () => {
   it("ir reports file:line:col for an invalid program", async () => {
     const r = await run(["ir", join(MORPHZ, "inline/yao/src/sema.rs@70e0787/reject_heterogeneous_dict.yao")]);
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/reject_heterogeneous_dict\.yao:4:11: error yao\.type_mismatch: dict field 'note'/);
+    expect(r.err).toMatch(/reject_heterogeneous_dict\.yao:4:11: error\[yao\.type_mismatch\]: dict field 'note'/);
   });
 
   it("profile prints exported interfaces only, without bodies", async () => {
@@ -56,9 +56,9 @@ describe("yaoc ir / profile / admit", () => {
   it("reference packages whose function bodies are ill-typed are rejected at load, naming file, line and function", async () => {
     const dir = join(MORPHZ, "inline/morphz/src/harness_authoring.rs@70e0787");
     const single = await run(["ir", join(dir, "check_wrong_fn.hns")]);
-    expect(single.err).toMatch(/check_wrong_fn\.hns:3:\d+: error yao\.type_mismatch: in fn 'wrong': expected Int, found String/);
+    expect(single.err).toMatch(/check_wrong_fn\.hns:3:\d+: error\[yao\.type_mismatch\]: in fn 'wrong': expected Int, found String/);
     const directory = await run(["ir", join(dir, "dir-check/test.hns")]);
-    expect(directory.err).toMatch(/functions\/wrong\.yao:4:\d+: error yao\.type_mismatch: in fn 'outer': in fn 'wrong'/);
+    expect(directory.err).toMatch(/functions\/wrong\.yao:4:\d+: error\[yao\.type_mismatch\]: in fn 'outer': in fn 'wrong'/);
   });
 
   it("a missing file is a usage error", async () => {
