@@ -130,6 +130,7 @@ async function readProtocolFile(
           hint: `Make ${name} a regular file at the pack root.`,
         });
         break;
+      case "loop":
       case "io":
         report.emit("hcp.pack.unreadable", `${file} cannot be resolved (symbolic link loop or unreadable directory).`, { file });
         break;

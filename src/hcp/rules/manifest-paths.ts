@@ -86,6 +86,7 @@ async function checkPath(fs: PackageFs, realRoot: string, surface: JsonDoc, p: M
         return fail("hcp.path.escape", "lies under a symbolic link to a directory outside the pack root (HCP §2.1.5 containment)", "Copy the target into the pack instead of linking outside it.");
       }
       return fail("hcp.path.not_found", "does not exist in the pack", "Add the file to the pack, or correct the path.");
+    case "loop":
     case "io":
       // Details name absolute paths of this machine; the kind of failure is what the author needs.
       return fail("hcp.path.not_regular_file", "cannot be resolved to a regular file (symbolic link loop or unreadable directory)");
