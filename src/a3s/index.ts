@@ -9,7 +9,9 @@ import { ACL_MAX_BYTES } from "./acl.js";
 import { rawDigest } from "./digest.js";
 import { MANIFEST_FILE } from "./manifest.js";
 import { checkManifestText, decodeManifest } from "./manifest-check.js";
+import { checkOkfBundle } from "./okf-bundle.js";
 import { checkPackageFiles, scanPackage } from "./package.js";
+import { checkReleaseDescriptors } from "./release.js";
 
 export { parseAcl } from "./acl.js";
 export { checkManifestText } from "./manifest-check.js";
@@ -75,6 +77,14 @@ export async function checkA3s(fs: PackageFs, path: string): Promise<CheckResult
     manifest = m.manifest;
   }
   diagnostics.push(...(await checkPackageFiles(fs, realRoot, manifest)));
+  if (manifest !== null) diagnostics.push(...(await checkReleaseDescriptors(fs, realRoot, manifest)));
+  // The manifest's okf blocks against the bundles on disk (reference §5.2 package-time loading).
+  const okf: Record<string, unknown> = {};
+  for (const o of manifest?.okf ?? []) {
+    const r = await checkOkfBundle(fs, joinPath(realRoot, o.bundle.root), o.bundle.limits, o.bundle, o.bundle.root);
+    diagnostics.push(...r.diagnostics);
+    if (r.inspection !== null) okf[o.id] = { contentDigest: r.inspection.contentDigest, conceptCount: r.inspection.conceptCount, fileCount: r.inspection.fileCount, expandedBytes: r.inspection.expandedBytes };
+  }
   const scan = await scanPackage(fs, realRoot);
   diagnostics.push(...scan.diagnostics);
 
@@ -85,10 +95,11 @@ export async function checkA3s(fs: PackageFs, path: string): Promise<CheckResult
     fileCount: scan.files.length,
     byteCount: scan.byteCount,
   };
+  if (Object.keys(okf).length > 0) extra["okf"] = okf;
   if (manifest !== null) {
     extra["packageId"] = manifest.packageId;
     extra["version"] = manifest.version;
   }
-  extra["verification"] = "signatures, TUF metadata and release descriptors are not verified by this check";
+  extra["verification"] = "signatures and TUF metadata are not verified by this check; release descriptors are checked only for size, schema and their bindings to the manifest (timeout_ms, base_path, API contract digest); executable bits are not checked";
   return { path, kind: "a3s", valid, identity: valid ? scan.fingerprint : null, diagnostics, extra, sources };
 }

@@ -1,12 +1,17 @@
 /**
- * `yaoc a3s …` subcommands. Resolution, lock verification and OKF bundle inspection are not
- * implemented yet (docs/a3s.md); they are not registered rather than pretending.
+ * `yaoc a3s …` subcommands (model, readiness, check, resolve, lock verify) and `yaoc okf check`.
+ * Signature and TUF verification are out of scope and every command that could imply them says so.
  */
 import type { Command } from "commander";
 import { checkA3s } from "../a3s/index.js";
 import { checkManifestText, decodeManifest } from "../a3s/manifest-check.js";
 import { MANIFEST_FILE } from "../a3s/manifest.js";
 import { readinessLevels, surfaceGraph } from "../a3s/readiness.js";
+import { olpcCanonical } from "../a3s/cjson.js";
+import { resolveFromRegistry, verifyLockFile } from "../a3s/registry.js";
+import { checkOkfBundle, okfErrorDiagnostic, parseOkfContractJson } from "../a3s/okf-bundle.js";
+import { DEFAULT_OKF_LIMITS, type OkfBundleContract } from "../a3s/okf-contract.js";
+import { packageState, StateError, unavailableObservations, type DesiredPackage, type PackageStateReport } from "../a3s/state.js";
 import { NodeFs } from "../fs/node-fs.js";
 import { joinPath } from "../fs/paths.js";
 
@@ -20,9 +25,11 @@ async function loadManifest(dir: string) {
   return checkManifestText(decoded.text, MANIFEST_FILE);
 }
 
-function report(diags: readonly { code: string; message: string; span?: { start: { line: number; column: number } } }[]): void {
+const NOT_VERIFIED = "note: catalog signatures and TUF metadata are not verified (out of scope); provenance is trusted as written\n";
+
+function report(diags: readonly { code: string; message: string; severity?: string; file?: string; span?: { start: { line: number; column: number } } }[]): void {
   for (const d of diags) {
-    const at = d.span ? `${MANIFEST_FILE}:${d.span.start.line}:${d.span.start.column}: ` : "";
+    const at = d.span ? `${d.file ?? MANIFEST_FILE}:${d.span.start.line}:${d.span.start.column}: ` : d.file ? `${d.file}: ` : "";
     process.stderr.write(`${at}${d.code}: ${d.message}\n`);
   }
 }
@@ -52,8 +59,11 @@ export function registerA3sCommands(program: Command): void {
   a3s
     .command("readiness")
     .argument("<dir>", "package directory or a3s-use-extension.acl")
-    .description("print the surface graph's readiness levels and required closure")
-    .action(async (dir: string) => {
+    .option("--unavailable <surfaces>", "comma-separated kind:id surfaces observed as failed; all others observed as desired")
+    .option("--desired <state>", "desired package state: enabled, installed-disabled or absent", "enabled")
+    .option("--json", "print levels and state as JSON")
+    .description("print the surface graph's readiness levels, required closure and (with --unavailable) the package state")
+    .action(async (dir: string, opts: { unavailable?: string; desired: string; json?: boolean }) => {
       try {
         const r = await loadManifest(dir);
         report(r.diagnostics);
@@ -61,13 +71,38 @@ export function registerA3sCommands(program: Command): void {
           process.exitCode = 1;
           return;
         }
-        const levels = readinessLevels(surfaceGraph(r.manifest));
+        const graph = surfaceGraph(r.manifest);
+        const levels = readinessLevels(graph);
         if (levels === null) {
-          process.stderr.write("[use.plugin.reconcile_invalid] The named surface dependency graph contains a cycle.\n");
+          process.stderr.write("a3s.state.invalid: [use.plugin.reconcile_invalid] The named surface dependency graph contains a cycle.\n");
           process.exitCode = 1;
           return;
         }
-        for (const l of levels) process.stdout.write(`${l.level}\t${l.surface}${l.required ? "" : "\t(optional)"}\n`);
+        if (!["enabled", "installed-disabled", "absent"].includes(opts.desired)) throw new Error(`--desired must be enabled, installed-disabled or absent, not '${opts.desired}'`);
+        let state: PackageStateReport | null = null;
+        if (opts.unavailable !== undefined || opts.desired !== "enabled") {
+          const unavailable = (opts.unavailable ?? "").split(",").map((x) => x.trim()).filter((x) => x !== "");
+          try {
+            state = packageState(graph, { desired: opts.desired as DesiredPackage, hostCompatible: true, observations: unavailableObservations(graph, unavailable) });
+          } catch (e) {
+            if (!(e instanceof StateError)) throw e;
+            process.stderr.write(`a3s.state.invalid: [${e.referenceCode}] ${e.message}\n`);
+            process.exitCode = 1;
+            return;
+          }
+        }
+        if (opts.json === true) {
+          process.stdout.write(`${JSON.stringify({ levels, ...(state ? { state: state.state, capabilityReady: state.capabilityReady, surfaces: state.surfaces } : {}) }, null, 2)}\n`);
+          return;
+        }
+        if (state === null) {
+          for (const l of levels) process.stdout.write(`${l.level}\t${l.surface}${l.required ? "" : "\t(optional)"}\n`);
+          return;
+        }
+        for (const s of state.surfaces) {
+          process.stdout.write(`${s.level}\t${s.surface}${s.required ? "" : " (optional)"}\t${s.observed}${s.reason ? ` (${s.reason})` : ""}\t${s.published ? "published" : "not published"}\n`);
+        }
+        process.stdout.write(`state: ${state.state}${state.capabilityReady ? " (capability ready)" : ""}\n`);
       } catch (e) {
         process.stderr.write(`yaoc a3s readiness: ${e instanceof Error ? e.message : String(e)}\n`);
         process.exitCode = 2;
@@ -85,6 +120,98 @@ export function registerA3sCommands(program: Command): void {
         process.exitCode = r.valid ? 0 : 1;
       } catch (e) {
         process.stderr.write(`yaoc a3s check: ${e instanceof Error ? e.message : String(e)}\n`);
+        process.exitCode = 2;
+      }
+    });
+
+  a3s
+    .command("resolve")
+    .argument("<root>", "root package: ID or ID@VERSION among the registry's records")
+    .requiredOption("--registry <dir>", "directory of verified catalog records ({record, provenance} JSON files)")
+    .requiredOption("--target <target>", "host target, e.g. linux-x86_64")
+    .requiredOption("--use-version <version>", "host A3S Use version, e.g. 0.3.0")
+    .option("-o, --out <file>", "write the lock here instead of stdout")
+    .description("resolve the dependency closure and print the canonical a3s.use.plugin-package-lock.v1")
+    .action(async (root: string, opts: { registry: string; target: string; useVersion: string; out?: string }) => {
+      try {
+        const fs = new NodeFs();
+        const r = await resolveFromRegistry(fs, opts.registry, root, { target: opts.target, useVersion: opts.useVersion });
+        report(r.diagnostics);
+        process.stderr.write(NOT_VERIFIED);
+        if (r.lock === null || r.verification === null || r.verification.installOrder === null) {
+          process.exitCode = 1;
+          return;
+        }
+        const text = `${olpcCanonical(r.lock)}\n`;
+        if (opts.out !== undefined) {
+          const { writeFile } = await import("node:fs/promises");
+          await writeFile(opts.out, text);
+        } else process.stdout.write(text);
+        process.stderr.write(`lock digest: ${r.digest}\ninstall order: ${r.verification.installOrder.join(", ")}\nremoval order: ${r.verification.removalOrder!.join(", ")}\n`);
+      } catch (e) {
+        process.stderr.write(`yaoc a3s resolve: ${e instanceof Error ? e.message : String(e)}\n`);
+        process.exitCode = 2;
+      }
+    });
+
+  a3s
+    .command("lock")
+    .description("package locks")
+    .command("verify")
+    .argument("<lock>", "an a3s.use.plugin-package-lock.v1 JSON file")
+    .option("--json", "print the verification as JSON")
+    .description("apply the seven lock rules; print digest, install and removal order")
+    .action(async (lock: string, opts: { json?: boolean }) => {
+      try {
+        const r = await verifyLockFile(new NodeFs(), lock);
+        const ok = r.diagnostics.length === 0 && r.verification?.installOrder != null;
+        if (opts.json === true) {
+          const v = r.verification;
+          const out = { path: lock, valid: ok, digest: v?.digest ?? null, installOrder: v?.installOrder ?? null, removalOrder: v?.removalOrder ?? null, diagnostics: r.diagnostics, verification: NOT_VERIFIED.slice(6).trim() };
+          process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+        } else {
+          report(r.diagnostics);
+          process.stderr.write(NOT_VERIFIED);
+          if (r.verification !== null) {
+            process.stdout.write(`digest: ${r.verification.digest ?? "(not canonicalizable)"}\n`);
+            if (r.verification.installOrder !== null) {
+              process.stdout.write(`install order: ${r.verification.installOrder.join(", ")}\nremoval order: ${r.verification.removalOrder!.join(", ")}\n`);
+            }
+          }
+        }
+        process.exitCode = ok ? 0 : 1;
+      } catch (e) {
+        process.stderr.write(`yaoc a3s lock verify: ${e instanceof Error ? e.message : String(e)}\n`);
+        process.exitCode = 2;
+      }
+    });
+
+  program
+    .command("okf")
+    .description("OKF v0.2 knowledge bundles")
+    .command("check")
+    .argument("<dir>", "bundle root directory")
+    .option("--contract <file>", "an a3s.use.okf-bundle.v1 contract JSON; its limits apply and the bundle must match it")
+    .description("inspect an OKF v0.2 bundle (frontmatter, links, reserved files, limits) and print the inspection as JSON")
+    .action(async (dir: string, opts: { contract?: string }) => {
+      try {
+        const fs = new NodeFs();
+        let contract: OkfBundleContract | null = null;
+        if (opts.contract !== undefined) {
+          const c = parseOkfContractJson(await fs.readFile(opts.contract, 128 * 1024 + 1));
+          if (!c.ok) {
+            report([okfErrorDiagnostic(c.error, opts.contract)]);
+            process.exitCode = 1;
+            return;
+          }
+          contract = c.contract;
+        }
+        const r = await checkOkfBundle(fs, dir, contract?.limits ?? DEFAULT_OKF_LIMITS, contract);
+        const valid = !r.diagnostics.some((d) => d.severity === "error");
+        process.stdout.write(`${JSON.stringify({ path: dir, kind: "okf", valid, inspection: r.inspection, diagnostics: r.diagnostics }, null, 2)}\n`);
+        process.exitCode = valid ? 0 : 1;
+      } catch (e) {
+        process.stderr.write(`yaoc okf check: ${e instanceof Error ? e.message : String(e)}\n`);
         process.exitCode = 2;
       }
     });

@@ -61,7 +61,8 @@ describe("digests", () => {
     expect(r.extra?.["fingerprint"]).toBe(stats.sha256);
     expect(r.extra?.["fileCount"]).toBe(stats.fileCount);
     expect(r.extra?.["byteCount"]).toBe(stats.byteCount);
-    expect(r.diagnostics).toEqual([]);
+    // The bundle's one dangling link is a reference diagnostic, not an error (§5.3).
+    expect(r.diagnostics.map((d) => [d.code, d.severity, d.file])).toEqual([["a3s.okf.dangling_link", "warning", "okf/domain-knowledge/concepts/package-lifecycle.md"]]);
     expect(r.valid).toBe(true);
     expect(r.identity).toBe(stats.sha256);
   });
@@ -109,7 +110,7 @@ describe("readiness against manifest-models.json", () => {
 
 test("every emitted code has a row", () => {
   const rows = new Set(A3S_CODES.map((r) => r.code));
-  const src = ["acl.ts", "manifest.ts", "manifest-check.ts", "package.ts", "index.ts"]
+  const src = ["acl.ts", "manifest.ts", "manifest-check.ts", "package.ts", "index.ts", "okf-bundle.ts", "registry.ts", "state.ts", "release.ts"]
     .map((f) => readFileSync(join(__dirname, "..", "..", "src", "a3s", f), "utf8"))
     .join("\n");
   for (const m of src.matchAll(/"(a3s\.[a-z_]+\.[a-z_]+)"/g)) expect(rows, m[1]).toContain(m[1]);

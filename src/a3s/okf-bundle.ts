@@ -1,0 +1,122 @@
+/**
+ * OKF bundles on disk (reference §5.2 "package-time loading"): walk the bundle root through
+ * `PackageFs` (links and special files rejected, maxFiles / maxExpandedBytes enforced while
+ * walking), inspect, and compare with a contract (the manifest's `okf` block or a contract JSON).
+ */
+import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import type { PackageFs } from "../fs/package-fs.js";
+import { joinPath } from "../fs/paths.js";
+import { CJsonError, parseStrictJson } from "./cjson.js";
+import type { DigestFile } from "./digest.js";
+import { referenceMessage } from "./messages.js";
+import { inspectOkfBundleFiles, verifyInspection, type OkfError, type OkfInspection } from "./okf.js";
+import { validateOkfContract, type OkfBundleContract, type OkfLimits } from "./okf-contract.js";
+
+const CODE_OF: Record<OkfError["code"], string> = {
+  "use.okf.bundle_invalid": "a3s.okf.bundle_invalid",
+  "use.okf.path_escape": "a3s.okf.path_escape",
+  "use.okf.limit_exceeded": "a3s.okf.limit_exceeded",
+  "use.okf.contract_invalid": "a3s.okf.contract_invalid",
+  "use.okf.contract_mismatch": "a3s.okf.contract_mismatch",
+};
+
+/** `prefix` is where the bundle sits inside the package (for file names in diagnostics). */
+export function okfErrorDiagnostic(e: OkfError, prefix: string): Diagnostic {
+  const file = e.path !== undefined ? (prefix ? `${prefix}/${e.path}` : e.path) : prefix || undefined;
+  return diagnostic(CODE_OF[e.code], referenceMessage(e.code, e.message), { file });
+}
+
+export async function readOkfBundle(fs: PackageFs, dir: string, limits: OkfLimits, prefix = ""): Promise<{ files: DigestFile[]; diagnostics: Diagnostic[] }> {
+  const files: DigestFile[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const at = (rel: string) => (prefix ? `${prefix}/${rel}` : rel);
+  const root = await fs.lstat(dir);
+  if (root === null || root.kind !== "directory") {
+    return { files, diagnostics: [diagnostic("a3s.okf.bundle_unreadable", referenceMessage("use.extension.okf_bundle_invalid", `OKF bundle root '${prefix || dir}' is not a directory.`), { file: prefix || dir })] };
+  }
+  let bytes = 0;
+  const stack = [""];
+  while (stack.length > 0) {
+    const rel = stack.pop()!;
+    let names: string[];
+    try {
+      names = (await fs.readdir(rel === "" ? dir : joinPath(dir, rel))).sort();
+    } catch (e) {
+      diagnostics.push(diagnostic("a3s.okf.bundle_unreadable", `cannot list '${at(rel)}': ${e instanceof Error ? e.message : String(e)}`, { file: at(rel) }));
+      continue;
+    }
+    for (const name of names) {
+      const childRel = rel === "" ? name : `${rel}/${name}`;
+      const st = await fs.lstat(joinPath(dir, childRel));
+      if (st === null) continue;
+      if (st.kind === "directory") stack.push(childRel);
+      else if (st.kind !== "file") {
+        diagnostics.push(diagnostic("a3s.okf.bundle_unreadable", referenceMessage("use.extension.okf_bundle_invalid", `OKF bundle entry '${childRel}' is a ${st.kind}; bundles may hold only regular files.`), { file: at(childRel) }));
+      } else {
+        bytes += st.size;
+        if (files.length + 1 > limits.maxFiles || bytes > limits.maxExpandedBytes) {
+          diagnostics.push(okfErrorDiagnostic({ code: "use.okf.limit_exceeded", path: childRel, message: "The OKF bundle exceeds its declared conformance limits." }, prefix));
+          return { files, diagnostics };
+        }
+        try {
+          files.push({ path: childRel, bytes: await fs.readFile(joinPath(dir, childRel), st.size + 1) });
+        } catch (e) {
+          diagnostics.push(diagnostic("a3s.okf.bundle_unreadable", `cannot read '${at(childRel)}': ${e instanceof Error ? e.message : String(e)}`, { file: at(childRel) }));
+        }
+      }
+    }
+  }
+  return { files, diagnostics };
+}
+
+export interface OkfCheck {
+  inspection: OkfInspection | null;
+  diagnostics: Diagnostic[];
+}
+
+/** Walk, inspect, and (when a contract is given) require an exact match. */
+export async function checkOkfBundle(fs: PackageFs, dir: string, limits: OkfLimits, contract: OkfBundleContract | null, prefix = ""): Promise<OkfCheck> {
+  const read = await readOkfBundle(fs, dir, limits, prefix);
+  if (read.diagnostics.length > 0) return { inspection: null, diagnostics: read.diagnostics };
+  const r = inspectOkfBundleFiles(read.files, limits);
+  if (!r.ok) return { inspection: null, diagnostics: r.errors.map((e) => okfErrorDiagnostic(e, prefix)) };
+  const diagnostics: Diagnostic[] = r.inspection.diagnostics.map((d) =>
+    diagnostic("a3s.okf.dangling_link", d.message, { severity: "warning", file: prefix ? `${prefix}/${d.path}` : d.path }),
+  );
+  if (contract !== null) {
+    const m = verifyInspection(contract, r.inspection);
+    if (m !== null) diagnostics.unshift(okfErrorDiagnostic(m, prefix));
+  }
+  return { inspection: r.inspection, diagnostics };
+}
+
+const CONTRACT_FIELDS = ["schema", "formatVersion", "root", "contentDigest", "conceptCount", "fileCount", "expandedBytes", "limits"];
+const LIMIT_FIELDS = ["maxFiles", "maxConcepts", "maxExpandedBytes", "maxDocumentBytes", "maxLinksPerDocument"];
+
+/** `OkfBundleContract::from_json`: ≤128 KiB, unknown fields rejected, then §5.1 validation. */
+export function parseOkfContractJson(bytes: Uint8Array): { ok: true; contract: OkfBundleContract } | { ok: false; error: OkfError } {
+  const invalid = (why: string): { ok: false; error: OkfError } => ({ ok: false, error: { code: "use.okf.contract_invalid", message: `The OKF bundle contract is invalid: ${why}.` } });
+  if (bytes.length > 128 * 1024) return invalid("larger than 128 KiB");
+  let v: unknown;
+  try {
+    v = parseStrictJson(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch (e) {
+    return invalid(e instanceof CJsonError || e instanceof Error ? e.message : String(e));
+  }
+  const obj = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
+  if (!obj(v)) return invalid("not a JSON object");
+  for (const k of Object.keys(v)) if (!CONTRACT_FIELDS.includes(k)) return invalid(`unknown field '${k}'`);
+  for (const k of CONTRACT_FIELDS) if (!(k in v)) return invalid(`missing field '${k}'`);
+  const l = v["limits"];
+  if (!obj(l)) return invalid("limits must be an object");
+  for (const k of Object.keys(l)) if (!LIMIT_FIELDS.includes(k)) return invalid(`unknown field 'limits.${k}'`);
+  for (const k of LIMIT_FIELDS) if (typeof l[k] !== "number") return invalid(`limits.${k} must be an integer`);
+  for (const k of ["conceptCount", "fileCount", "expandedBytes"]) if (typeof v[k] !== "number") return invalid(`${k} must be an integer`);
+  for (const k of ["root", "contentDigest"]) if (typeof v[k] !== "string") return invalid(`${k} must be a string`);
+  if (v["schema"] !== "a3s.use.okf-bundle.v1") return invalid("schema must be 'a3s.use.okf-bundle.v1'");
+  if (v["formatVersion"] !== "0.2") return invalid("formatVersion must be '0.2'");
+  const contract = v as unknown as OkfBundleContract;
+  const p = validateOkfContract(contract);
+  if (p !== null) return { ok: false, error: { code: p.code, message: p.message } };
+  return { ok: true, contract };
+}

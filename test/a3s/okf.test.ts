@@ -1,0 +1,155 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { parseOkfContractJson } from "../../src/a3s/okf-bundle.js";
+import { DEFAULT_OKF_LIMITS, type OkfLimits } from "../../src/a3s/okf-contract.js";
+import { inspectOkfBundleFiles, markdownFacts, verifyInspection } from "../../src/a3s/okf.js";
+import { SHARED_A3S, loadReference } from "./helpers.js";
+
+interface Case {
+  id: string;
+  files: { path: string; content: string }[];
+  limits: OkfLimits;
+  expectedErrorCode: string | null;
+  observed: {
+    errorCode?: string;
+    message?: string;
+    conceptCount?: number;
+    fileCount?: number;
+    expandedBytes?: number;
+    contentDigest?: string;
+    concepts?: unknown[];
+    diagnostics?: [string, string][];
+  };
+}
+interface Snapshot {
+  source: string;
+  files: { path: string; base64: string }[];
+  expectedInspection: Record<string, unknown>;
+}
+
+const enc = new TextEncoder();
+/**
+ * The cases file stores contents as JSON strings, so the one binary file (`data.bin`, bytes 00 FF)
+ * was written with U+FFFD; its expandedBytes (23) and digest pin the original byte 0xFF, which is
+ * what this decoding restores (checked: no other byte gives the recorded digest).
+ */
+const caseBytes = (content: string) => (content.includes("\ufffd") ? new Uint8Array([...content].map((c) => (c === "\ufffd" ? 0xff : c.charCodeAt(0)))) : enc.encode(content));
+const cases = loadReference<Case[]>("okf-inspection-cases.json");
+const snapshots = loadReference<Snapshot[]>("okf-bundle-snapshots.json");
+
+describe("okf-inspection-cases.json", () => {
+  test("14 cases", () => expect(cases.length).toBe(14));
+  test.each(cases.map((c) => [c.id, c] as const))("%s", (_id, c) => {
+    const r = inspectOkfBundleFiles(c.files.map((f) => ({ path: f.path, bytes: caseBytes(f.content) })), c.limits);
+    if (c.expectedErrorCode !== null) {
+      expect(r.ok).toBe(false);
+      if (r.ok) return;
+      expect(r.errors[0]!.code).toBe(c.expectedErrorCode);
+      expect(r.errors[0]!.message).toBe(c.observed.message);
+      return;
+    }
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    const i = r.inspection;
+    expect({ conceptCount: i.conceptCount, fileCount: i.fileCount, expandedBytes: i.expandedBytes, contentDigest: i.contentDigest, concepts: i.concepts }).toEqual({
+      conceptCount: c.observed.conceptCount,
+      fileCount: c.observed.fileCount,
+      expandedBytes: c.observed.expandedBytes,
+      contentDigest: c.observed.contentDigest,
+      concepts: c.observed.concepts,
+    });
+    expect(i.diagnostics.map((d) => [d.path, d.target])).toEqual(c.observed.diagnostics);
+  });
+});
+
+describe("okf-bundle-snapshots.json: full inspection equality", () => {
+  test.each(snapshots.map((s) => [s.source.split(":")[1]!, s] as const))("%s", (_n, s) => {
+    const files = s.files.map((f) => ({ path: f.path, bytes: new Uint8Array(Buffer.from(f.base64, "base64")) }));
+    const r = inspectOkfBundleFiles(files, s.expectedInspection["limits"] as OkfLimits);
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    expect(r.inspection).toEqual(s.expectedInspection);
+    // File order does not matter (okf_bundle_contracts.rs "file order reversed").
+    const rev = inspectOkfBundleFiles([...files].reverse(), s.expectedInspection["limits"] as OkfLimits);
+    expect(rev).toEqual(r);
+  });
+});
+
+// The upstream cases of reference §6.3, rebuilt from its table.
+const bundle = snapshots[0]!.files.map((f) => ({ path: f.path, bytes: new Uint8Array(Buffer.from(f.base64, "base64")) }));
+const codeOf = (files: Record<string, string>, limits: OkfLimits = DEFAULT_OKF_LIMITS) => {
+  const r = inspectOkfBundleFiles(Object.entries(files).map(([path, c]) => ({ path, bytes: enc.encode(c) })), limits);
+  return r.ok ? null : r.errors[0]!.code;
+};
+const concept = "---\ntype: Metric\n---\n";
+
+describe("okf_bundle_contracts.rs cases (reference §6.3)", () => {
+  test.each([
+    ["missing frontmatter", "# no frontmatter\n"],
+    ["no type", "---\ntitle: x\n---\n"],
+    ["empty type", '---\ntype: ""\n---\n'],
+    ["list type", "---\ntype: [Metric]\n---\n"],
+    ["invalid YAML", "---\ntype: [unclosed\n---\n"],
+    ["' ---' opening", " ---\ntype: Metric\n---\n"],
+    ["'--- ' closing", "---\ntype: Metric\n--- \n"],
+  ])("concept with %s is bundle_invalid", (_n, content) => expect(codeOf({ "concept.md": content })).toBe("use.okf.bundle_invalid"));
+
+  test("file path ../concept.md", () => expect(codeOf({ "../concept.md": concept })).toBe("use.okf.path_escape"));
+  test("link escaping the root", () => expect(codeOf({ "concepts/concept.md": `${concept}\n[escape](../../outside.md)\n` })).toBe("use.okf.path_escape"));
+  test("computation escaping the root", () => expect(codeOf({ "concept.md": "---\ntype: Metric\ncomputation: ../../outside.py\n---\n" })).toBe("use.okf.path_escape"));
+  test("limits 1/1/64/64/1 with two files", () =>
+    expect(codeOf({ "a.md": concept, "b.md": concept }, { maxFiles: 1, maxConcepts: 1, maxExpandedBytes: 64, maxDocumentBytes: 64, maxLinksPerDocument: 1 })).toBe("use.okf.limit_exceeded"));
+  test("changing revenue.py changes the digest", () => {
+    const a = inspectOkfBundleFiles(bundle, DEFAULT_OKF_LIMITS);
+    const b = inspectOkfBundleFiles(bundle.map((f) => (f.path.endsWith(".py") ? { ...f, bytes: enc.encode("changed") } : f)), DEFAULT_OKF_LIMITS);
+    expect(a.ok && b.ok && a.inspection.contentDigest !== b.inspection.contentDigest).toBe(true);
+  });
+  test("contract with a different digest is a contract_mismatch", () => {
+    const a = inspectOkfBundleFiles(bundle, DEFAULT_OKF_LIMITS);
+    if (!a.ok) throw new Error("bundle");
+    const contract = { schema: "a3s.use.okf-bundle.v1" as const, formatVersion: "0.2" as const, root: "okf", contentDigest: `sha256:${"f".repeat(64)}`, conceptCount: 4, fileCount: 7, expandedBytes: 2053, limits: DEFAULT_OKF_LIMITS };
+    expect(verifyInspection(contract, a.inspection)?.code).toBe("use.okf.contract_mismatch");
+    expect(verifyInspection({ ...contract, contentDigest: a.inspection.contentDigest }, a.inspection)).toBeNull();
+  });
+  test("root index.md with okf_version 0.1", () => expect(codeOf({ "index.md": '---\nokf_version: "0.1"\n---\n', "a.md": concept })).toBe("use.okf.bundle_invalid"));
+  test("root index.md with okf_version 0.2 is fine", () => expect(codeOf({ "index.md": '---\nokf_version: "0.2"\n---\n', "a.md": concept })).toBeNull());
+  test("nested/index.md with frontmatter", () => expect(codeOf({ "nested/index.md": '---\nokf_version: "0.2"\n---\n', "a.md": concept })).toBe("use.okf.bundle_invalid"));
+  test("log.md with ascending H2 dates", () => expect(codeOf({ "log.md": "## 2026-01-01\n\n## 2026-02-01\n", "a.md": concept })).toBe("use.okf.bundle_invalid"));
+  test("log.md with descending H2 dates", () => expect(codeOf({ "log.md": "## 2026-02-01\n\n## 2026-01-01\n", "a.md": concept })).toBeNull());
+  test("log.md with '## not-a-date' in a code fence", () => expect(codeOf({ "log.md": "```\n## not-a-date\n```\n", "a.md": concept })).toBeNull());
+  test("percent-encoded escape", () => expect(codeOf({ "concepts/a.md": `${concept}\n[unsafe](%2e%2e/%2e%2e/outside.md)\n` })).toBe("use.okf.path_escape"));
+  test("javascript: link", () => expect(codeOf({ "a.md": `${concept}\n[x](javascript:alert(1))\n` })).toBe("use.okf.bundle_invalid"));
+  test("backslash path", () => expect(codeOf({ "a.md": `${concept}\n[unsafe](C:\\outside.md)\n` })).toBe("use.okf.path_escape"));
+  test("out-of-bounds limits are contract_invalid", () => expect(codeOf({ "a.md": concept }, { ...DEFAULT_OKF_LIMITS, maxFiles: 5000 })).toBe("use.okf.contract_invalid"));
+  test("every broken document is reported, first in path order", () => {
+    const r = inspectOkfBundleFiles([{ path: "b.md", bytes: enc.encode("x") }, { path: "a.md", bytes: enc.encode("y") }, { path: "c.md", bytes: enc.encode(concept) }], DEFAULT_OKF_LIMITS);
+    expect(r.ok ? [] : r.errors.map((e) => e.path)).toEqual(["a.md", "b.md"]);
+  });
+});
+
+describe("Markdown link extraction (pulldown-cmark Options::all behaviour)", () => {
+  test("reference links, autolinks, images and wikilinks count; code does not", () => {
+    const f = markdownFacts("[a][r] <https://x.y> ![i](img.png) [[w|label]] `[no](x)`\n\n    [no](y)\n\n[r]: ref.md\n");
+    expect(f.destinations).toEqual(["ref.md", "https://x.y", "img.png", "w"]);
+  });
+  test("H2 text: setext and ATX, code joined, trimmed", () => {
+    expect(markdownFacts("## 2026-01-`02`  \n\nA\n---\n").h2).toEqual(["2026-01-02", "A"]);
+  });
+});
+
+describe("OKF contract JSON (reference §5.1, okf_bundle_contracts.rs)", () => {
+  const raw = readFileSync(join(SHARED_A3S, "Use", "crates", "core", "fixtures", "okf", "bundle-contract-v1.json"));
+  const edit = (f: (o: Record<string, any>) => void) => {
+    const o = JSON.parse(raw.toString("utf8"));
+    f(o);
+    return new TextEncoder().encode(JSON.stringify(o));
+  };
+  test("the shared contract parses, and the bundle matches it", () => {
+    const c = parseOkfContractJson(raw);
+    if (!c.ok) throw new Error(c.error.message);
+    const i = inspectOkfBundleFiles(bundle, c.contract.limits);
+    expect(i.ok && verifyInspection(c.contract, i.inspection)).toBeNull();
+  });
+  test("extra executor field", () => expect(parseOkfContractJson(edit((o) => (o["executor"] = "tool:index")))).toMatchObject({ ok: false, error: { code: "use.okf.contract_invalid" } }));
+  test("root ../knowledge", () => expect(parseOkfContractJson(edit((o) => (o["root"] = "../knowledge")))).toMatchObject({ ok: false, error: { code: "use.okf.path_escape" } }));
+  test("maxFiles 1", () => expect(parseOkfContractJson(edit((o) => (o["limits"]["maxFiles"] = 1)))).toMatchObject({ ok: false, error: { code: "use.okf.contract_invalid" } }));
+});
