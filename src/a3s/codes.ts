@@ -53,6 +53,7 @@ export const A3S_CODES = defineCodes([
   { code: "a3s.package.readme", severity: "error", summary: "README.md is missing, empty, too large or not UTF-8", clause: "A3S Use §2.9", layer: "L6", reason: "meta_readme" },
   { code: "a3s.package.declared_file", severity: "error", summary: "A declared file is missing or not a regular file", clause: "A3S Use §2.8", layer: "L8", reason: "hon_declared_file" },
   { code: "a3s.package.path_escape", severity: "error", summary: "A declared file resolves outside the package", clause: "A3S Use §2.8", layer: "L3", reason: "danger_path_escape_resolved" },
+  { code: "a3s.package.not_executable", severity: "error", summary: "A Tool task or MCP stdio executable has no execute permission bit (use.extension.surface_not_executable)", clause: "A3S Use §2.8", layer: "L1", reason: "struct_surface_not_executable" },
   { code: "a3s.package.symlink", severity: "error", summary: "The package contains a link", clause: "A3S Use §2.8", layer: "L3", reason: "danger_package_link" },
   { code: "a3s.package.entry_invalid", severity: "error", summary: "The package contains a special file", clause: "A3S Use §2.8", layer: "L3", reason: "danger_package_entry" },
   { code: "a3s.package.too_large", severity: "error", summary: "The package exceeds 10,000 entries or 1 GiB", clause: "A3S Use §2.9", layer: "L2", reason: "size_package" },

@@ -93,6 +93,8 @@ interface DeclaredFile {
   readonly what: string;
   /** Reference code and byte bound for the content rule, when there is one. */
   readonly content?: { code: string; reason: string; max: number; wording: string };
+  /** Tool task and MCP stdio executables must carry an execute bit (A3S Use §2.8). */
+  readonly executable?: boolean;
 }
 
 function declaredFiles(m: ExtensionManifest): DeclaredFile[] {
@@ -100,7 +102,11 @@ function declaredFiles(m: ExtensionManifest): DeclaredFile[] {
   for (const t of m.tools ?? []) {
     if ("task" in t.workload) {
       const s = t.workload.task.source;
-      out.push({ path: "executable" in s ? s.executable.executable : s.release.release, what: `Tool '${t.id}'` });
+      out.push(
+        "executable" in s
+          ? { path: s.executable.executable, what: `Tool '${t.id}' executable`, executable: true }
+          : { path: s.release.release, what: `Tool '${t.id}'` },
+      );
     } else {
       out.push({ path: t.workload.service.release, what: `Tool '${t.id}' release` });
       if (t.workload.service.contract) {
@@ -109,7 +115,11 @@ function declaredFiles(m: ExtensionManifest): DeclaredFile[] {
     }
   }
   for (const s of m.mcpServers ?? []) {
-    out.push({ path: "stdio" in s.launch ? s.launch.stdio.executable : s.launch["streamable-http"].release, what: `MCP surface '${s.id}'` });
+    out.push(
+      "stdio" in s.launch
+        ? { path: s.launch.stdio.executable, what: `MCP surface '${s.id}' executable`, executable: true }
+        : { path: s.launch["streamable-http"].release, what: `MCP surface '${s.id}'` },
+    );
   }
   for (const f of m.flows ?? []) {
     out.push({ path: f.source, what: `Flow '${f.id}' source`, content: { code: "use.extension.flow_source_invalid", reason: "a3s.package.flow_source", max: 4 * MIB, wording: "Flow sources must be bounded UTF-8" } });
@@ -150,6 +160,15 @@ export async function checkPackageFiles(fs: PackageFs, realRoot: string, manifes
       const why = r.reason === "not_found" ? "does not exist" : r.reason === "escape" ? "resolves outside the package" : r.reason === "not_regular_file" ? "is not a regular file" : `cannot be read (${r.detail})`;
       out.push(diagnostic(r.reason === "escape" ? "a3s.package.path_escape" : "a3s.package.declared_file", referenceMessage(code, `${f.what} path '${f.path}' ${why}.`), { file: f.path }));
       continue;
+    }
+    if (f.executable === true && r.stat.executable === false) {
+      out.push(
+        diagnostic(
+          "a3s.package.not_executable",
+          referenceMessage("use.extension.surface_not_executable", `${f.what} '${f.path}' is not executable.`),
+          { file: f.path, hint: `set its execute bit (chmod +x ${f.path})` },
+        ),
+      );
     }
     if (f.content !== undefined) {
       const problem = r.stat.size > f.content.max ? `the file is larger than ${f.content.max} bytes` : boundedUtf8(await fs.readFile(r.realPath, f.content.max + 1), f.content.max);

@@ -6,7 +6,7 @@ import { FsError, type FileKind, type FileStat, type PackageFs } from "./package
 import { joinPath, normalizePath } from "./paths.js";
 
 export type MemoryEntry =
-  | { readonly kind: "file"; readonly data: Uint8Array }
+  | { readonly kind: "file"; readonly data: Uint8Array; readonly executable?: boolean }
   | { readonly kind: "symlink"; readonly target: string }
   | { readonly kind: "directory" }
   | { readonly kind: Exclude<FileKind, "file" | "symlink" | "directory"> };
@@ -28,8 +28,9 @@ export class MemoryFs implements PackageFs {
     return fs;
   }
 
-  writeFile(path: string, data: string | Uint8Array): void {
-    this.put(path, { kind: "file", data: typeof data === "string" ? encoder.encode(data) : data });
+  writeFile(path: string, data: string | Uint8Array, options: { executable?: boolean } = {}): void {
+    const bytes = typeof data === "string" ? encoder.encode(data) : data;
+    this.put(path, { kind: "file", data: bytes, executable: options.executable ?? false });
   }
 
   mkdir(path: string): void {
@@ -136,5 +137,6 @@ function parentOf(abs: string): string {
 }
 
 function statOf(e: MemoryEntry): FileStat {
-  return { kind: e.kind, size: e.kind === "file" ? e.data.length : 0 };
+  if (e.kind === "file") return { kind: "file", size: e.data.length, executable: e.executable ?? false };
+  return { kind: e.kind, size: 0 };
 }

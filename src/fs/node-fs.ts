@@ -92,7 +92,7 @@ function kindOf(st: Stats): FileKind {
 }
 
 function toStat(st: Stats): FileStat {
-  return { kind: kindOf(st), size: st.size };
+  return { kind: kindOf(st), size: st.size, executable: (st.mode & 0o111) !== 0 };
 }
 
 function code(e: unknown): string | undefined {

@@ -19,6 +19,8 @@ export type FileKind =
 export interface FileStat {
   readonly kind: FileKind;
   readonly size: number;
+  /** Some execute permission bit is set; undefined where the file system has no such notion. */
+  readonly executable?: boolean;
 }
 
 export type FsErrorCode =

@@ -115,3 +115,26 @@ test("every emitted code has a row", () => {
     .join("\n");
   for (const m of src.matchAll(/"(a3s\.[a-z_]+\.[a-z_]+)"/g)) expect(rows, m[1]).toContain(m[1]);
 });
+
+describe("executable bit (use.extension.surface_not_executable)", () => {
+  const root = join(SHARED_A3S, "Use", "crates", "extension", "fixtures", "packages", "plugin-v3-cognitive", "package");
+  const files = (dir: string, prefix = ""): Record<string, string> =>
+    Object.fromEntries(
+      readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((e) => {
+        const rel = prefix === "" ? e.name : `${prefix}/${e.name}`;
+        return e.isDirectory() ? Object.entries(files(dir, rel)) : [[rel, readFileSync(join(dir, rel), "utf8")]];
+      }),
+    );
+
+  test("a tool task executable without an execute bit is reported; an executable one is not", async () => {
+    const fs = MemoryFs.from(Object.fromEntries(Object.entries(files(root)).map(([k, v]) => [`/p/${k}`, v])));
+    fs.writeFile("/p/tools/echo", "#!/bin/sh\n", { executable: false });
+    fs.writeFile("/p/mcp/context", "#!/bin/sh\n", { executable: true });
+    const r = await checkA3s(fs, "/p");
+    const flagged = r.diagnostics.filter((d) => d.code === "a3s.package.not_executable");
+    expect(flagged.map((d) => d.file)).toEqual(["tools/echo"]);
+    expect(flagged[0]!.message).toContain("use.extension.surface_not_executable");
+    fs.writeFile("/p/tools/echo", "#!/bin/sh\n", { executable: true });
+    expect((await checkA3s(fs, "/p")).diagnostics.some((d) => d.code === "a3s.package.not_executable")).toBe(false);
+  });
+});
