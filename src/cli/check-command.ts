@@ -4,7 +4,8 @@
  * I/O errors (a missing path, an unreadable file).
  */
 import { diagnostic } from "../diagnostics/diagnostic.js";
-import { renderHuman, renderJson } from "../diagnostics/render.js";
+import { renderHuman } from "../diagnostics/render.js";
+import { renderEvidenceJson } from "../evidence/receipt.js";
 import type { CheckResult } from "../diagnostics/result.js";
 import type { PackageFs } from "../fs/package-fs.js";
 import { extensionOf } from "../fs/paths.js";
@@ -59,7 +60,8 @@ export async function checkPaths(fs: PackageFs, paths: readonly string[], option
 
 export async function runCheck(fs: PackageFs, paths: readonly string[], options: CheckCommandOptions): Promise<number> {
   const { results, ioError } = await checkPaths(fs, paths, options);
-  if (options.format === "json") process.stdout.write(renderJson(results));
+  // The JSON document is a set of evidence receipts (seed 002): each result with its ReproHash.
+  if (options.format === "json") process.stdout.write(renderEvidenceJson(results, { analyze: options.analyze }));
   else process.stdout.write(renderHuman(results, { color: useColor(process.stdout) }));
   if (ioError) return EXIT_USAGE;
   return results.every((r) => r.valid) ? EXIT_OK : EXIT_INVALID;

@@ -1,17 +1,53 @@
-/** The `yaoc` command line. Usage errors exit 2, like I/O errors; see check-command.ts. */
+/**
+ * The `yaoc` command line. Usage errors exit 2, like I/O errors; see check-command.ts.
+ *
+ * Start-up cost matters (`yaoc check` runs in editors and CI): subcommand modules are imported
+ * only when their command runs, and the command groups of other frontends are registered only when
+ * the command line names them (or asks for help), so `yaoc check x.hns` does not load the HARP
+ * installer, the catalog or the A3S resolver. A new command group goes into GROUPS.
+ */
 import { Command, CommanderError, Option } from "commander";
 import { NodeFs } from "../fs/node-fs.js";
-import { runCheck } from "./check-command.js";
-import { runHash } from "./hash-command.js";
 import { EXIT_USAGE } from "./io.js";
 import { VERSION } from "../version.js";
-import { registerA3sCommands } from "./a3s.js";
-import { registerCatalogCommands } from "./catalog.js";
-import { registerHarpCommands } from "./harp.js";
-import { registerHcpCommands } from "./hcp.js";
-import { registerYaoCommands } from "./yao.js";
 
-export function buildProgram(): Command {
+type Register = (program: Command) => void;
+
+/** Command groups by top-level command name; each module is imported only when needed. */
+const GROUPS: Record<string, () => Promise<Register>> = {
+  catalog: async () => (await import("./catalog.js")).registerCatalogCommands,
+  ir: async () => (await import("./yao.js")).registerYaoCommands,
+  profile: async () => (await import("./yao.js")).registerYaoCommands,
+  admit: async () => (await import("./yao.js")).registerYaoCommands,
+  harp: async () => (await import("./harp.js")).registerHarpCommands,
+  a3s: async () => (await import("./a3s.js")).registerA3sCommands,
+  hcp: async () => (await import("./hcp.js")).registerHcpCommands,
+  okf: async () => (await import("./a3s.js")).registerA3sCommands,
+  golden: async () => (await import("./evidence.js")).registerEvidenceCommands,
+  attest: async () => (await import("./evidence.js")).registerEvidenceCommands,
+  evidence: async () => (await import("./evidence.js")).registerEvidenceCommands,
+};
+
+/** The groups a command line needs: none for check/hash, the named one, or all (help, unknown). */
+export function groupsFor(argv: readonly string[]): string[] {
+  const first = argv.slice(2).find((a) => !a.startsWith("-"));
+  if (first === "check" || first === "hash") return [];
+  if (first !== undefined && first !== "help" && Object.hasOwn(GROUPS, first)) return [first];
+  return Object.keys(GROUPS);
+}
+
+/** Registration functions of the named groups, in GROUPS order, each once. */
+export async function loadGroups(names: readonly string[]): Promise<Register[]> {
+  const out: Register[] = [];
+  for (const n of Object.keys(GROUPS)) {
+    if (!names.includes(n)) continue;
+    const register = await GROUPS[n]!();
+    if (!out.includes(register)) out.push(register);
+  }
+  return out;
+}
+
+export function buildProgram(groups: readonly Register[]): Command {
   const fs = new NodeFs();
   const program = new Command("yaoc")
     .description("Compiler and analyzer for agent harness packages (HNS/Yao, HARP, A3S, HCP)")
@@ -26,6 +62,7 @@ export function buildProgram(): Command {
     .option("--no-analyze", "HNS: structural load only (skip type and effect analysis)")
     .argument("<paths...>", "package files or directories")
     .action(async (paths: string[], opts: { format: "human" | "json"; analyze: boolean }) => {
+      const { runCheck } = await import("./check-command.js");
       process.exitCode = await runCheck(fs, paths, opts);
     });
 
@@ -34,14 +71,11 @@ export function buildProgram(): Command {
     .description("print the sha256 content identity of an HNS package")
     .argument("<path>", "a .hns file or directory")
     .action(async (path: string) => {
+      const { runHash } = await import("./hash-command.js");
       process.exitCode = await runHash(fs, path);
     });
 
-  registerCatalogCommands(program);
-  registerYaoCommands(program);
-  registerHarpCommands(program);
-  registerA3sCommands(program);
-  registerHcpCommands(program);
+  for (const register of groups) register(program);
   return program;
 }
 
@@ -52,7 +86,7 @@ function overrideExits(command: Command): void {
 }
 
 export async function main(argv: readonly string[]): Promise<void> {
-  const program = buildProgram();
+  const program = buildProgram(await loadGroups(groupsFor(argv)));
   overrideExits(program);
   try {
     await program.parseAsync(argv as string[]);

@@ -6,6 +6,7 @@
 import { A3S_CODES } from "../a3s/codes.js";
 import { CATALOG_CODES } from "../catalog/codes.js";
 import { CLI_CODES } from "../cli/codes.js";
+import { EVIDENCE_CODES } from "../evidence/codes.js";
 import { HARP_CODES } from "../harp/codes.js";
 import { HCP_CODES } from "../hcp/codes.js";
 import { HNS_CODES } from "../hns/codes.js";
@@ -26,6 +27,7 @@ export const CODE_SECTIONS: readonly CodeSection[] = [
   { title: "A3S cognitive packages", rows: A3S_CODES },
   { title: "HCP Harness Packs", rows: HCP_CODES },
   { title: "Package catalog", rows: CATALOG_CODES },
+  { title: "Deterministic evidence", rows: EVIDENCE_CODES },
   { title: "Command line", rows: CLI_CODES },
 ];
 

@@ -1,0 +1,69 @@
+/**
+ * Reason codes (seed 002 §4): every diagnostic maps to `{action, layer, reason}`. The mapping is
+ * the code table itself — each `CodeInfo` row carries `layer` and `reason`, and the action follows
+ * from the row's severity (error → block, warning → advise, info → allow). There is no second table.
+ *
+ * Rows come from the registry (`ALL_CODES`) plus the tables this module can see directly while the
+ * registry is being filled; the first row for a code wins and conflicting duplicates are an error.
+ */
+import type { CodeInfo, GuardLayer } from "../diagnostics/codes.js";
+import type { Severity } from "../diagnostics/diagnostic.js";
+import { ALL_CODES } from "../diagnostics/registry.js";
+import { CLI_CODES } from "../cli/codes.js";
+import { HNS_CODES } from "../hns/codes.js";
+import { YAO_READER_CODES } from "../syntax/codes.js";
+import { EVIDENCE_CODES } from "./codes.js";
+
+export type Action = "allow" | "advise" | "block";
+
+export interface ReasonCode {
+  readonly action: Action;
+  readonly layer: GuardLayer;
+  readonly reason: string;
+}
+
+export const ACTIONS: readonly Action[] = ["allow", "advise", "block"];
+export const LAYERS: readonly GuardLayer[] = ["L1", "L2", "L3", "L4", "L5", "L6", "L7", "L8"];
+export const REASON_FAMILIES = ["struct_", "size_", "danger_", "perm_", "ident_", "meta_", "audit_", "hon_"] as const;
+/** What `reason` must look like: a §4.2 family prefix, then lowercase words. No times, ids or counters. */
+export const REASON_PATTERN = /^(struct|size|danger|perm|ident|meta|audit|hon)_[a-z][a-z0-9_]*$/;
+
+export function actionForSeverity(severity: Severity): Action {
+  return severity === "error" ? "block" : severity === "warning" ? "advise" : "allow";
+}
+
+function buildTable(): ReadonlyMap<string, CodeInfo> {
+  const table = new Map<string, CodeInfo>();
+  for (const row of [...ALL_CODES, ...YAO_READER_CODES, ...HNS_CODES, ...CLI_CODES, ...EVIDENCE_CODES]) {
+    const prev = table.get(row.code);
+    if (prev === undefined) table.set(row.code, row);
+    else if (prev.severity !== row.severity || prev.layer !== row.layer || prev.reason !== row.reason) {
+      throw new Error(`conflicting code rows for ${row.code}`);
+    }
+  }
+  return table;
+}
+
+/** Every row reason codes are derived from. */
+export const REASON_TABLE: ReadonlyMap<string, CodeInfo> = buildTable();
+
+/** The reason code of a diagnostic code, or undefined when the code has no row. */
+export function reasonFor(code: string): ReasonCode | undefined {
+  const row = REASON_TABLE.get(code);
+  return row === undefined ? undefined : reasonOfRow(row);
+}
+
+export function reasonOfRow(row: CodeInfo): ReasonCode {
+  return { action: actionForSeverity(row.severity), layer: row.layer, reason: row.reason };
+}
+
+/**
+ * The reason code to put on a diagnostic that has no row (which the completeness test forbids):
+ * the action still follows its severity, and the reason says exactly that the row is missing, so
+ * the verdict stays explained and deterministic.
+ */
+export function reasonOrMissing(code: string, severity: Severity): ReasonCode & { readonly missing: boolean } {
+  const r = reasonFor(code);
+  if (r !== undefined) return { ...r, missing: false };
+  return { action: actionForSeverity(severity), layer: "L6", reason: "meta_no_reason_row", missing: true };
+}

@@ -1,0 +1,179 @@
+/**
+ * Receipts: one `yaoc check --format json` result, wrapped with its evidence class (§5), the reason
+ * code of every diagnostic (§4) and its ReproHash (§3). Physical fields (time, pid, run id, elapsed)
+ * are carried but classified out of the hash; see classification.ts.
+ */
+import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { jsonResult } from "../diagnostics/render.js";
+import type { CheckResult } from "../diagnostics/result.js";
+import { canonicalize, type Canonicalized } from "./canonicalize.js";
+import { RECEIPT_TABLE } from "./classification.js";
+import { reasonOrMissing } from "./reasons.js";
+
+export type EvidenceClass = "simulated" | "measured" | "third_party";
+export const EVIDENCE_CLASSES: readonly EvidenceClass[] = ["simulated", "measured", "third_party"];
+
+export interface RunContext {
+  /** ISO-8601 time the receipt was produced. */
+  readonly generated_at: string;
+  readonly pid: number | null;
+  /** A fresh random id per process run. */
+  readonly id_runtime: string;
+  /** Milliseconds spent producing the result. */
+  readonly elapsed: number | null;
+}
+
+export interface Provenance {
+  readonly tool: { readonly name: string; readonly version: string };
+  readonly host?: { readonly platform: string; readonly node: string };
+}
+
+export interface ReceiptOptions {
+  readonly analyze: boolean;
+  readonly evidence_class?: EvidenceClass;
+  readonly measure_source?: string | null;
+  readonly measure_ts?: string | null;
+  readonly run?: RunContext;
+  readonly provenance?: Provenance;
+}
+
+export type Receipt = Record<string, unknown> & { readonly repro_hash: string; readonly evidence_class: EvidenceClass };
+
+/** The receipt of one check result; its `repro_hash` is computed over the repro fields only. */
+export function toReceipt(result: CheckResult, options: ReceiptOptions): Receipt {
+  const json = JSON.parse(JSON.stringify(jsonResult(result))) as Record<string, unknown>;
+  const diags = Array.isArray(json["diagnostics"]) ? (json["diagnostics"] as Record<string, unknown>[]) : [];
+  json["diagnostics"] = diags.map((d) => {
+    const r = reasonOrMissing(String(d["code"]), d["severity"] as Diagnostic["severity"]);
+    return { ...d, action: r.action, layer: r.layer, reason: r.reason };
+  });
+  const doc: Record<string, unknown> = {
+    receipt: RECEIPT_TABLE.version,
+    command: "check",
+    options: { analyze: options.analyze },
+    evidence_class: options.evidence_class ?? "simulated",
+    measure_source: options.measure_source ?? null,
+    measure_ts: options.measure_ts ?? null,
+    result: json,
+  };
+  if (options.provenance !== undefined) {
+    doc["tool"] = options.provenance.tool;
+    if (options.provenance.host !== undefined) doc["host"] = options.provenance.host;
+  }
+  if (options.run !== undefined) Object.assign(doc, options.run);
+  return seal(doc);
+}
+
+/** Recompute `repro_hash`, `repro_digest` and the `canonical` summary of a receipt document. */
+export function seal(doc: Record<string, unknown>): Receipt {
+  const c = canonicalize(doc, RECEIPT_TABLE);
+  return {
+    ...doc,
+    repro_hash: c.reproHash,
+    repro_digest: c.digest,
+    canonical: { unregistered: c.unregistered.map((u) => u.pointer), unkeyed_lists: [...c.unkeyedLists] },
+  } as unknown as Receipt;
+}
+
+export function canonicalizeReceipt(receipt: Record<string, unknown>): Canonicalized {
+  return canonicalize(receipt, RECEIPT_TABLE);
+}
+
+/**
+ * What a receipt itself says is wrong with the evidence: unregistered fields (R1), unkeyed object
+ * lists (R2), diagnostics without a reason row (§4), and the honesty warnings H1/H2 (§5.2).
+ */
+export function receiptFindings(receipt: Record<string, unknown>, subject: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const c = canonicalizeReceipt(receipt);
+  for (const u of c.unregistered) {
+    out.push(diagnostic("evidence.unregistered_field", `${subject}: field ${u.pointer} (${u.path}) is not in the classification table; treated as physical and excluded from the ReproHash`, { severity: "warning", file: subject, pointer: u.pointer, hint: "add a row to src/evidence/classification.ts" }));
+  }
+  for (const path of c.unkeyedLists) {
+    out.push(diagnostic("evidence.unkeyed_list", `${subject}: list of objects ${path} has no declared sort key; ordered by canonical bytes`, { severity: "warning", file: subject, hint: "declare a sortKey for it in src/evidence/classification.ts" }));
+  }
+  const result = receipt["result"] as Record<string, unknown> | undefined;
+  const diags = Array.isArray(result?.["diagnostics"]) ? (result["diagnostics"] as Record<string, unknown>[]) : [];
+  for (const d of diags) {
+    if (d["reason"] === "meta_no_reason_row") {
+      out.push(diagnostic("evidence.reason_missing", `${subject}: diagnostic code ${String(d["code"])} has no row in the code table`, { file: subject, hint: "add a row to the frontend's code table and register it in ALL_CODES" }));
+    }
+  }
+  out.push(...honestyFindings(receipt, subject));
+  return out;
+}
+
+/** §5.1–5.2: evidence_class present and valid; measured/third_party carry their source (and time). */
+export function honestyFindings(doc: Record<string, unknown>, subject: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const warn = (code: string, message: string) => out.push(diagnostic(code, `${subject}: ${message}`, { severity: "warning", file: subject }));
+  if (!Object.prototype.hasOwnProperty.call(doc, "evidence_class") || doc["evidence_class"] === null || doc["evidence_class"] === undefined) {
+    warn("evidence.hon_missing_evidence_class", "H2: the receipt has no evidence_class");
+    return out;
+  }
+  const cls = doc["evidence_class"];
+  const source = doc["measure_source"];
+  const ts = doc["measure_ts"];
+  const present = (v: unknown) => typeof v === "string" && v.trim() !== "";
+  if (cls === "measured") {
+    if (!present(source)) warn("evidence.hon_measured_no_source", "H1: measured evidence without measure_source");
+    if (!present(ts)) warn("evidence.hon_measured_no_ts", "H1: measured evidence without measure_ts");
+  } else if (cls === "third_party") {
+    if (!present(source)) warn("evidence.hon_third_party_no_source", "H1: third_party evidence without a verifiable measure_source");
+  } else if (cls === "simulated") {
+    if ((source !== null && source !== undefined) || (ts !== null && ts !== undefined)) {
+      warn("evidence.hon_simulated_with_measure", "simulated evidence must have measure_source and measure_ts null");
+    }
+  } else {
+    warn("evidence.hon_invalid_evidence_class", `H2: evidence_class ${JSON.stringify(cls)} is not simulated, measured or third_party`);
+  }
+  return out;
+}
+
+/** A measured figure (e.g. a benchmark time): carries where it was measured and when (§5.1). */
+export function measuredFigure(name: string, value: number, unit: string, measureSource: string, measureTs: string): Record<string, unknown> {
+  return { name, value, unit, evidence_class: "measured", measure_source: measureSource, measure_ts: measureTs };
+}
+
+/** Words that claim real, measured effect (§5.2: 「实测」「真实生效」 and their English equivalents). */
+export const CLAIM_PATTERN = /实测|真实生效|\bmeasured (?:results?|speed-?ups?|throughput|latenc(?:y|ies))\b|\breally (?:takes|took) effect\b|\bverified in production\b/i;
+
+/**
+ * §5.2 third bullet: a document that claims measured / really-in-effect results while its directory
+ * holds no non-simulated evidence gets H1. Code spans and fenced blocks are ignored (quoting the rule
+ * is not claiming it). `evidenceClassesInDir` lists the evidence classes found beside the document.
+ */
+export function docClaimFindings(docPath: string, text: string, evidenceClassesInDir: readonly string[]): Diagnostic[] {
+  const prose = text.replace(/```[\s\S]*?```/g, "").replace(/`[^`\n]*`/g, "");
+  const lines = prose.split("\n");
+  const hit = lines.findIndex((l) => CLAIM_PATTERN.test(l));
+  if (hit < 0) return [];
+  if (evidenceClassesInDir.some((c) => c === "measured" || c === "third_party")) return [];
+  return [
+    diagnostic("evidence.hon_doc_claim_unbacked", `${docPath}: H1: claims measured results (${lines[hit]!.trim().slice(0, 80)}) but no measured or third_party evidence is beside it`, {
+      severity: "warning",
+      file: docPath,
+      hint: "publish the measurement as evidence with measure_source and measure_ts, or drop the claim",
+    }),
+  ];
+}
+
+/**
+ * The `yaoc check --format json` document with every result as a receipt view: the usual result
+ * fields (unchanged, so existing consumers keep working), each diagnostic with `action`, `layer`,
+ * `reason`, plus `evidence_class`, `measure_source`, `measure_ts` and `repro_hash`. No physical
+ * fields, so the output stays byte-stable.
+ */
+export function renderEvidenceJson(results: readonly CheckResult[], options: { analyze: boolean }): string {
+  const out = results.map((r) => {
+    const receipt = toReceipt(r, { analyze: options.analyze });
+    return {
+      ...(receipt["result"] as Record<string, unknown>),
+      evidence_class: receipt.evidence_class,
+      measure_source: receipt["measure_source"],
+      measure_ts: receipt["measure_ts"],
+      repro_hash: receipt.repro_hash,
+    };
+  });
+  return `${JSON.stringify({ results: out })}\n`;
+}
