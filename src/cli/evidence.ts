@@ -240,9 +240,20 @@ export function gitGoldenCheck(root: string, since: string | undefined): GitEvid
   }
 }
 
+/**
+ * The [golden] title rule took effect when the evidence layer landed; golden/ files added before
+ * that commit (named in golden/evidence/RULE_SINCE) are not held to it.
+ */
+function ruleSince(root: string): string | undefined {
+  const file = join(root, "golden", "evidence", "RULE_SINCE");
+  if (!existsSync(file)) return undefined;
+  const commit = readFileSync(file, "utf8").trim();
+  return /^[0-9a-f]{7,40}$/.test(commit) ? commit : undefined;
+}
+
 function lastGreen(root: string, out: string): string | undefined {
   const file = join(resolve(root, out), "last-green.json");
-  if (!existsSync(file)) return undefined;
+  if (!existsSync(file)) return ruleSince(root);
   try {
     const commit = (JSON.parse(readFileSync(file, "utf8")) as { commit?: unknown }).commit;
     return typeof commit === "string" && /^[0-9a-f]{7,40}$/.test(commit) ? commit : undefined;
