@@ -242,10 +242,10 @@ export function gitGoldenCheck(root: string, since: string | undefined): GitEvid
 
 /**
  * The [golden] title rule took effect when the evidence layer landed; golden/ files added before
- * that commit (named in golden/evidence/RULE_SINCE) are not held to it.
+ * that commit (named in golden/EVIDENCE_RULE_SINCE) are not held to it.
  */
 function ruleSince(root: string): string | undefined {
-  const file = join(root, "golden", "evidence", "RULE_SINCE");
+  const file = join(root, "golden", "EVIDENCE_RULE_SINCE");
   if (!existsSync(file)) return undefined;
   const commit = readFileSync(file, "utf8").trim();
   return /^[0-9a-f]{7,40}$/.test(commit) ? commit : undefined;
