@@ -68,8 +68,8 @@ export function buildProgram(groups: readonly Register[]): Command {
 
   program
     .command("hash")
-    .description("print the sha256 content identity of an HNS package")
-    .argument("<path>", "a .hns file or directory")
+    .description("print the sha256 content identity of a package (HNS identity; HARP/HCP/A3S digest)")
+    .argument("<path>", "a .hns file or directory, or a HARP, HCP or A3S package directory")
     .action(async (path: string) => {
       const { runHash } = await import("./hash-command.js");
       process.exitCode = await runHash(fs, path);

@@ -1,10 +1,10 @@
 /**
- * The HARP v1 host conformance suite (C01…C30, listed in docs/harp.md), each case against the real
+ * The HARP v1 host conformance suite (C01…C30, listed in docs/harp-conformance.md), each case against the real
  * host with real processes. The same cases run from `yaoc harp conformance`.
  */
 import { describe, expect, it } from "vitest";
 import { CASES, fixtureMatches, runCase } from "../../src/harp/host/conformance.js";
-import { FIXTURE_APP } from "./helpers.js";
+import { FIXTURE_APP } from "../harp/helpers.js";
 
 describe("HARP v1 host conformance", () => {
   it("the published fixture app equals the embedded one", () => {

@@ -1,0 +1,35 @@
+/** `yaoc hash` prints the identity of every package kind, equal to what `yaoc check` reports. */
+import { execFileSync, spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../support/shared.js";
+
+const BIN = join(REPO_ROOT, "bin/yaoc.js");
+
+function yaoc(args: string[]): { code: number; out: string; err: string } {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: REPO_ROOT, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+  return { code: r.status ?? -1, out: r.stdout, err: r.stderr };
+}
+
+describe("yaoc hash", () => {
+  it.each([["examples/review.hns"], ["examples/review-dir.hns"], ["fixtures/harp/valid-full"], ["fixtures/hcp/valid"]])(
+    "%s: prints exactly the identity yaoc check reports",
+    (path) => {
+      const check = JSON.parse(execFileSync(process.execPath, [BIN, "check", "--format", "json", path], { cwd: REPO_ROOT, encoding: "utf8" })) as {
+        results: { identity: string | null }[];
+      };
+      const identity = check.results[0]!.identity;
+      expect(identity).toMatch(/^sha256:[0-9a-f]{64}$/);
+      const r = yaoc(["hash", path]);
+      expect(r).toEqual({ code: 0, out: `${identity}\n`, err: "" });
+    },
+  );
+
+  it("exits 1 with the diagnostics on stderr for an invalid package, 2 for a missing path", () => {
+    const invalid = yaoc(["hash", "fixtures/harp/invalid-duplicate-key"]);
+    expect(invalid.code).toBe(1);
+    expect(invalid.out).toBe("");
+    expect(invalid.err).toContain("harp.duplicate_key");
+    expect(yaoc(["hash", "no/such/package"]).code).toBe(2);
+  });
+});
