@@ -24,4 +24,4 @@ export { loadPackage, loadFromSource, type LoadResult, type LoadOptions } from "
 export { checkHns, type HnsCheckOptions, type PackageAnalyzer } from "./hns/check.js";
 
 export * from "./yao/index.js";
-export { analyzePackage, type PackageAnalysisOptions } from "./yao/package-analysis.js";
+export { admitProgram, analyzePackage, sharedTypes, type PackageAnalysisOptions } from "./yao/package-analysis.js";

@@ -11,7 +11,8 @@ import { FsError } from "../fs/package-fs.js";
 import { loadPackage } from "../hns/load.js";
 import type { HnsPackage } from "../hns/model.js";
 import { DEFAULT_MAX_SOURCE_BYTES, readOne } from "../syntax/reader.js";
-import { headName, type SNode } from "../syntax/tree.js";
+import type { SNode } from "../syntax/tree.js";
+import { sharedTypes } from "../yao/package-analysis.js";
 import {
   analyzeModule,
   analyzeProgram,
@@ -57,15 +58,6 @@ async function readProgram(path: string): Promise<{ form: SNode; sources: Map<st
   const sources = new Map(r.text === undefined ? [] : [[path, r.text]]);
   if (!r.ok) throw new Rejected(path, [r.diagnostic], sources);
   return { form: r.form, sources };
-}
-
-/** The entry's `(types …)` form: the item after an optional leading `(requires …)`. */
-function entryTypes(pkg: HnsPackage): SNode[] {
-  const entry = pkg.entry.form;
-  if (entry.kind !== "list") return [];
-  const at = headName(entry.items[1]) === "requires" ? 2 : 1;
-  const candidate = entry.items[at];
-  return candidate !== undefined && headName(candidate) === "types" ? [candidate] : [];
 }
 
 async function profileFor(tools: readonly string[], toolsFile: string | undefined): Promise<AnalysisProfile> {
@@ -149,7 +141,7 @@ export function registerYaoCommands(program: Command): void {
           profile: await profileFor(pkg.manifest.tools, undefined),
         });
         if (r.diagnostics.length > 0) throw new Rejected(path, r.diagnostics, sources);
-        process.stdout.write(`${evaluationProfile(entryTypes(pkg)[0], pkg.functions.map((f) => f.form))}\n`);
+        process.stdout.write(`${evaluationProfile(sharedTypes(pkg)[0], pkg.functions.map((f) => f.form))}\n`);
       })(),
     );
 
@@ -165,7 +157,7 @@ export function registerYaoCommands(program: Command): void {
         const read = await readProgram(programPath);
         const r = analyzeProgram(read.form, {
           profile: await profileFor(pkg.manifest.tools, opts.tools),
-          typeSources: entryTypes(pkg),
+          typeSources: sharedTypes(pkg),
           functions: pkg.functions.map((f) => f.form),
           allowInternal: false,
         });

@@ -6,7 +6,8 @@
  */
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { HnsPackage } from "../hns/model.js";
-import { analyzeModule, type AnalysisResult } from "./analyze.js";
+import { headName, type SNode } from "../syntax/tree.js";
+import { analyzeModule, analyzeProgram, type AnalysisResult } from "./analyze.js";
 import { morphzProfile, toolsFromManifest } from "./profile.js";
 
 export interface PackageAnalysisOptions {
@@ -27,4 +28,27 @@ export function analyzePackage(pkg: HnsPackage, options: PackageAnalysisOptions 
 /** The `PackageAnalyzer` the loader's check runs. */
 export function packageDiagnostics(pkg: HnsPackage): readonly Diagnostic[] {
   return analyzePackage(pkg).diagnostics;
+}
+
+/**
+ * Admit a model-written program against a bound package (HNS §9.4): it may apply exported
+ * functions only, sees the entry's shared `(types …)`, and its tool calls — its own and those of the
+ * functions it applies — must stay within its `requires (tools …)` bound. The runtime-embedding path.
+ */
+export function admitProgram(pkg: HnsPackage, program: SNode, options: PackageAnalysisOptions = {}): AnalysisResult {
+  const { tools } = toolsFromManifest(pkg.manifest.tools, options.toolSchemas ?? {});
+  return analyzeProgram(program, {
+    profile: morphzProfile(tools),
+    typeSources: sharedTypes(pkg),
+    functions: pkg.functions.map((f) => f.form),
+    allowInternal: false,
+  });
+}
+
+/** The entry's `(types …)` module: the item after an optional leading `(requires …)`. */
+export function sharedTypes(pkg: HnsPackage): SNode[] {
+  const entry = pkg.entry.form;
+  if (entry.kind !== "list") return [];
+  const candidate = entry.items[headName(entry.items[1]) === "requires" ? 2 : 1];
+  return candidate !== undefined && headName(candidate) === "types" ? [candidate] : [];
 }
