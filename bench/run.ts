@@ -1,50 +1,80 @@
 /**
- * `npm run bench`: throughput of yaoc's hot paths, each reported with its ratio to a yardstick
- * measured in the same run on the same input (so machine speed cancels out):
- * - the Yao reader vs V8's JSON.parse on the same tree as JSON, and vs a minimal hand-written
- *   charCodeAt scanner (the floor a reader could reach);
- * - package load + identity vs SHA-256 alone over the same bytes.
+ * `npm run bench` (`-- --quick` for a short run): every figure is a ratio measured side by side in
+ * one run on the same input — subject and yardstick alternate round by round and the figure is the
+ * median of the per-round ratios, so machine speed and background load cancel out as far as they
+ * can. Written to bench/results.json (evidence_class "measured") and printed as a table.
+ *
+ * (a) reader vs the hand-written baselines in bench/baselines/ and vs JSON.parse of the same tree;
+ * (b) end-to-end check (load + analysis + identity) of generated packages, 1 KiB … 256 KiB;
+ * (c) scaling: reader time at 10× and 100× the input over 1× (linear ≈ 10 and 100);
+ * (d) cold `yaoc check small.hns` wall time over `node -e 0`;
+ * (e) SHA-256 of @noble/hashes vs node:crypto on canonical bytes;
+ * (f) batch: a directory of 10,000 packages, one thread vs worker threads on every core.
  */
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism, cpus, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { sha256Hex } from "../src/canonical/hash.js";
-import { loadFromSource } from "../src/hns/load.js";
+import { MemoryFs } from "../src/fs/memory-fs.js";
+import { checkHns } from "../src/hns/check.js";
 import { readAll } from "../src/syntax/reader.js";
+import { packageDiagnostics } from "../src/yao/package-analysis.js";
+import { minimalRead } from "./baselines/minimal-reader.js";
+import { spanRead } from "./baselines/span-reader.js";
 
-interface Measure {
-  readonly name: string;
-  readonly bytes: number;
-  readonly run: () => unknown;
-}
+const HERE = dirname(fileURLToPath(import.meta.url));
+const REPO = join(HERE, "..", "..");
+const QUICK = process.argv.includes("--quick");
+const enc = new TextEncoder();
+const dec = new TextDecoder();
 
-function median(xs: number[]): number {
+function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)]!;
 }
 
-/** Median MiB/s over repeated timed batches after a warm-up. */
-function throughput(m: Measure, batches = 15): number {
-  for (let i = 0; i < 5; i++) m.run();
-  const rates: number[] = [];
-  for (let b = 0; b < batches; b++) {
-    let reps = 0;
-    const start = performance.now();
-    let elapsed = 0;
-    do {
-      m.run();
-      reps++;
-      elapsed = performance.now() - start;
-    } while (elapsed < 40);
-    rates.push((m.bytes * reps) / (1024 * 1024) / (elapsed / 1000));
-  }
-  return median(rates);
+/** ms per call of f, timed over enough calls to last ≥ minMs. */
+function timeOnce(f: () => unknown, minMs = 30): number {
+  let reps = 0;
+  const start = performance.now();
+  let elapsed = 0;
+  do {
+    f();
+    reps++;
+    elapsed = performance.now() - start;
+  } while (elapsed < minMs);
+  return elapsed / reps;
 }
 
-/** A deterministic ~200 KiB Yao source: nested lists of symbols, numbers and strings. */
-function corpus(targetBytes: number): { yao: string; json: string } {
-  let seed = 42;
-  const rand = (n: number): number => {
-    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-    return seed % n;
+/**
+ * Alternate the functions round by round; return the median ms of each and, for each, the median
+ * per-round speed ratio of the first (the subject) over it: > 1 means the subject is faster.
+ */
+function sideBySide(fs: readonly (() => unknown)[], rounds = QUICK ? 7 : 21): { ms: number[]; ratio: number[] } {
+  for (const f of fs) for (let i = 0; i < 3; i++) f();
+  const t: number[][] = fs.map(() => []);
+  for (let r = 0; r < rounds; r++) fs.forEach((f, i) => t[i]!.push(timeOnce(f)));
+  return { ms: t.map(median), ratio: t.map((ti) => median(ti.map((x, r) => x / t[0]![r]!))) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Inputs
+
+function rng(seed: number): (n: number) => number {
+  let s = seed;
+  return (n) => {
+    s = (s * 1103515245 + 12345) & 0x7fffffff;
+    return s % n;
   };
+}
+
+/** A deterministic Yao expression tree of about `targetBytes`, as Yao and as JSON. */
+function corpus(targetBytes: number): { yao: string; json: string } {
+  const rand = rng(42);
   const yaoParts: string[] = [];
   const jsonParts: string[] = [];
   let size = 0;
@@ -54,66 +84,216 @@ function corpus(targetBytes: number): { yao: string; json: string } {
     let j = "";
     for (let d = 0; d < depth; d++) {
       y += `(seq item-${rand(1000)} "text ${rand(1000)}" ${rand(100000)} `;
-      j += `["seq","item-${rand(1000)}","text ${rand(1000)}",${rand(100000)},`;
+      j += `["seq","item-${rand(1000)}",{"s":"text ${rand(1000)}"},"${rand(100000)}",`;
     }
     y += ")".repeat(depth);
     j += "null" + "]".repeat(depth);
     yaoParts.push(y);
     jsonParts.push(j);
-    size += y.length;
+    size += y.length + 1;
   }
   return { yao: `(eval ${yaoParts.join("\n")})`, json: `["eval",${jsonParts.join(",")}]` };
 }
 
-/** The floor: one pass of charCodeAt over the text, counting tokens, no tree. */
-function scanOnly(text: string): number {
-  let tokens = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 40 || c === 41) tokens++;
-    else if (c === 34) {
-      i = text.indexOf('"', i + 1);
-      tokens++;
-    } else if (c > 32) {
-      while (i + 1 < text.length && text.charCodeAt(i + 1) > 41) i++;
-      tokens++;
-    }
+/** A realistic single-file HNS package of about `targetBytes`: manifest, contract, functions, entry. */
+export function hnsPackage(targetBytes: number, seed = 7): string {
+  const rand = rng(seed);
+  const head = [
+    `(manifest (id bench-${seed}) (version "1.0.0") (title "Bench package") (capabilities (tools read)))`,
+    '(contract (purpose "answer questions about files") (identity bench))',
+    "(mind (frame (id bench/core)))",
+  ];
+  const fns: string[] = [];
+  let size = head.join("\n").length + 200;
+  // At most 128 functions and 4,096 typed HIR nodes per module: larger packages get longer
+  // descriptions (prose is most of a large real package), not more code.
+  const binds = 3;
+  const words = ["checks", "the", "value", "against", "its", "limit", "and", "reports", "whether", "it", "fits", "within", "budget"];
+  const prose = Math.max(0, Math.floor(targetBytes / 120) - 200);
+  for (let i = 0; size < targetBytes && i < 120; i++) {
+    const k = rand(1000);
+    let body = `(bind v0 (add value ${k}))`;
+    for (let j = 1; j < binds && size + body.length < targetBytes; j++) body += ` (bind v${j} (add v${j - 1} ${rand(100)}))`;
+    const last = (body.match(/\(bind /g) ?? []).length - 1;
+    let text = `Step ${i}: add ${k} then compare.`;
+    while (text.length < prose) text += ` ${words[rand(words.length)]}`;
+    const f = `(fn step-${i} (visibility exported) (description "${text}") (params (value Int) (limit Int)) (returns Bool) (effects) (body (seq ${body} (lt v${last} limit))))`;
+    fns.push(f);
+    size += f.length + 1;
   }
-  return tokens;
+  const entry = `(eval (requires (tools read)) (seq (bind ok (step-0 (value 1) (limit 100))) (call read (path "README.md"))))`;
+  return [...head, ...fns, fns.length === 0 ? entry.replace("(bind ok (step-0 (value 1) (limit 100))) ", "") : entry].join("\n");
 }
 
-const { yao, json } = corpus(200 * 1024);
-const yaoBytes = new TextEncoder().encode(yao);
-const pkgText = [
-  '(manifest (id bench) (version "1.0.0") (title "Bench") (capabilities (tools read)))',
-  '(contract (purpose "measure"))',
-  yao.replace("(eval ", "(eval (requires (tools read)) "),
-].join("\n");
-const pkgBytes = new TextEncoder().encode(pkgText);
+async function checkText(text: string | Uint8Array): Promise<boolean> {
+  const r = await checkHns(MemoryFs.from({ "/p.hns": text }), "/p.hns", { analyzer: packageDiagnostics });
+  return r.valid;
+}
 
-const rows: [string, Measure, Measure][] = [
-  [
-    "reader vs JSON.parse",
-    { name: "yaoc readAll", bytes: yaoBytes.length, run: () => readAll(yaoBytes) },
-    { name: "JSON.parse (same tree)", bytes: json.length, run: () => JSON.parse(json) },
-  ],
-  [
-    "reader vs hand-written scan",
-    { name: "yaoc readAll", bytes: yaoBytes.length, run: () => readAll(yaoBytes) },
-    { name: "charCodeAt scan", bytes: yao.length, run: () => scanOnly(yao) },
-  ],
-  [
-    "load+identity vs sha256",
-    { name: "loadFromSource", bytes: pkgBytes.length, run: () => loadFromSource("bench.hns", pkgBytes) },
-    { name: "sha256 only", bytes: pkgBytes.length, run: () => sha256Hex(pkgBytes) },
-  ],
-];
+/** Median ms of an async f over rounds (warm). */
+async function asyncTime(f: () => Promise<unknown>, rounds: number): Promise<number> {
+  for (let i = 0; i < 3; i++) await f();
+  const t: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    let reps = 0;
+    const start = performance.now();
+    do {
+      await f();
+      reps++;
+    } while (performance.now() - start < 30);
+    t.push((performance.now() - start) / reps);
+  }
+  return median(t);
+}
 
-process.stdout.write(`input: ${(yaoBytes.length / 1024).toFixed(0)} KiB Yao, node ${process.version}\n`);
-for (const [title, subject, yardstick] of rows) {
-  const a = throughput(subject);
-  const b = throughput(yardstick);
-  process.stdout.write(
-    `${title.padEnd(30)} ${subject.name} ${a.toFixed(1)} MiB/s | ${yardstick.name} ${b.toFixed(1)} MiB/s | ratio ${(a / b).toFixed(3)}\n`,
+// ---------------------------------------------------------------------------------------------
+// Batch workers
+
+interface BatchJob {
+  readonly from: number;
+  readonly to: number;
+  readonly bytes: number;
+}
+
+async function batchRange(job: BatchJob): Promise<number> {
+  let valid = 0;
+  for (let i = job.from; i < job.to; i++) if (await checkText(hnsPackage(job.bytes, i))) valid++;
+  return valid;
+}
+
+async function batch(n: number, bytes: number, threads: number): Promise<{ ms: number; valid: number }> {
+  const start = performance.now();
+  if (threads <= 1) return { valid: await batchRange({ from: 0, to: n, bytes }), ms: performance.now() - start };
+  const per = Math.ceil(n / threads);
+  const results = await Promise.all(
+    Array.from({ length: threads }, (_, k) => {
+      const job: BatchJob = { from: k * per, to: Math.min(n, (k + 1) * per), bytes };
+      return new Promise<number>((resolve, reject) => {
+        const w = new Worker(new URL(import.meta.url), { workerData: job });
+        w.once("message", (v: number) => resolve(v));
+        w.once("error", reject);
+      });
+    }),
   );
+  return { valid: results.reduce((a, b) => a + b, 0), ms: performance.now() - start };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+interface Row {
+  readonly figure: string;
+  readonly subject: string;
+  readonly yardstick: string;
+  readonly ratio: number;
+  readonly target?: string;
+  readonly met?: boolean;
+  readonly detail: string;
+}
+
+async function main(): Promise<void> {
+  const rows: Row[] = [];
+  const mib = (bytes: number, ms: number): string => `${(bytes / 1048576 / (ms / 1000)).toFixed(1)} MiB/s`;
+
+  // (a) reader
+  const { yao, json } = corpus(200 * 1024);
+  const yaoBytes = enc.encode(yao);
+  const a = sideBySide([() => readAll(yaoBytes), () => minimalRead(dec.decode(yaoBytes)), () => spanRead(dec.decode(yaoBytes)), () => JSON.parse(json)]);
+  rows.push({ figure: "a1", subject: "readAll (bytes → SNode tree with spans)", yardstick: "minimal hand-written reader (baselines/minimal-reader.ts)", ratio: a.ratio[1]!, target: "≥ 0.5", met: a.ratio[1]! >= 0.5, detail: `${mib(yaoBytes.length, a.ms[0]!)} vs ${mib(yaoBytes.length, a.ms[1]!)}` });
+  rows.push({ figure: "a2", subject: "readAll", yardstick: "hand-written reader building the same SNode tree (baselines/span-reader.ts)", ratio: a.ratio[2]!, detail: `${mib(yaoBytes.length, a.ms[0]!)} vs ${mib(yaoBytes.length, a.ms[2]!)}` });
+  rows.push({ figure: "a3", subject: "readAll", yardstick: "JSON.parse of the same tree as JSON", ratio: a.ratio[3]!, detail: `${mib(yaoBytes.length, a.ms[0]!)} vs ${mib(json.length, a.ms[3]!)} (${json.length} JSON bytes)` });
+
+  // (b) end-to-end check
+  for (const kib of [1, 16, 64, 256]) {
+    const text = enc.encode(hnsPackage(kib * 1024 - (kib >= 64 ? 6144 : 512)));
+    if (!(await checkText(text))) throw new Error(`generated ${kib} KiB package does not check`);
+    const ms = await asyncTime(() => checkText(text), QUICK ? 5 : 11);
+    const sha = median(Array.from({ length: 7 }, () => timeOnce(() => sha256Hex(text))));
+    const target = kib === 256 ? "≤ 25 ms warm" : undefined;
+    rows.push({
+      figure: `b-${kib}k`,
+      subject: `check ${text.length} B package`,
+      yardstick: "SHA-256 (noble) of the same bytes",
+      ratio: sha / ms,
+      ...(target ? { target, met: ms <= 25 } : {}),
+      detail: `${ms.toFixed(2)} ms, ${mib(text.length, ms)}, ${(1000 / ms).toFixed(0)} packages/s`,
+    });
+  }
+
+  // (c) scaling of the reader (limits raised so 100× fits)
+  const base = corpus(20 * 1024).yao;
+  const x10 = corpus(200 * 1024).yao;
+  const x100 = corpus(2000 * 1024).yao;
+  const big = { maxBytes: 64 << 20 };
+  const c = sideBySide([() => readAll(base, big), () => readAll(x10, big), () => readAll(x100, big)], QUICK ? 5 : 11);
+  const s10 = c.ratio[1]! / (x10.length / base.length); // ratio[i] = t_i / t_1x
+  const s100 = c.ratio[2]! / (x100.length / base.length);
+  rows.push({ figure: "c10", subject: "readAll at 10× input", yardstick: "readAll at 1× (20 KiB), size-normalised", ratio: s10, target: "≤ 1.2 of linear", met: s10 <= 1.2, detail: `time ratio ${(c.ratio[1]!).toFixed(1)} for ${(x10.length / base.length).toFixed(1)}× bytes` });
+  rows.push({ figure: "c100", subject: "readAll at 100× input", yardstick: "readAll at 1× (20 KiB), size-normalised", ratio: s100, target: "≤ 1.2 of linear", met: s100 <= 1.2, detail: `time ratio ${(c.ratio[2]!).toFixed(1)} for ${(x100.length / base.length).toFixed(1)}× bytes` });
+
+  // (d) cold CLI start
+  const tmp = mkdtempSync(join(tmpdir(), "yaoc-bench-"));
+  try {
+    const small = join(tmp, "small.hns");
+    writeFileSync(small, hnsPackage(1024));
+    const bin = join(REPO, "bin", "yaoc.js");
+    const wall = (args: string[]): number => {
+      const t0 = performance.now();
+      const r = spawnSync(process.execPath, args, { stdio: "ignore" });
+      if (r.status !== 0 && args[0] === bin) throw new Error(`yaoc check small.hns exited ${r.status}`);
+      return performance.now() - t0;
+    };
+    const cli: number[] = [];
+    const bare: number[] = [];
+    for (let i = 0; i < (QUICK ? 5 : 15); i++) {
+      cli.push(wall([bin, "check", small]));
+      bare.push(wall(["-e", "0"]));
+    }
+    const ratio = median(cli.map((x, i) => x / bare[i]!));
+    rows.push({ figure: "d", subject: "cold `yaoc check small.hns`", yardstick: "`node -e 0`", ratio, target: "≤ 3", met: ratio <= 3, detail: `${median(cli).toFixed(0)} ms vs ${median(bare).toFixed(0)} ms` });
+
+    // (e) SHA-256
+    const canonical = enc.encode(hnsPackage(256 * 1024));
+    const e = sideBySide([() => sha256Hex(canonical), () => createHash("sha256").update(canonical).digest("hex")]);
+    rows.push({ figure: "e", subject: "SHA-256 @noble/hashes", yardstick: "node:crypto", ratio: e.ratio[1]!, detail: `${mib(canonical.length, e.ms[0]!)} vs ${mib(canonical.length, e.ms[1]!)}` });
+
+    // (f) batch
+    const n = QUICK ? 1000 : 10_000;
+    const threads = Math.max(1, availableParallelism());
+    const one = await batch(n, 1024, 1);
+    const many = await batch(n, 1024, threads);
+    if (one.valid !== n || many.valid !== n) throw new Error(`batch: ${one.valid}/${many.valid} of ${n} valid`);
+    const speedup = one.ms / many.ms;
+    rows.push({ figure: "f", subject: `${n} packages on ${threads} worker threads`, yardstick: `${n} packages on one thread`, ratio: speedup, target: threads >= 2 ? `≥ ${(0.85 * threads).toFixed(1)} (≥ 1.7 on 2 cores)` : "n/a on 1 core", met: threads >= 2 ? speedup >= 0.85 * threads : undefined, detail: `${(n / (one.ms / 1000)).toFixed(0)} vs ${(n / (many.ms / 1000)).toFixed(0)} packages/s` } as Row);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+
+  const results = {
+    evidence_class: "measured",
+    source: "npm run bench (bench/run.ts); ratios are medians of per-round ratios, subject and yardstick alternating in one process",
+    timestamp: new Date().toISOString(),
+    machine: { node: process.version, platform: `${process.platform}-${process.arch}`, cpus: cpus().length, cpu: cpus()[0]?.model ?? "?" },
+    quick: QUICK,
+    rows,
+  };
+  mkdirSync(join(REPO, "bench"), { recursive: true });
+  writeFileSync(join(REPO, "bench", "results.json"), `${JSON.stringify(results, null, 2)}\n`);
+
+  const w = [6, 44, 8, 18, 6];
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(w[i] ?? 0)).join(" | ");
+  process.stdout.write(`${line(["fig", "subject (vs yardstick)", "ratio", "target", "met"])}\n`);
+  for (const r of rows) {
+    process.stdout.write(`${line([r.figure, r.subject.slice(0, 44), r.ratio.toFixed(3), r.target ?? "", r.met === undefined ? "" : r.met ? "yes" : "NO"])}   ${r.detail}\n`);
+    process.stdout.write(`${"".padEnd(w[0]!)}   vs ${r.yardstick}\n`);
+  }
+  process.stdout.write(`written to bench/results.json\n`);
+}
+
+if (isMainThread) {
+  main().catch((e) => {
+    process.stderr.write(`bench: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exitCode = 1;
+  });
+} else {
+  void batchRange(workerData as BatchJob).then((v) => parentPort!.postMessage(v));
 }

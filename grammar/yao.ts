@@ -9,8 +9,11 @@
  *   stop with an error*; src/syntax/reader.ts decodes it and reports the error, so that every
  *   input lexes and reader errors come out in source order, as the single-pass reference does.
  *
- * Positions are tracked as offsets only; lines and columns (in Unicode scalars) are computed in one
- * linear pass by the reader.
+ * The reader's hot path does not run the Chevrotain Lexer: src/syntax/scanner.ts is a hand-written
+ * single-pass scanner that emits tokens of these token types (Chevrotain-compatible `IToken`s, with
+ * positions and decoded values attached), which this file's parser consumes. The Chevrotain Lexer
+ * below is the executable specification the scanner is cross-checked against in tests; it is built
+ * on first use only (its symbol start-character table has ~65k entries, too costly at start-up).
  */
 import { createToken, EmbeddedActionsParser, Lexer, type IToken, type TokenType } from "chevrotain";
 
@@ -70,9 +73,6 @@ function matchString(text: string, offset: number): RegExpExecArray | null {
   return [text.slice(offset, end)] as unknown as RegExpExecArray;
 }
 
-const symbolStartChars: number[] = [];
-for (let c = 0; c <= 0xffff; c++) if (!isDelimiter(c)) symbolStartChars.push(c);
-
 export const WhiteSpace = createToken({
   name: "WhiteSpace",
   pattern: new RegExp(`[${WHITE_SPACE_CLASS}]+`),
@@ -90,17 +90,25 @@ export const StringLiteral = createToken({
 export const Symbol = createToken({
   name: "Symbol",
   pattern: { exec: matchSymbol },
-  start_chars_hint: symbolStartChars,
   line_breaks: false,
 });
 
 export const yaoTokens: TokenType[] = [WhiteSpace, Comment, LParen, RParen, StringLiteral, Symbol];
 
-export const yaoLexer = new Lexer(yaoTokens, {
-  positionTracking: "onlyOffset",
-  ensureOptimizations: true,
-  skipValidations: true,
-});
+let lexer: Lexer | undefined;
+
+/** The Chevrotain Lexer for Yao (the specification the hand-written scanner is checked against). */
+export function yaoChevrotainLexer(): Lexer {
+  if (lexer === undefined) {
+    // First-character optimisation needs every symbol start character listed; computed here, on
+    // first use, rather than at import.
+    const symbolStartChars: number[] = [];
+    for (let c = 0; c <= 0xffff; c++) if (!isDelimiter(c)) symbolStartChars.push(c);
+    (Symbol as { START_CHARS_HINT?: number[] }).START_CHARS_HINT = symbolStartChars;
+    lexer = new Lexer(yaoTokens, { positionTracking: "onlyOffset", ensureOptimizations: true, skipValidations: true });
+  }
+  return lexer;
+}
 
 /** Callbacks the parser's embedded actions use to build nodes; the reader supplies them. */
 export interface YaoTreeBuilder<N> {
@@ -110,7 +118,8 @@ export interface YaoTreeBuilder<N> {
 
 /**
  * source = { form } ;  form = list | STRING | SYMBOL ;  list = "(" { form } ")" .
- * Only ever run on token streams the reader has already checked (balanced, depth ≤ the limit), so
+ * `form` is inlined into both repetitions so an atom costs one CONSUME and no rule invocation.
+ * Only ever run on token streams the scanner has already checked (balanced, depth ≤ the limit), so
  * recursion here is bounded by the nesting limit.
  */
 export class YaoParser<N> extends EmbeddedActionsParser {
@@ -121,39 +130,41 @@ export class YaoParser<N> extends EmbeddedActionsParser {
     this.performSelfAnalysis();
   }
 
+  // Chevrotain re-evaluates an alternatives array on every call; caching it avoids allocating
+  // closures per form (a large share of parse time on big sources).
+  private sourceAlternatives?: { ALT: () => N }[];
+  private listAlternatives?: { ALT: () => N }[];
+
   readonly source = this.RULE("source", (): N[] => {
     const forms: N[] = [];
+    const alternatives = (this.sourceAlternatives ??= [
+      { ALT: () => this.SUBRULE(this.list) },
+      { ALT: () => this.atomOf(this.CONSUME(StringLiteral)) },
+      { ALT: () => this.atomOf(this.CONSUME(Symbol)) },
+    ]);
     this.MANY(() => {
-      forms.push(this.SUBRULE(this.form));
+      forms.push(this.OR(alternatives));
     });
     return forms;
-  });
-
-  // Chevrotain re-evaluates the alternatives array on every call; caching it avoids allocating
-  // three closures per form (a large share of parse time on big sources).
-  private formAlternatives?: { ALT: () => N }[];
-
-  private readonly form = this.RULE("form", (): N => {
-    return this.OR(
-      (this.formAlternatives ??= [
-        { ALT: () => this.SUBRULE(this.list) },
-        { ALT: () => this.atomOf(this.CONSUME(StringLiteral)) },
-        { ALT: () => this.atomOf(this.CONSUME(Symbol)) },
-      ]),
-    );
   });
 
   private readonly list = this.RULE("list", (): N => {
     const open = this.CONSUME(LParen);
     const items: N[] = [];
+    const alternatives = (this.listAlternatives ??= [
+      { ALT: () => this.SUBRULE(this.list) },
+      { ALT: () => this.atomOf(this.CONSUME(StringLiteral)) },
+      { ALT: () => this.atomOf(this.CONSUME(Symbol)) },
+    ]);
     this.MANY(() => {
-      items.push(this.SUBRULE(this.form));
+      items.push(this.OR(alternatives));
     });
     const close = this.CONSUME(RParen);
-    return this.ACTION(() => this.builder.list(open, items, close));
+    // Equivalent to ACTION(() => …) without allocating a closure per call.
+    return this.RECORDING_PHASE ? (items as unknown as N) : this.builder.list(open, items, close);
   });
 
   private atomOf(token: IToken): N {
-    return this.ACTION(() => this.builder.atom(token));
+    return this.RECORDING_PHASE ? (token as unknown as N) : this.builder.atom(token);
   }
 }

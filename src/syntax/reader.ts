@@ -5,9 +5,10 @@
  */
 import type { IToken } from "chevrotain";
 import { diagnostic, type Diagnostic, type Position } from "../diagnostics/diagnostic.js";
-import { LParen, RParen, StringLiteral, YaoParser, yaoLexer, type YaoTreeBuilder } from "../../grammar/yao.js";
+import { YaoParser, type YaoTreeBuilder } from "../../grammar/yao.js";
 import { PositionCursor, positionOfByte } from "./positions.js";
-import type { SNode, SourceSpan } from "./tree.js";
+import { scanYao } from "./scanner.js";
+import type { SNode } from "./tree.js";
 import { decodeUtf8, utf8Length } from "./utf8.js";
 
 export const DEFAULT_MAX_SOURCE_BYTES = 262_144;
@@ -29,7 +30,8 @@ export type ReadOneResult =
   | { readonly ok: false; readonly diagnostic: Diagnostic; readonly text?: string };
 
 const ORIGIN: Position = { byte: 0, line: 1, column: 1 };
-const parser = new YaoParser<SNode>();
+/** Built on first read (grammar self-analysis is start-up cost a CLI run may not need). */
+let parser: YaoParser<SNode> | undefined;
 
 /** Read every top-level form (`parse_all`). */
 export function readAll(source: string | Uint8Array, options: ReadOptions = {}): ReadResult {
@@ -73,84 +75,32 @@ export function readAll(source: string | Uint8Array, options: ReadOptions = {}):
     );
   }
 
-  const lexed = yaoLexer.tokenize(text);
-  const tokens = lexed.tokens;
-  if (lexed.errors.length > 0) {
-    // Unreachable by construction (every character lexes); kept so a regression is a diagnostic.
-    const e = lexed.errors[0]!;
+  const scanned = scanYao(text, options.maxNesting ?? DEFAULT_MAX_NESTING, file);
+  if (!scanned.ok) {
     const cursor = new PositionCursor(text);
-    const at = cursor.at(e.offset);
-    return fail("yao.invalid_character", `invalid character at offset ${e.offset}`, at, cursor.at(e.offset + e.length), text);
+    return fail(scanned.code, scanned.message, cursor.at(scanned.from), cursor.at(scanned.to), text);
   }
 
-  // One linear pass in source order: positions, string decoding and structural errors, so the
-  // first error is the one the single-pass reference reports.
-  const cursor = new PositionCursor(text);
-  const starts: Position[] = new Array(tokens.length);
-  const ends: Position[] = new Array(tokens.length);
-  const values: string[] = new Array(tokens.length);
-  const maxNesting = options.maxNesting ?? DEFAULT_MAX_NESTING;
-  // Token index by start offset: the builder maps tokens back to their positions without adding a
-  // property to every token object (which would reallocate each token's property store).
-  const indexAt = new Int32Array(text.length + 1);
-  let depth = 0;
-  let outermostOpen = -1;
-  for (let i = 0; i < tokens.length; i++) {
-    const tok = tokens[i]!;
-    indexAt[tok.startOffset] = i;
-    const start = cursor.at(tok.startOffset);
-    starts[i] = start;
-    const type = tok.tokenType;
-    if (type === LParen) {
-      if (depth + 1 > maxNesting) {
-        return fail("yao.nesting_limit", `syntax nesting exceeds ${maxNesting}`, start, cursor.at(tok.startOffset + 1), text);
-      }
-      if (depth === 0) outermostOpen = i;
-      depth++;
-    } else if (type === RParen) {
-      if (depth === 0) {
-        return fail("yao.unexpected_close", "unexpected closing parenthesis", start, cursor.at(tok.startOffset + 1), text);
-      }
-      depth--;
-    } else if (type === StringLiteral) {
-      const decoded = decodeString(tok.image);
-      if (typeof decoded !== "string") {
-        if (decoded.code === "yao.invalid_escape") {
-          const from = cursor.at(tok.startOffset + decoded.from);
-          return fail(decoded.code, decoded.message, from, cursor.at(tok.startOffset + decoded.to), text);
-        }
-        return fail(decoded.code, decoded.message, start, cursor.at(tok.startOffset + tok.image.length), text);
-      }
-      values[i] = decoded;
-    }
-    ends[i] = cursor.at(tok.startOffset + tok.image.length);
-  }
-  if (depth > 0) {
-    return fail("yao.unclosed_list", "unclosed list", starts[outermostOpen]!, cursor.at(text.length), text);
-  }
-
+  // The scanner has checked the stream (balanced, depth within the limit) and built every atom and
+  // list span; the Chevrotain parser gives the tree its shape through these actions, which fire in
+  // the order the scanner recorded them.
+  const { atoms, lists } = scanned;
+  let nextAtom = 0;
+  let nextList = 0;
   const builder: YaoTreeBuilder<SNode> = {
-    atom(token: IToken): SNode {
-      const i = indexAt[token.startOffset]!;
-      const span: SourceSpan = { file, start: starts[i]!, end: ends[i]! };
-      if (token.tokenType === StringLiteral) {
-        return { kind: "string", value: values[i]!, block: token.image.startsWith('"""'), span };
-      }
-      return { kind: "symbol", name: token.image, span };
-    },
-    list(open: IToken, items: SNode[], close: IToken): SNode {
-      const span: SourceSpan = { file, start: starts[indexAt[open.startOffset]!]!, end: ends[indexAt[close.startOffset]!]! };
-      return { kind: "list", items, span };
-    },
+    atom: (): SNode => atoms[nextAtom++]!,
+    list: (_open: IToken, items: SNode[]): SNode => ({ kind: "list", items, span: lists[nextList++]! }),
   };
-  parser.builder = builder;
-  parser.input = tokens;
-  const forms = parser.source();
-  if (parser.errors.length > 0) {
-    // Unreachable: the pass above guarantees a balanced stream of known tokens.
-    const e = parser.errors[0]!;
-    const i = Number.isNaN(e.token.startOffset) ? 0 : indexAt[e.token.startOffset]!;
-    return fail("yao.invalid_character", e.message, starts[i] ?? ORIGIN, ends[i] ?? ORIGIN, text);
+  const p = (parser ??= new YaoParser<SNode>());
+  p.builder = builder;
+  p.input = scanned.tokens;
+  const forms = p.source();
+  if (p.errors.length > 0) {
+    // Unreachable: the scanner guarantees a balanced stream of known tokens.
+    const e = p.errors[0]!;
+    const cursor = new PositionCursor(text);
+    const from = Number.isNaN(e.token.startOffset) ? 0 : e.token.startOffset;
+    return fail("yao.invalid_character", e.message, cursor.at(from), cursor.at(from + 1), text);
   }
   return { ok: true, forms, text };
 }
@@ -180,51 +130,6 @@ export function readOne(source: string | Uint8Array, options: ReadOptions = {}):
     };
   }
   return { ok: true, form: all.forms[0]!, text: all.text };
-}
-
-type StringError = { code: string; message: string; from: number; to: number };
-
-/** Decode a string token image (quotes included) or say which reference error it is. */
-function decodeString(image: string): string | StringError {
-  if (image.startsWith('"""')) {
-    if (image.length < 6 || !image.endsWith('"""')) {
-      return { code: "yao.unterminated_string", message: "unterminated triple-quoted block string", from: 0, to: image.length };
-    }
-    return image.slice(3, -3);
-  }
-  let out = "";
-  let runStart = 1;
-  for (let i = 1; i < image.length; i++) {
-    const c = image.charCodeAt(i);
-    if (c === 0x22) return out + image.slice(runStart, i);
-    if (c === 0x0a || c === 0x0d) {
-      return { code: "yao.unterminated_string", message: "unescaped newline in string literal", from: 0, to: i + 1 };
-    }
-    if (c === 0x5c) {
-      out += image.slice(runStart, i);
-      if (i + 1 >= image.length) {
-        return { code: "yao.unterminated_string", message: "unterminated string after escape", from: 0, to: image.length };
-      }
-      const e = image.charCodeAt(i + 1);
-      if (e === 0x5c) out += "\\";
-      else if (e === 0x22) out += '"';
-      else if (e === 0x6e) out += "\n";
-      else if (e === 0x72) out += "\r";
-      else if (e === 0x74) out += "\t";
-      else {
-        const ch = String.fromCodePoint(image.codePointAt(i + 1)!);
-        return {
-          code: "yao.invalid_escape",
-          message: `unknown string escape '\\${ch}'`,
-          from: i,
-          to: i + 1 + ch.length,
-        };
-      }
-      i++;
-      runStart = i + 1;
-    }
-  }
-  return { code: "yao.unterminated_string", message: "unterminated string literal", from: 0, to: image.length };
 }
 
 /** The reference's display form of a reader diagnostic: `UnclosedList at 1:1: unclosed list`. */

@@ -110,10 +110,15 @@ describe.skipIf(!built)("yaoc CLI", () => {
     expect(r.stdout.trimEnd().includes("\n")).toBe(false);
     const doc = JSON.parse(r.stdout) as { results: Record<string, unknown>[] };
     expect(Object.keys(doc)).toEqual(["results"]);
+    // The result shape, then the evidence receipt fields of seed 002.
     expect(doc.results.map((x) => Object.keys(x))).toEqual(
-      Array(3).fill(["path", "kind", "valid", "identity", "id", "version", "owner", "diagnostics"]),
+      Array(3).fill(["path", "kind", "valid", "identity", "id", "version", "owner", "diagnostics", "evidence_class", "measure_source", "measure_ts", "repro_hash"]),
     );
     expect(doc.results[0]).toEqual({
+      evidence_class: "simulated",
+      measure_source: null,
+      measure_ts: null,
+      repro_hash: expect.stringMatching(/^[0-9a-f]{16}$/),
       path: VALID,
       kind: "hns",
       valid: true,
@@ -132,6 +137,9 @@ describe.skipIf(!built)("yaoc CLI", () => {
         file: INVALID,
         line: 3,
         column: 1,
+        action: "block",
+        layer: "L1",
+        reason: "struct_unclosed_list",
       },
     ]);
     const warn = doc.results[2]!;

@@ -1,0 +1,249 @@
+/**
+ * Fuzz targets shared by `npm run fuzz` (scripts/fuzz.ts) and the regression replay test
+ * (test/fuzz-regressions/replay.test.ts). A target owns a corpus of seeds (fixture packages and the
+ * reference corpora) and a `run` that feeds one mutated input through the frontend's public entry
+ * point. Contract: `run` resolves with the diagnostics count; any exception is a finding.
+ *
+ * A seed is a set of files plus the one file the mutator rewrites (`key`), so directory frontends
+ * (HARP, HCP, A3S/OKF, HNS directories) are fuzzed on realistic packages. Seed ids are stable
+ * strings, so a saved regression names the seed it came from and replays without the fuzzer.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { checkA3s } from "../src/a3s/index.js";
+import { ACL_MAX_BYTES, parseAcl } from "../src/a3s/acl.js";
+import { checkManifestText } from "../src/a3s/manifest-check.js";
+import { MemoryFs } from "../src/fs/memory-fs.js";
+import { checkHarp } from "../src/harp/index.js";
+import { checkHcp } from "../src/hcp/index.js";
+import { checkHns } from "../src/hns/check.js";
+import { readAll } from "../src/syntax/reader.js";
+import { analyzeProgram, analyzeSources, programHash } from "../src/yao/index.js";
+import { packageDiagnostics } from "../src/yao/package-analysis.js";
+
+export const TARGETS = ["yao", "hns", "acl", "harp", "okf", "hcp"] as const;
+export type TargetName = (typeof TARGETS)[number];
+
+export interface Seed {
+  readonly id: string;
+  /** Absolute in-memory paths → bytes. */
+  readonly files: Readonly<Record<string, Uint8Array>>;
+  /** The file the mutator rewrites. */
+  readonly key: string;
+}
+
+export interface Target {
+  readonly name: TargetName;
+  seeds(): Seed[];
+  run(seed: Seed, input: Uint8Array): Promise<number>;
+}
+
+function repoRoot(): string {
+  if (process.env["YAOC_REPO"]) return process.env["YAOC_REPO"];
+  // dist/scripts/… when compiled, scripts/… under vitest.
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, "package.json"))) dir = dirname(dir);
+  return dir;
+}
+
+export const REPO = repoRoot();
+export const SHARED = join(REPO, "..", "shared", "reference");
+
+function walk(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  const out: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    const st = statSync(p);
+    if (st.isDirectory()) out.push(...walk(p));
+    else if (st.isFile()) out.push(p);
+  }
+  return out;
+}
+
+/** Every file under `dir`, mounted at `/pkg/…` in memory. */
+function mount(dir: string, at = "/pkg"): Record<string, Uint8Array> {
+  const files: Record<string, Uint8Array> = {};
+  for (const p of walk(dir)) files[`${at}/${relative(dir, p).split("\\").join("/")}`] = new Uint8Array(readFileSync(p));
+  return files;
+}
+
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+
+function single(id: string, key: string, bytes: Uint8Array): Seed {
+  return { id, files: { [key]: bytes }, key };
+}
+
+function memFs(seed: Seed, input: Uint8Array): MemoryFs {
+  const fs = new MemoryFs();
+  for (const [p, data] of Object.entries(seed.files)) fs.writeFile(p, p === seed.key ? input : data);
+  return fs;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Seeds
+
+function yaoSeeds(): Seed[] {
+  const out: Seed[] = [];
+  for (const p of walk(join(REPO, "fixtures"))) {
+    if (p.endsWith(".yao") || p.endsWith(".hns")) out.push(single(`file:${relative(REPO, p)}`, "/in.yao", new Uint8Array(readFileSync(p))));
+  }
+  for (const p of walk(join(SHARED, "morphz-fixtures"))) {
+    if (/\.(yao|hns|sexp)$/.test(p)) out.push(single(`shared:${relative(SHARED, p)}`, "/in.yao", new Uint8Array(readFileSync(p))));
+  }
+  return out;
+}
+
+function hnsSeeds(): Seed[] {
+  const out: Seed[] = [];
+  for (const group of ["success", "failure"]) {
+    const base = join(REPO, "fixtures", "hns", group);
+    for (const code of existsSync(base) ? readdirSync(base).sort() : []) {
+      const p = join(base, code);
+      const candidates = statSync(p).isDirectory() && !p.endsWith(".hns") ? readdirSync(p).sort().map((n) => join(p, n)) : [p];
+      for (const c of candidates) {
+        if (!c.endsWith(".hns")) continue;
+        if (statSync(c).isFile()) out.push(single(`file:${relative(REPO, c)}`, "/p.hns", new Uint8Array(readFileSync(c))));
+        else {
+          const files = mount(c, "/p.hns");
+          for (const key of Object.keys(files).sort()) out.push({ id: `dir:${relative(REPO, c)}#${key.slice("/p.hns/".length)}`, files, key });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+function aclSeeds(): Seed[] {
+  const out: Seed[] = [];
+  const a3s = join(SHARED, "a3s");
+  for (const p of walk(a3s)) if (p.endsWith(".acl")) out.push(single(`shared:${relative(SHARED, p)}`, "/x.acl", new Uint8Array(readFileSync(p))));
+  const casesFile = join(a3s, "acl-0.2.2-parse-cases.json");
+  if (existsSync(casesFile)) {
+    const cases = JSON.parse(readFileSync(casesFile, "utf8")) as { id: string; input: string }[];
+    for (const c of cases) out.push(single(`acl-case:${c.id}`, "/x.acl", enc.encode(c.input)));
+  }
+  return out;
+}
+
+function harpSeeds(): Seed[] {
+  const out: Seed[] = [];
+  const dirs = [join(REPO, "fixtures", "harp"), join(SHARED, "harp")];
+  for (const base of dirs) {
+    for (const name of existsSync(base) ? readdirSync(base).sort() : []) {
+      const d = join(base, name);
+      if (!statSync(d).isDirectory()) continue;
+      const files = mount(d);
+      const key = "/pkg/harp.json";
+      out.push({ id: `dir:${relative(REPO, d)}#harp.json`, files: { ...files, [key]: files[key] ?? enc.encode("{}") }, key });
+    }
+  }
+  return out;
+}
+
+function okfSeeds(): Seed[] {
+  const dir = join(SHARED, "a3s", "Use", "crates", "extension", "fixtures", "packages", "plugin-v3-okf", "package");
+  if (!existsSync(dir)) return [];
+  const files = mount(dir);
+  const snapFile = join(SHARED, "a3s", "okf-bundle-snapshots.json");
+  if (existsSync(snapFile)) {
+    const snaps = JSON.parse(readFileSync(snapFile, "utf8")) as { source: string; files: { path: string; base64: string }[] }[];
+    const snap = snaps.find((s) => s.source.endsWith("plugin-v3-okf/package/okf/domain-knowledge"));
+    for (const f of snap?.files ?? []) files[`/pkg/okf/domain-knowledge/${f.path}`] ??= new Uint8Array(Buffer.from(f.base64, "base64"));
+  }
+  return Object.keys(files)
+    .sort()
+    .map((key) => ({ id: `okf:plugin-v3-okf#${key.slice(5)}`, files, key }));
+}
+
+function hcpSeeds(): Seed[] {
+  const out: Seed[] = [];
+  const base = join(REPO, "fixtures", "hcp");
+  for (const name of existsSync(base) ? readdirSync(base).sort() : []) {
+    const d = join(base, name);
+    if (!statSync(d).isDirectory()) continue;
+    const files = mount(d);
+    for (const f of ["surface.json", "policy.json", "HARNESS.md"]) {
+      const key = `/pkg/${f}`;
+      if (files[key] !== undefined) out.push({ id: `dir:${relative(REPO, d)}#${f}`, files, key });
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Runs: each goes through the public entry points and only counts diagnostics.
+
+function countYao(bytes: Uint8Array): number {
+  const r = readAll(bytes, { file: "in.yao" });
+  if (!r.ok) return 1;
+  let n = 0;
+  for (const form of r.forms.slice(0, 8)) {
+    const a = analyzeProgram(form);
+    n += a.diagnostics.length;
+    if (a.program !== undefined) programHash(a.program);
+  }
+  // The reference's whole-module path: byte limit, parse_one, analysis.
+  n += analyzeSources({ source: r.text }).diagnostics.length;
+  return n;
+}
+
+const targets: Record<TargetName, Target> = {
+  yao: { name: "yao", seeds: yaoSeeds, run: async (_s, input) => countYao(input) },
+  hns: {
+    name: "hns",
+    seeds: hnsSeeds,
+    run: async (seed, input) => (await checkHns(memFs(seed, input), "/p.hns", { analyzer: packageDiagnostics })).diagnostics.length,
+  },
+  acl: {
+    name: "acl",
+    seeds: aclSeeds,
+    run: async (_s, input) => {
+      // checkA3s reads the manifest with this limit, so larger inputs never reach the parser.
+      if (input.length > ACL_MAX_BYTES) return 1;
+      const text = dec.decode(input);
+      const p = parseAcl(text, "x.acl");
+      const m = checkManifestText(text, "x.acl");
+      return p.strict.length + (p.referenceError ? 1 : 0) + m.diagnostics.length;
+    },
+  },
+  harp: { name: "harp", seeds: harpSeeds, run: async (seed, input) => (await checkHarp(memFs(seed, input), "/pkg")).diagnostics.length },
+  okf: { name: "okf", seeds: okfSeeds, run: async (seed, input) => (await checkA3s(memFs(seed, input), "/pkg")).diagnostics.length },
+  hcp: { name: "hcp", seeds: hcpSeeds, run: async (seed, input) => (await checkHcp(memFs(seed, input), "/pkg")).diagnostics.length },
+};
+
+export function target(name: string): Target {
+  if (!(TARGETS as readonly string[]).includes(name)) throw new Error(`unknown fuzz target '${name}' (${TARGETS.join(", ")})`);
+  return targets[name as TargetName];
+}
+
+/** Saved regressions: fixtures/fuzz-regressions/<target>/<hash>.{bin,json}. */
+export const REGRESSIONS = join(REPO, "fixtures", "fuzz-regressions");
+
+export interface RegressionMeta {
+  readonly target: TargetName;
+  readonly seed: string;
+  readonly reason: "crash" | "slow" | "hang";
+  readonly detail: string;
+  readonly ms: number;
+  readonly found: string;
+}
+
+export function listRegressions(): { meta: RegressionMeta; input: Uint8Array; file: string }[] {
+  const out: { meta: RegressionMeta; input: Uint8Array; file: string }[] = [];
+  for (const p of walk(REGRESSIONS)) {
+    if (!p.endsWith(".json")) continue;
+    const meta = JSON.parse(readFileSync(p, "utf8")) as RegressionMeta;
+    out.push({ meta, input: new Uint8Array(readFileSync(p.replace(/\.json$/, ".bin"))), file: relative(REPO, p) });
+  }
+  return out;
+}
+
+/** The seed a regression was derived from (falls back to the first seed if a fixture was renamed). */
+export function seedFor(t: Target, id: string, cache = new Map<TargetName, Seed[]>()): Seed {
+  let seeds = cache.get(t.name);
+  if (seeds === undefined) cache.set(t.name, (seeds = t.seeds()));
+  return seeds.find((s) => s.id === id) ?? seeds[0]!;
+}

@@ -1,0 +1,20 @@
+/**
+ * Replays every input `npm run fuzz` saved under fixtures/fuzz-regressions/ through the target it
+ * broke: each must now produce diagnostics without throwing (and so without hanging the suite).
+ */
+import { describe, expect, it } from "vitest";
+import { listRegressions, seedFor, target } from "../../scripts/fuzz-targets.js";
+
+const saved = listRegressions();
+
+describe("fuzz regressions", () => {
+  it("the corpus directory is readable", () => {
+    expect(Array.isArray(saved)).toBe(true);
+  });
+
+  it.each(saved.map((r) => [r.file, r] as const))("%s replays without an exception", async (_file, r) => {
+    const t = target(r.meta.target);
+    const n = await t.run(seedFor(t, r.meta.seed), r.input);
+    expect(typeof n).toBe("number");
+  }, 60_000);
+});

@@ -1,0 +1,241 @@
+/**
+ * The Yao reader: bytes or text → S-expression tree with spans, byte-compatible with the Morphz
+ * reference reader (yao-v0.1.md §1) and hardened where it is weak (invalid UTF-8 and a BOM are
+ * diagnostics; nesting is checked on the token stream, so no input can overflow the stack).
+ */
+import type { IToken } from "chevrotain";
+import { diagnostic, type Diagnostic, type Position } from "../../src/diagnostics/diagnostic.js";
+import { LParen, RParen, StringLiteral, YaoParser, yaoChevrotainLexer, type YaoTreeBuilder } from "../../grammar/yao.js";
+import { PositionCursor, positionOfByte } from "../../src/syntax/positions.js";
+import type { SNode, SourceSpan } from "../../src/syntax/tree.js";
+import { decodeUtf8, utf8Length } from "../../src/syntax/utf8.js";
+
+export const DEFAULT_MAX_SOURCE_BYTES = 262_144;
+export const DEFAULT_MAX_NESTING = 128;
+
+export interface ReadOptions {
+  /** File name recorded in every span (default `<input>`). */
+  readonly file?: string;
+  readonly maxBytes?: number;
+  readonly maxNesting?: number;
+}
+
+export type ReadResult =
+  | { readonly ok: true; readonly forms: SNode[]; readonly text: string }
+  | { readonly ok: false; readonly diagnostic: Diagnostic; readonly text?: string };
+
+export type ReadOneResult =
+  | { readonly ok: true; readonly form: SNode; readonly text: string }
+  | { readonly ok: false; readonly diagnostic: Diagnostic; readonly text?: string };
+
+const ORIGIN: Position = { byte: 0, line: 1, column: 1 };
+const parser = new YaoParser<SNode>();
+/** The reader as it was before the hand-written scanner (Chevrotain Lexer + position pass): the oracle the scanner is checked against. */
+export const ORACLE = true;
+
+/** Read every top-level form (`parse_all`). */
+export function readAll(source: string | Uint8Array, options: ReadOptions = {}): ReadResult {
+  const file = options.file ?? "<input>";
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_SOURCE_BYTES;
+  const fail = (code: string, message: string, start: Position, end: Position, text?: string): ReadResult => ({
+    ok: false,
+    diagnostic: diagnostic(code, message, { file, span: { start, end } }),
+    ...(text === undefined ? {} : { text }),
+  });
+
+  let text: string;
+  if (typeof source === "string") {
+    const n = utf8Length(source);
+    if (n > maxBytes) return fail("yao.source_limit", `source contains ${n} bytes; the limit is ${maxBytes}`, ORIGIN, ORIGIN);
+    text = source;
+  } else {
+    if (source.length > maxBytes) {
+      return fail("yao.source_limit", `source contains ${source.length} bytes; the limit is ${maxBytes}`, ORIGIN, ORIGIN);
+    }
+    const decoded = decodeUtf8(source);
+    if (!decoded.ok) {
+      const at = positionOfByte(source, decoded.byteOffset);
+      const bad = source[decoded.byteOffset]!.toString(16).padStart(2, "0");
+      return fail(
+        "yao.invalid_utf8",
+        `source is not valid UTF-8: byte 0x${bad} at offset ${decoded.byteOffset} does not start a valid sequence; save the file as UTF-8`,
+        at,
+        { byte: at.byte + 1, line: at.line, column: at.column + 1 },
+      );
+    }
+    text = decoded.text;
+  }
+  if (text.charCodeAt(0) === 0xfeff) {
+    return fail(
+      "yao.bom",
+      "source starts with a UTF-8 byte order mark (U+FEFF); Yao sources must not have one — remove it",
+      ORIGIN,
+      { byte: 3, line: 1, column: 2 },
+      text,
+    );
+  }
+
+  const lexed = yaoChevrotainLexer().tokenize(text);
+  const tokens = lexed.tokens;
+  if (lexed.errors.length > 0) {
+    // Unreachable by construction (every character lexes); kept so a regression is a diagnostic.
+    const e = lexed.errors[0]!;
+    const cursor = new PositionCursor(text);
+    const at = cursor.at(e.offset);
+    return fail("yao.invalid_character", `invalid character at offset ${e.offset}`, at, cursor.at(e.offset + e.length), text);
+  }
+
+  // One linear pass in source order: positions, string decoding and structural errors, so the
+  // first error is the one the single-pass reference reports.
+  const cursor = new PositionCursor(text);
+  const starts: Position[] = new Array(tokens.length);
+  const ends: Position[] = new Array(tokens.length);
+  const values: string[] = new Array(tokens.length);
+  const maxNesting = options.maxNesting ?? DEFAULT_MAX_NESTING;
+  // Token index by start offset: the builder maps tokens back to their positions without adding a
+  // property to every token object (which would reallocate each token's property store).
+  const indexAt = new Int32Array(text.length + 1);
+  let depth = 0;
+  let outermostOpen = -1;
+  for (let i = 0; i < tokens.length; i++) {
+    const tok = tokens[i]!;
+    indexAt[tok.startOffset] = i;
+    const start = cursor.at(tok.startOffset);
+    starts[i] = start;
+    const type = tok.tokenType;
+    if (type === LParen) {
+      if (depth + 1 > maxNesting) {
+        return fail("yao.nesting_limit", `syntax nesting exceeds ${maxNesting}`, start, cursor.at(tok.startOffset + 1), text);
+      }
+      if (depth === 0) outermostOpen = i;
+      depth++;
+    } else if (type === RParen) {
+      if (depth === 0) {
+        return fail("yao.unexpected_close", "unexpected closing parenthesis", start, cursor.at(tok.startOffset + 1), text);
+      }
+      depth--;
+    } else if (type === StringLiteral) {
+      const decoded = decodeString(tok.image);
+      if (typeof decoded !== "string") {
+        if (decoded.code === "yao.invalid_escape") {
+          const from = cursor.at(tok.startOffset + decoded.from);
+          return fail(decoded.code, decoded.message, from, cursor.at(tok.startOffset + decoded.to), text);
+        }
+        return fail(decoded.code, decoded.message, start, cursor.at(tok.startOffset + tok.image.length), text);
+      }
+      values[i] = decoded;
+    }
+    ends[i] = cursor.at(tok.startOffset + tok.image.length);
+  }
+  if (depth > 0) {
+    return fail("yao.unclosed_list", "unclosed list", starts[outermostOpen]!, cursor.at(text.length), text);
+  }
+
+  const builder: YaoTreeBuilder<SNode> = {
+    atom(token: IToken): SNode {
+      const i = indexAt[token.startOffset]!;
+      const span: SourceSpan = { file, start: starts[i]!, end: ends[i]! };
+      if (token.tokenType === StringLiteral) {
+        return { kind: "string", value: values[i]!, block: token.image.startsWith('"""'), span };
+      }
+      return { kind: "symbol", name: token.image, span };
+    },
+    list(open: IToken, items: SNode[], close: IToken): SNode {
+      const span: SourceSpan = { file, start: starts[indexAt[open.startOffset]!]!, end: ends[indexAt[close.startOffset]!]! };
+      return { kind: "list", items, span };
+    },
+  };
+  parser.builder = builder;
+  parser.input = tokens;
+  const forms = parser.source();
+  if (parser.errors.length > 0) {
+    // Unreachable: the pass above guarantees a balanced stream of known tokens.
+    const e = parser.errors[0]!;
+    const i = Number.isNaN(e.token.startOffset) ? 0 : indexAt[e.token.startOffset]!;
+    return fail("yao.invalid_character", e.message, starts[i] ?? ORIGIN, ends[i] ?? ORIGIN, text);
+  }
+  return { ok: true, forms, text };
+}
+
+/** Read exactly one top-level form (`parse_one`). */
+export function readOne(source: string | Uint8Array, options: ReadOptions = {}): ReadOneResult {
+  const all = readAll(source, options);
+  if (!all.ok) return all;
+  const file = options.file ?? "<input>";
+  if (all.forms.length === 0) {
+    return {
+      ok: false,
+      text: all.text,
+      diagnostic: diagnostic("yao.empty_input", "expected one top-level artifact", { file, span: { start: ORIGIN, end: ORIGIN } }),
+    };
+  }
+  if (all.forms.length > 1) {
+    const [first, second] = all.forms;
+    return {
+      ok: false,
+      text: all.text,
+      diagnostic: diagnostic("yao.multiple_top_level_forms", `expected one top-level artifact, found ${all.forms.length}`, {
+        file,
+        span: second!.span,
+        related: [{ file, span: first!.span, message: "the first top-level artifact is here" }],
+      }),
+    };
+  }
+  return { ok: true, form: all.forms[0]!, text: all.text };
+}
+
+type StringError = { code: string; message: string; from: number; to: number };
+
+/** Decode a string token image (quotes included) or say which reference error it is. */
+function decodeString(image: string): string | StringError {
+  if (image.startsWith('"""')) {
+    if (image.length < 6 || !image.endsWith('"""')) {
+      return { code: "yao.unterminated_string", message: "unterminated triple-quoted block string", from: 0, to: image.length };
+    }
+    return image.slice(3, -3);
+  }
+  let out = "";
+  let runStart = 1;
+  for (let i = 1; i < image.length; i++) {
+    const c = image.charCodeAt(i);
+    if (c === 0x22) return out + image.slice(runStart, i);
+    if (c === 0x0a || c === 0x0d) {
+      return { code: "yao.unterminated_string", message: "unescaped newline in string literal", from: 0, to: i + 1 };
+    }
+    if (c === 0x5c) {
+      out += image.slice(runStart, i);
+      if (i + 1 >= image.length) {
+        return { code: "yao.unterminated_string", message: "unterminated string after escape", from: 0, to: image.length };
+      }
+      const e = image.charCodeAt(i + 1);
+      if (e === 0x5c) out += "\\";
+      else if (e === 0x22) out += '"';
+      else if (e === 0x6e) out += "\n";
+      else if (e === 0x72) out += "\r";
+      else if (e === 0x74) out += "\t";
+      else {
+        const ch = String.fromCodePoint(image.codePointAt(i + 1)!);
+        return {
+          code: "yao.invalid_escape",
+          message: `unknown string escape '\\${ch}'`,
+          from: i,
+          to: i + 1 + ch.length,
+        };
+      }
+      i++;
+      runStart = i + 1;
+    }
+  }
+  return { code: "yao.unterminated_string", message: "unterminated string literal", from: 0, to: image.length };
+}
+
+/** The reference's display form of a reader diagnostic: `UnclosedList at 1:1: unclosed list`. */
+export function referenceDisplay(d: Diagnostic): string {
+  const bare = d.code.startsWith("yao.") ? d.code.slice(4) : d.code;
+  const pascal = bare
+    .split("_")
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join("");
+  const at = d.span ? `${d.span.start.line}:${d.span.start.column}` : "1:1";
+  return `${pascal} at ${at}: ${d.message}`;
+}
