@@ -12,7 +12,7 @@ import { extensionOf } from "../fs/paths.js";
 import { checkHns } from "../hns/check.js";
 import { hnsAnalyzer } from "./analyzer.js";
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE, useColor } from "./io.js";
-import { frontends } from "./frontends.js";
+import { detectFrontend } from "./frontends.js";
 
 export interface CheckCommandOptions {
   readonly format: "human" | "json";
@@ -40,20 +40,15 @@ export async function checkPaths(fs: PackageFs, paths: readonly string[], option
       results.push(notFound(path));
       continue;
     }
-    let handled = false;
-    for (const frontend of frontends) {
-      if (await frontend.detect(fs, path)) {
-        results.push(await frontend.check(fs, path));
-        handled = true;
-        break;
-      }
+    const frontend = await detectFrontend(fs, path);
+    if (frontend !== undefined) {
+      results.push(await frontend.check(fs, path));
+      continue;
     }
-    if (!handled) {
-      // Not a recognised package: the HNS loader explains what an HNS package must look like.
-      const r = await checkHns(fs, path, { analyzer: options.analyze ? hnsAnalyzer : undefined });
-      ioError ||= r.ioError;
-      results.push(r);
-    }
+    // Not a recognised package: the HNS loader explains what an HNS package must look like.
+    const r = await checkHns(fs, path, { analyzer: options.analyze ? hnsAnalyzer : undefined });
+    ioError ||= r.ioError;
+    results.push(r);
   }
   return { results, ioError };
 }
