@@ -8,6 +8,7 @@
  * - `strict` lists every departure from the canonical subset (reference §1.2), each naming what is
  *   wrong and what the reference silently does instead (docs/divergences/a3s.md).
  */
+import { utf8Length } from "../syntax/utf8.js";
 import type { IToken } from "chevrotain";
 import {
   Comment,
@@ -50,6 +51,13 @@ export function parseAcl(text: string, file: string): AclParse {
   const index = new SourceIndex(text);
   const strict: Diagnostic[] = [];
   const at = (start: number, end: number) => ({ file, span: index.span(start, end) });
+
+  // The size limit is in UTF-8 bytes and comes before lexing, so an oversized document costs
+  // nothing beyond measuring it.
+  if (text.length > ACL_MAX_BYTES || utf8Length(text) > ACL_MAX_BYTES) {
+    strict.push(diagnostic("a3s.acl.too_large", `the manifest is larger than ${ACL_MAX_BYTES} bytes (ACL 0.3 document limit)`, at(0, 0)));
+    return { blocks: null, referenceError: null, strict, index };
+  }
 
   // A UTF-8 BOM is an editor artefact, not content; the reference drops it like any stray character.
   const bom = text.startsWith("\uFEFF") ? 1 : 0;
@@ -129,9 +137,7 @@ export function parseAcl(text: string, file: string): AclParse {
 
   let blocks: AclBlock[] | null = null;
   const depth = maxNesting(significant);
-  if (text.length > ACL_MAX_BYTES) {
-    strict.push(diagnostic("a3s.acl.too_large", `the manifest is larger than ${ACL_MAX_BYTES} bytes (ACL 0.3 document limit)`, at(0, 0)));
-  } else if (depth.depth > REFERENCE_MAX_DEPTH) {
+  if (depth.depth > REFERENCE_MAX_DEPTH) {
     strict.push(
       diagnostic("a3s.acl.too_deep", `brackets and braces nest deeper than ${REFERENCE_MAX_DEPTH} levels (ACL 0.3 depth limit)`, at(depth.offset, depth.offset + 1)),
     );

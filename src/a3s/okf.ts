@@ -131,6 +131,21 @@ export function markdownFacts(body: string): MdFacts {
 
 type Frontmatter = { present: false; body: string } | { present: true; value: unknown; body: string } | { error: string };
 
+const MAX_FRONTMATTER_CHARS = 64 * 1024;
+const MAX_FRONTMATTER_DEPTH = 32;
+
+/** Deepest nesting of YAML flow collections (`[`/`{`), ignoring quoting: an upper bound is enough. */
+function flowDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5b || c === 0x7b) max = Math.max(max, ++depth);
+    else if ((c === 0x5d || c === 0x7d) && depth > 0) depth--;
+  }
+  return max;
+}
+
 /** Lines split keeping their terminators; the first line minus `\r\n`/`\n` must be exactly `---`. */
 export function splitFrontmatter(text: string): Frontmatter {
   const lines = text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
@@ -140,6 +155,10 @@ export function splitFrontmatter(text: string): Frontmatter {
     if (bare(lines[i]!) === "---") {
       const yamlText = lines.slice(1, i).join("");
       const body = lines.slice(i + 1).join("");
+      // The YAML parser is neither linear nor flat on adversarial input (deep flow collections):
+      // bound what reaches it.
+      if (yamlText.length > MAX_FRONTMATTER_CHARS) return { error: `YAML frontmatter is larger than ${MAX_FRONTMATTER_CHARS} characters` };
+      if (flowDepth(yamlText) > MAX_FRONTMATTER_DEPTH) return { error: `YAML frontmatter nests deeper than ${MAX_FRONTMATTER_DEPTH} levels` };
       const doc = parseDocument(yamlText, { version: "1.2", schema: "core", uniqueKeys: true, prettyErrors: false });
       if (doc.errors.length > 0) return { error: `invalid YAML frontmatter: ${doc.errors[0]!.message.split("\n")[0]}` };
       try {
