@@ -17,6 +17,8 @@ import { detectFrontend } from "./frontends.js";
 export interface CheckCommandOptions {
   readonly format: "human" | "json";
   readonly analyze: boolean;
+  /** Treat warnings (ignored manifest fields, unknown capability categories, …) as errors. */
+  readonly strict?: boolean;
 }
 
 export interface CheckOutcome {
@@ -54,7 +56,9 @@ export async function checkPaths(fs: PackageFs, paths: readonly string[], option
 }
 
 export async function runCheck(fs: PackageFs, paths: readonly string[], options: CheckCommandOptions): Promise<number> {
-  const { results, ioError } = await checkPaths(fs, paths, options);
+  const outcome = await checkPaths(fs, paths, options);
+  const { ioError } = outcome;
+  const results = options.strict ? outcome.results.map(strictResult) : outcome.results;
   // The JSON document is a set of evidence receipts (seed 002): each result with its ReproHash.
   if (options.format === "json") process.stdout.write(renderEvidenceJson(results, { analyze: options.analyze }));
   else process.stdout.write(renderHuman(results, { color: useColor(process.stdout) }));
@@ -69,5 +73,16 @@ function notFound(path: string): CheckResult {
     valid: false,
     identity: null,
     diagnostics: [diagnostic("cli.not_found", `${path} does not exist`, { file: path, hint: "check the path" })],
+  };
+}
+
+/** Strict mode: every warning becomes an error, so the package is invalid and has no identity. */
+export function strictResult(r: CheckResult): CheckResult {
+  if (!r.diagnostics.some((d) => d.severity === "warning")) return r;
+  return {
+    ...r,
+    valid: false,
+    identity: null,
+    diagnostics: r.diagnostics.map((d) => (d.severity === "warning" ? { ...d, severity: "error" as const } : d)),
   };
 }

@@ -60,8 +60,9 @@ export function buildProgram(groups: readonly Register[]): Command {
     .description("check packages and report every problem found")
     .addOption(new Option("--format <format>", "output format").choices(["human", "json"]).default("human"))
     .option("--no-analyze", "HNS: structural load only (skip type and effect analysis)")
+    .option("--strict", "treat warnings as errors (e.g. manifest fields HNS v0.1 does not define)")
     .argument("<paths...>", "package files or directories")
-    .action(async (paths: string[], opts: { format: "human" | "json"; analyze: boolean }) => {
+    .action(async (paths: string[], opts: { format: "human" | "json"; analyze: boolean; strict?: boolean }) => {
       const { runCheck } = await import("./check-command.js");
       process.exitCode = await runCheck(fs, paths, opts);
     });

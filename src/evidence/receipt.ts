@@ -8,7 +8,7 @@ import { jsonResult } from "../diagnostics/render.js";
 import type { CheckResult } from "../diagnostics/result.js";
 import { canonicalize, type Canonicalized } from "./canonicalize.js";
 import { RECEIPT_TABLE } from "./classification.js";
-import { reasonOrMissing } from "./reasons.js";
+import { actionForSeverity, reasonOrMissing } from "./reasons.js";
 
 export type EvidenceClass = "simulated" | "measured" | "third_party";
 export const EVIDENCE_CLASSES: readonly EvidenceClass[] = ["simulated", "measured", "third_party"];
@@ -44,8 +44,10 @@ export function toReceipt(result: CheckResult, options: ReceiptOptions): Receipt
   const json = JSON.parse(JSON.stringify(jsonResult(result))) as Record<string, unknown>;
   const diags = Array.isArray(json["diagnostics"]) ? (json["diagnostics"] as Record<string, unknown>[]) : [];
   json["diagnostics"] = diags.map((d) => {
-    const r = reasonOrMissing(String(d["code"]), d["severity"] as Diagnostic["severity"]);
-    return { ...d, action: r.action, layer: r.layer, reason: r.reason };
+    const severity = d["severity"] as Diagnostic["severity"];
+    const r = reasonOrMissing(String(d["code"]), severity);
+    // The action follows the severity the diagnostic was reported with (strict mode promotes warnings).
+    return { ...d, action: actionForSeverity(severity), layer: r.layer, reason: r.reason };
   });
   const doc: Record<string, unknown> = {
     receipt: RECEIPT_TABLE.version,

@@ -33,3 +33,24 @@ describe("yaoc hash", () => {
     expect(yaoc(["hash", "no/such/package"]).code).toBe(2);
   });
 });
+
+describe("yaoc check --strict", () => {
+  it("turns warnings into errors: the package becomes invalid (exit 1) and has no identity", () => {
+    const path = "fixtures/hns/success/warn-unknown-field.hns";
+    const lenient = yaoc(["check", "--format", "json", path]);
+    const strict = yaoc(["check", "--strict", "--format", "json", path]);
+    expect(lenient.code).toBe(0);
+    expect(strict.code).toBe(1);
+    const l = (JSON.parse(lenient.out) as { results: { identity: string; diagnostics: { code: string; severity: string }[] }[] }).results[0]!;
+    const s = (JSON.parse(strict.out) as { results: { identity: string | null; diagnostics: { code: string; severity: string }[] }[] }).results[0]!;
+    expect(l.diagnostics.length).toBeGreaterThan(0);
+    expect(l.diagnostics.every((d) => d.code === "hns.unknown_field" && d.severity === "warning")).toBe(true);
+    expect(s.diagnostics.map((d) => [d.code, d.severity])).toEqual(l.diagnostics.map((d) => [d.code, "error"]));
+    expect(l.identity).toMatch(/^sha256:/);
+    expect(s.identity).toBeNull();
+  });
+
+  it("leaves a clean package valid", () => {
+    expect(yaoc(["check", "--strict", "examples/review.hns"]).code).toBe(0);
+  });
+});
