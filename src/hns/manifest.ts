@@ -90,7 +90,7 @@ export function parseManifest(form: SList, ctx: LoadContext): Manifest {
     const what = item.kind === "list" ? (head === undefined ? "an empty or unnamed list" : `(${head} ...)`) : "an atom";
     ctx.warnAt(
       "hns.unknown_field",
-      `(manifest ...) item ${what} is not an HNS v0.1 manifest field; it is ignored and not part of the package identity`,
+      `${what} in (manifest ...) is not an HNS v0.1 manifest field; it is ignored and not part of the package identity`,
       item,
     );
   }
