@@ -186,9 +186,16 @@ describe("hostile names and size bombs (in memory)", () => {
 
   it("HNS: NFC/NFD-different and case-only-different function files are not conflated", async () => {
     const fn = (name: string) => `(fn ${name} (params) (returns Int) (body 1))\n`;
-    const r = await within(checkHns(mem({ "/p.hns/functions/caf\u00e9.yao": fn("caf\u00e9"), "/p.hns/functions/cafe\u0301.yao": fn("cafe\u0301"), "/p.hns/functions/F.yao": fn("F"), "/p.hns/functions/f.yao": fn("f") }), "/p.hns", { analyzer: packageDiagnostics }));
-    // Either each file is its own function or the package is rejected; never a crash.
-    expect(Array.isArray(r.diagnostics)).toBe(true);
+    const r = await within(checkHns(mem({ "/p.hns/functions/caf\u00e9.yao": fn("nfc"), "/p.hns/functions/cafe\u0301.yao": fn("nfd"), "/p.hns/functions/F.yao": fn("upper"), "/p.hns/functions/f.yao": fn("lower") }), "/p.hns", { analyzer: packageDiagnostics }));
+    // File names are compared as code points, never normalised or case-folded: four files, four functions.
+    expect(r.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    const pkg = (r as { package?: { functions: { name: string; file: string }[] } }).package;
+    expect(pkg?.functions.map((f) => [f.name, f.file.slice("/p.hns/functions/".length)])).toEqual([
+      ["lower", "f.yao"],
+      ["nfc", "caf\u00e9.yao"],
+      ["nfd", "cafe\u0301.yao"],
+      ["upper", "F.yao"],
+    ]);
   });
 
   it("HNS: 100,000 functions in one source are rejected by a limit, in bounded time", async () => {
@@ -214,12 +221,20 @@ describe("hostile names and size bombs (in memory)", () => {
     expect(harp.valid).toBe(false);
   });
 
-  it("HCP: 10,000 verbs (surfaces) are checked in bounded time", async () => {
+  it("HCP: 10,000 verbs are checked in bounded time, with the 5–12 verbs SHOULD as the only finding", async () => {
     const verbs = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`a.v${i}`, { argv: [`v${i}`] }]));
     const policy = Object.fromEntries(Object.keys(verbs).map((v) => [v, { effect: "allow" }]));
     const r = await within(checkHcp(MemoryFs.from({ "/p/surface.json": JSON.stringify({ id: "acme.tickets", wrap: { bin: "./bin/tool" }, verbs }), "/p/policy.json": JSON.stringify({ surface_id: "acme.tickets", verbs: policy }), "/p/HARNESS.md": "# x\n", "/p/bin/tool": "#!/bin/sh\n" }), "/p"));
-    expect(Array.isArray(r.diagnostics)).toBe(true);
+    expect(r.diagnostics.map((d) => [d.code, d.severity])).toEqual([["hcp.verbs.too_many", "warning"]]);
   });
+
+  it("A3S: 10,000 surfaces are rejected by the per-kind surface limit, in bounded time", async () => {
+    const skills = Array.from({ length: 10_000 }, (_, i) => `skill "s${i}" { path = "s/${i}/SKILL.md" }\n`).join("");
+    const acl = ACL.replace(/\n}\s*$/, `\n${skills}}\n`);
+    const r = await within(checkA3s(MemoryFs.from({ "/q/a3s-use-extension.acl": acl, "/q/README.md": "# x\n" }), "/q"), 30_000);
+    expect(r.valid).toBe(false);
+    expect(r.diagnostics.map((d) => d.code)).toEqual(["a3s.manifest.surface_count"]);
+  }, 40_000);
 
   it("A3S/OKF: a bundle of 20,000 tiny files (zip-bomb-like fan-out) is rejected by the entry limit", async () => {
     const files: Record<string, string> = { "/p/a3s-use-extension.acl": ACL, "/p/README.md": "# x\n" };
