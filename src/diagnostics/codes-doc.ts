@@ -18,7 +18,11 @@ export function renderCodesDoc(sections: readonly CodeSection[]): string {
     "L4 permission, L5 identity, L6 metadata, L7 audit, L8 consistency.",
     "",
     "Exit codes of `yaoc check`: 0 when every package is valid, 1 when some package is invalid, 2 on a",
-    "usage or I/O error (`cli.not_found`, `hns.not_found`, `hns.io_error`, a bad option).",
+    "usage or I/O error (`cli.not_found`, `hns.not_found`, `hns.io_error`, a bad option). With `--strict`",
+    "every warning is reported as an error (action block).",
+    "",
+    "Dotted names that are not codes: `harp.json` (the HARP manifest file) and `evidence.commit` (a Yao",
+    "host operation of the Morphz profile).",
   ];
   for (const section of sections) {
     out.push("", `## ${section.title}`, "", "| code | severity | meaning | enforces | action | layer | reason |", "| --- | --- | --- | --- | --- | --- | --- |");
