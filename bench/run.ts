@@ -22,7 +22,7 @@ import { sha256Hex } from "../src/canonical/hash.js";
 import { MemoryFs } from "../src/fs/memory-fs.js";
 import { checkHns } from "../src/hns/check.js";
 import { readAll } from "../src/syntax/reader.js";
-import { packageDiagnostics } from "../src/yao/package-analysis.js";
+import { packageAnalysis } from "../src/yao/package-analysis.js";
 import { minimalRead } from "./baselines/minimal-reader.js";
 import { spanRead } from "./baselines/span-reader.js";
 
@@ -126,7 +126,7 @@ export function hnsPackage(targetBytes: number, seed = 7): string {
 }
 
 async function checkText(text: string | Uint8Array): Promise<boolean> {
-  const r = await checkHns(MemoryFs.from({ "/p.hns": text }), "/p.hns", { analyzer: packageDiagnostics });
+  const r = await checkHns(MemoryFs.from({ "/p.hns": text }), "/p.hns", { analyzer: packageAnalysis });
   return r.valid;
 }
 

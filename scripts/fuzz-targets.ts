@@ -20,7 +20,7 @@ import { checkHcp } from "../src/hcp/index.js";
 import { checkHns } from "../src/hns/check.js";
 import { readAll } from "../src/syntax/reader.js";
 import { analyzeProgram, analyzeSources, programHash } from "../src/yao/index.js";
-import { packageDiagnostics } from "../src/yao/package-analysis.js";
+import { packageAnalysis } from "../src/yao/package-analysis.js";
 
 export const TARGETS = ["yao", "hns", "acl", "harp", "okf", "hcp"] as const;
 export type TargetName = (typeof TARGETS)[number];
@@ -195,7 +195,7 @@ const targets: Record<TargetName, Target> = {
   hns: {
     name: "hns",
     seeds: hnsSeeds,
-    run: async (seed, input) => (await checkHns(memFs(seed, input), "/p.hns", { analyzer: packageDiagnostics })).diagnostics.length,
+    run: async (seed, input) => (await checkHns(memFs(seed, input), "/p.hns", { analyzer: packageAnalysis })).diagnostics.length,
   },
   acl: {
     name: "acl",

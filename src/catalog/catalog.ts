@@ -253,7 +253,7 @@ export class Catalog {
     if (!loaded.ok) {
       return { path: name, status: "rejected", id: null, version: null, identity: null, diagnostics: [...loaded.diagnostics, diagnostic("catalog.rejected", `${name} was not installed: it does not load`, { file: name })], ioError: false };
     }
-    const diagnostics = [...loaded.warnings, ...(this.options.analyzer?.(loaded.package) ?? [])];
+    const diagnostics = [...loaded.warnings, ...(this.options.analyzer?.(loaded.package).diagnostics ?? [])];
     if (hasErrors(diagnostics)) {
       return { path: name, status: "rejected", id: loaded.package.manifest.id, version: loaded.package.manifest.version, identity: null, diagnostics: [...diagnostics, diagnostic("catalog.rejected", `${name} was not installed: check found errors`, { file: name })], ioError: false };
     }

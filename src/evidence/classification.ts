@@ -72,6 +72,7 @@ export const RECEIPT_TABLE: ClassificationTable = {
     { path: "result.id", class: "repro", note: "HNS / HARP package id" },
     { path: "result.version", class: "repro", note: "HNS / HARP package version" },
     { path: "result.owner", class: "repro", note: "HNS entry owner" },
+    { path: "result.program_hash", class: "repro", note: "HNS entry program hash (typed IR identity), null unless analysed and valid" },
     { path: "result.name", class: "repro", note: "HARP display name" },
     { path: "result.pack_id", class: "repro", note: "HCP pack id" },
     { path: "result.plane", class: "repro", note: "HCP plane" },

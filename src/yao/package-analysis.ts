@@ -4,7 +4,7 @@
  * this to evaluation time; yaoc runs it at load so ill-typed, recursive or over-effectful packages
  * are rejected before anything executes.
  */
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import type { PackageAnalysis } from "../hns/check.js";
 import type { HnsPackage } from "../hns/model.js";
 import { headName, type SNode } from "../syntax/tree.js";
 import { analyzeModule, analyzeProgram, type AnalysisResult } from "./analyze.js";
@@ -26,8 +26,9 @@ export function analyzePackage(pkg: HnsPackage, options: PackageAnalysisOptions 
 }
 
 /** The `PackageAnalyzer` the loader's check runs. */
-export function packageDiagnostics(pkg: HnsPackage): readonly Diagnostic[] {
-  return analyzePackage(pkg).diagnostics;
+export function packageAnalysis(pkg: HnsPackage): PackageAnalysis {
+  const r = analyzePackage(pkg);
+  return { diagnostics: r.diagnostics, programHash: r.programHash };
 }
 
 /**

@@ -88,7 +88,7 @@ describe("install, get, list", () => {
 
   it("never stores a package the analyzer rejects", async () => {
     const store = new MemoryCatalogStore();
-    const cat = new Catalog(store, { analyzer: () => [{ code: "yao.type_mismatch", severity: "error", message: "nope" }] });
+    const cat = new Catalog(store, { analyzer: () => ({ diagnostics: [{ code: "yao.type_mismatch", severity: "error", message: "nope" }] }) });
     const out = await installed(cat, { "/a.hns": smallPackage("a", "1") }, "/a.hns");
     expect(out.status).toBe("rejected");
     expect(store.paths()).toEqual([]);

@@ -112,7 +112,7 @@ describe.skipIf(!built)("yaoc CLI", () => {
     expect(Object.keys(doc)).toEqual(["results"]);
     // The result shape, then the evidence receipt fields of seed 002.
     expect(doc.results.map((x) => Object.keys(x))).toEqual(
-      Array(3).fill(["path", "kind", "valid", "identity", "id", "version", "owner", "diagnostics", "evidence_class", "measure_source", "measure_ts", "repro_hash"]),
+      Array(3).fill(["path", "kind", "valid", "identity", "id", "version", "owner", "program_hash", "diagnostics", "evidence_class", "measure_source", "measure_ts", "repro_hash"]),
     );
     expect(doc.results[0]).toEqual({
       evidence_class: "simulated",
@@ -126,9 +126,10 @@ describe.skipIf(!built)("yaoc CLI", () => {
       id: "coding",
       version: "1.0.0",
       owner: "runtime",
+      program_hash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
       diagnostics: [],
     });
-    expect(doc.results[1]).toMatchObject({ path: INVALID, kind: "hns", valid: false, identity: null, id: null, version: null, owner: null });
+    expect(doc.results[1]).toMatchObject({ path: INVALID, kind: "hns", valid: false, identity: null, id: null, version: null, owner: null, program_hash: null });
     expect(doc.results[1]!.diagnostics).toEqual([
       {
         code: "yao.unclosed_list",

@@ -21,7 +21,7 @@ import type { PackageFs } from "../../src/fs/package-fs.js";
 import { checkHarp } from "../../src/harp/index.js";
 import { checkHcp } from "../../src/hcp/index.js";
 import { checkHns } from "../../src/hns/check.js";
-import { packageDiagnostics } from "../../src/yao/package-analysis.js";
+import { packageAnalysis } from "../../src/yao/package-analysis.js";
 
 const root = mkdtempSync(join(tmpdir(), "yaoc-hostile-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -67,7 +67,7 @@ const FRONTENDS: Frontend[] = [
     target: "manifest.yao",
     path: "p.hns",
     prefix: /^(hns|yao)\./,
-    check: (fs, p) => checkHns(fs, p, { analyzer: packageDiagnostics }),
+    check: (fs, p) => checkHns(fs, p, { analyzer: packageAnalysis }),
   },
   { name: "harp", files: { "harp.json": HARP, "server.mjs": "export {};\n" }, target: "harp.json", path: "p", prefix: /^harp/, check: (fs, p) => checkHarp(fs, p) },
   { name: "hcp", files: { "surface.json": HCP_SURFACE, "policy.json": HCP_POLICY, "HARNESS.md": "# x\n", "bin/tool": "#!/bin/sh\n" }, target: "surface.json", path: "p", prefix: /^hcp\./, check: (fs, p) => checkHcp(fs, p) },
@@ -186,7 +186,7 @@ describe("hostile names and size bombs (in memory)", () => {
 
   it("HNS: NFC/NFD-different and case-only-different function files are not conflated", async () => {
     const fn = (name: string) => `(fn ${name} (params) (returns Int) (body 1))\n`;
-    const r = await within(checkHns(mem({ "/p.hns/functions/caf\u00e9.yao": fn("nfc"), "/p.hns/functions/cafe\u0301.yao": fn("nfd"), "/p.hns/functions/F.yao": fn("upper"), "/p.hns/functions/f.yao": fn("lower") }), "/p.hns", { analyzer: packageDiagnostics }));
+    const r = await within(checkHns(mem({ "/p.hns/functions/caf\u00e9.yao": fn("nfc"), "/p.hns/functions/cafe\u0301.yao": fn("nfd"), "/p.hns/functions/F.yao": fn("upper"), "/p.hns/functions/f.yao": fn("lower") }), "/p.hns", { analyzer: packageAnalysis }));
     // File names are compared as code points, never normalised or case-folded: four files, four functions.
     expect(r.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     const pkg = (r as { package?: { functions: { name: string; file: string }[] } }).package;
@@ -200,7 +200,7 @@ describe("hostile names and size bombs (in memory)", () => {
 
   it("HNS: 100,000 functions in one source are rejected by a limit, in bounded time", async () => {
     const fns = Array.from({ length: 100_000 }, (_, i) => `(fn f${i} (params) (returns Int) (body 1))`).join("\n");
-    const r = await within(checkHns(MemoryFs.from({ "/p.hns": `${hnsFiles["manifest.yao"]}${hnsFiles["contract.yao"]}${hnsFiles["main.yao"]}${fns}` }), "/p.hns", { analyzer: packageDiagnostics }));
+    const r = await within(checkHns(MemoryFs.from({ "/p.hns": `${hnsFiles["manifest.yao"]}${hnsFiles["contract.yao"]}${hnsFiles["main.yao"]}${fns}` }), "/p.hns", { analyzer: packageAnalysis }));
     expect(r.valid).toBe(false);
     expect(r.diagnostics[0]!.code).toMatch(/limit/);
   });

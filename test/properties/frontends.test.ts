@@ -13,7 +13,7 @@ import { checkHcp } from "../../src/hcp/index.js";
 import { checkHns } from "../../src/hns/check.js";
 import { readOne } from "../../src/syntax/reader.js";
 import { analyzeProgram, programHash } from "../../src/yao/index.js";
-import { packageDiagnostics } from "../../src/yao/package-analysis.js";
+import { packageAnalysis } from "../../src/yao/package-analysis.js";
 
 type Tree = string | Tree[];
 const HEADS = ["eval", "seq", "bind", "fn", "params", "returns", "body", "requires", "tools", "call", "if", "let", "dict", "par", "branch", "record", "types", "manifest", "contract", "mind", "id", "version", "capabilities", "entry", "Int", "String", "List"];
@@ -42,7 +42,7 @@ describe("frontends answer arbitrary input with diagnostics", () => {
   it("HNS single-file packages: arbitrary bytes and arbitrary artifact trees", async () => {
     await fc.assert(
       fc.asyncProperty(fc.oneof(bytes, fc.array(artifact, { maxLength: 5 }).map((a) => new TextEncoder().encode(a.join("\n")))), async (data) => {
-        wellFormed(await checkHns(MemoryFs.from({ "/p.hns": data }), "/p.hns", { analyzer: packageDiagnostics }));
+        wellFormed(await checkHns(MemoryFs.from({ "/p.hns": data }), "/p.hns", { analyzer: packageAnalysis }));
       }),
       { numRuns: 150 },
     );
@@ -52,7 +52,7 @@ describe("frontends answer arbitrary input with diagnostics", () => {
     await fc.assert(
       fc.asyncProperty(artifact, artifact, async (manifest, entry) => {
         const fs = MemoryFs.from({ "/p.hns/manifest.yao": manifest, "/p.hns/main.yao": entry, "/p.hns/contract.yao": "(contract (purpose \"x\"))" });
-        wellFormed(await checkHns(fs, "/p.hns", { analyzer: packageDiagnostics }));
+        wellFormed(await checkHns(fs, "/p.hns", { analyzer: packageAnalysis }));
       }),
       { numRuns: 100 },
     );
