@@ -1,10 +1,11 @@
 /** Shared helpers: a bundled CLI worker for real processes, temp directories and package variants. */
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "vite";
+import { afterAll } from "vitest";
 
 export const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const examples = join(repo, "examples");
@@ -14,7 +15,7 @@ let worker: Promise<string> | undefined;
 /** Bundle cli-worker.ts (and the sources it imports) into one plain .mjs file, once per test file. */
 export function workerScript(): Promise<string> {
   worker ??= (async () => {
-    const outDir = mkdtempSync(join(tmpdir(), "yaoc-catalog-worker-"));
+    const outDir = tempDir("yaoc-catalog-worker-");
     await build({
       configFile: false,
       logLevel: "silent",
@@ -68,8 +69,17 @@ export async function runCatalog(args: readonly string[], options: RunOptions = 
   });
 }
 
+const created: string[] = [];
+// Registered while the importing test file is collected, so it runs after that file's tests.
+afterAll(() => {
+  for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A temporary directory removed after the test file has run. */
 export function tempDir(prefix = "yaoc-catalog-test-"): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  created.push(dir);
+  return dir;
 }
 
 export const reviewSource = readFileSync(join(examples, "review.hns"), "utf8");

@@ -7,7 +7,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -94,6 +94,7 @@ describe.skipIf(!existsSync(attestJs))("built CLI (fresh processes)", () => {
       expect(verdict["exit_code"]).toBe(r.status);
       hashes.push(String(verdict["verdict_hash"]));
       expect(readFileSync(join(out, "attestation.md"), "utf8")).toContain(`verdict_hash: \`${String(verdict["verdict_hash"])}\``);
+      rmSync(out, { recursive: true, force: true });
     }
     expect(hashes[0]).toBe(hashes[1]);
   }, 180_000);
