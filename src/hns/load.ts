@@ -99,6 +99,12 @@ async function statOrFail(ctx: LoadContext, display: string) {
     if (!(e instanceof FsError)) throw e;
     ctx.fail("hns.io_error", `failed to read ${display}: ${e.message}`, { file: display });
   }
+  if ((await ctx.fs.lstat(display).catch(() => null)) !== null) {
+    ctx.fail("hns.not_regular_file", `Harness package ${display} is a symbolic link that does not resolve (dangling, or a loop)`, {
+      file: display,
+      hint: "point the link at the package, or use the package path itself",
+    });
+  }
   ctx.fail("hns.not_found", `Harness package does not exist or is not a file/directory: ${display}`, {
     file: display,
     hint: "check the path",

@@ -1,5 +1,7 @@
-/** `yaoc hash` prints the identity of every package kind, equal to what `yaoc check` reports. */
+/** The yaoc command line: hash for every kind, --strict, and broken package links. */
 import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../support/shared.js";
@@ -52,5 +54,23 @@ describe("yaoc check --strict", () => {
 
   it("leaves a clean package valid", () => {
     expect(yaoc(["check", "--strict", "examples/review.hns"]).code).toBe(0);
+  });
+});
+
+describe("yaoc check on a package path that is a broken symbolic link", () => {
+  it("reports a dangling link or a loop as an invalid package (exit 1), not a missing path", () => {
+    const dir = mkdtempSync(join(tmpdir(), "yaoc-links-"));
+    try {
+      symlinkSync("loop.hns", join(dir, "loop.hns"));
+      symlinkSync("missing.hns", join(dir, "dangling.hns"));
+      for (const name of ["loop.hns", "dangling.hns"]) {
+        const r = yaoc(["check", join(dir, name)]);
+        expect(r.code).toBe(1);
+        expect(r.out).toContain("error[hns.not_regular_file]");
+        expect(r.out).toContain("does not resolve");
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
