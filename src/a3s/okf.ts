@@ -12,6 +12,7 @@ import MarkdownIt from "markdown-it";
 import type { Token } from "markdown-it";
 import markdownItFootnote from "markdown-it-footnote";
 import { parseDocument } from "yaml";
+import { utf8Length } from "../syntax/utf8.js";
 import { byteCompare } from "./manifest.js";
 import { expandedDigest, OKF_DOMAIN, type DigestFile } from "./digest.js";
 import { isCanonicalOkfPath, limitsProblem, type OkfBundleContract, type OkfLimits } from "./okf-contract.js";
@@ -231,7 +232,7 @@ function resolveReference(doc: string, raw: string, scopeDescriptorAllowed: bool
   }
   if (decoded.endsWith("/") || stack.length === 0) stack.push("index.md");
   const resolved = stack.join("/");
-  if (enc.encode(resolved).length > 1024) return unsafe();
+  if (utf8Length(resolved) > 1024) return unsafe();
   return { kind: "target", path: resolved };
 }
 
@@ -331,7 +332,7 @@ export function inspectOkfBundleFiles(files: readonly DigestFile[], limits: OkfL
         continue;
       }
       const type = fmValue["type"];
-      if (typeof type !== "string" || type === "" || type !== type.trim() || enc.encode(type).length > 256 || CONTROL.test(type)) {
+      if (typeof type !== "string" || type === "" || type !== type.trim() || utf8Length(type) > 256 || CONTROL.test(type)) {
         bad(`OKF concept '${p}' requires a non-empty string type.`);
         continue;
       }
