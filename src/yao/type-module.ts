@@ -84,33 +84,37 @@ export function fieldTypesOf(def: TypeDefinition): YaoType[] {
   return def.kind === "record" ? def.fields.map((f) => f.ty) : def.variants.flatMap((v) => v.fields.map((f) => f.ty));
 }
 
+/**
+ * Push the element types of a structural type (List, Map, Option, Result, structural record) so
+ * that popping visits them in source order; other types have none here.
+ */
+function pushComponentTypes(u: YaoType, stack: YaoType[]): void {
+  switch (u.kind) {
+    case "list":
+    case "map":
+    case "option":
+      stack.push(u.value);
+      break;
+    case "result":
+      stack.push(u.value.error, u.value.ok);
+      break;
+    case "structural_record":
+      for (const k of sortByCodePoints(u.value.keys()).reverse()) stack.push(u.value.get(k)!);
+      break;
+    default:
+      break;
+  }
+}
+
 /** Named types mentioned by `t` (not inside Program effects), in order of appearance. */
 export function namedTypesIn(t: YaoType): string[] {
   const out: string[] = [];
   const stack: YaoType[] = [t];
   while (stack.length > 0) {
     const u = stack.pop()!;
-    switch (u.kind) {
-      case "named":
-        out.push(u.value);
-        break;
-      case "list":
-      case "map":
-      case "option":
-        stack.push(u.value);
-        break;
-      case "result":
-        stack.push(u.value.error, u.value.ok);
-        break;
-      case "structural_record":
-        for (const k of sortByCodePoints(u.value.keys()).reverse()) stack.push(u.value.get(k)!);
-        break;
-      case "program":
-        stack.push(u.value.output);
-        break;
-      default:
-        break;
-    }
+    if (u.kind === "named") out.push(u.value);
+    else if (u.kind === "program") stack.push(u.value.output);
+    else pushComponentTypes(u, stack);
   }
   return out;
 }
@@ -200,28 +204,12 @@ function findInType(t: YaoType, types: TypeTable, bad: (u: YaoType) => boolean):
   while (stack.length > 0) {
     const u = stack.pop()!;
     if (bad(u)) return u;
-    switch (u.kind) {
-      case "list":
-      case "map":
-      case "option":
-        stack.push(u.value);
-        break;
-      case "result":
-        stack.push(u.value.error, u.value.ok);
-        break;
-      case "structural_record":
-        for (const k of sortByCodePoints(u.value.keys()).reverse()) stack.push(u.value.get(k)!);
-        break;
-      case "named": {
-        if (visited.has(u.value)) break;
-        visited.add(u.value);
-        const def = types.get(u.value);
-        if (def !== undefined) stack.push(...fieldTypesOf(def).reverse());
-        break;
-      }
-      default:
-        break;
-    }
+    if (u.kind === "named") {
+      if (visited.has(u.value)) continue;
+      visited.add(u.value);
+      const def = types.get(u.value);
+      if (def !== undefined) stack.push(...fieldTypesOf(def).reverse());
+    } else pushComponentTypes(u, stack);
   }
   return undefined;
 }
