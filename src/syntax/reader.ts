@@ -33,15 +33,18 @@ const ORIGIN: Position = { byte: 0, line: 1, column: 1 };
 /** Built on first read (grammar self-analysis is start-up cost a CLI run may not need). */
 let parser: YaoParser<SNode> | undefined;
 
-/** Read every top-level form (`parse_all`). */
-export function readAll(source: string | Uint8Array, options: ReadOptions = {}): ReadResult {
+/**
+ * The checks that come before lexing, shared by every reader of Yao text: the byte limit (on the
+ * UTF-8 length, before decoding), strict UTF-8 decoding with the offset of a bad byte, no BOM.
+ */
+export function decodeSource(
+  source: string | Uint8Array,
+  options: ReadOptions = {},
+): { readonly ok: true; readonly text: string } | (ReadResult & { readonly ok: false }) {
   const file = options.file ?? "<input>";
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_SOURCE_BYTES;
-  const fail = (code: string, message: string, start: Position, end: Position, text?: string): ReadResult => ({
-    ok: false,
-    diagnostic: diagnostic(code, message, { file, span: { start, end } }),
-    ...(text === undefined ? {} : { text }),
-  });
+  const fail = (code: string, message: string, start: Position, end: Position, text?: string) =>
+    readFailure(file, code, message, start, end, text);
 
   let text: string;
   if (typeof source === "string") {
@@ -74,11 +77,38 @@ export function readAll(source: string | Uint8Array, options: ReadOptions = {}):
       text,
     );
   }
+  return { ok: true, text };
+}
+
+/** A failed read: the diagnostic, with the decoded text when there is one (for code frames). */
+export function readFailure(
+  file: string,
+  code: string,
+  message: string,
+  start: Position,
+  end: Position,
+  text?: string,
+): ReadResult & { readonly ok: false } {
+  return {
+    ok: false,
+    diagnostic: diagnostic(code, message, { file, span: { start, end } }),
+    ...(text === undefined ? {} : { text }),
+  };
+}
+
+/** Read every top-level form (`parse_all`). */
+export function readAll(source: string | Uint8Array, options: ReadOptions = {}): ReadResult {
+  const file = options.file ?? "<input>";
+  const decoded = decodeSource(source, options);
+  if (!decoded.ok) return decoded;
+  const { text } = decoded;
+  const fail = (code: string, message: string, start: Position, end: Position): ReadResult =>
+    readFailure(file, code, message, start, end, text);
 
   const scanned = scanYao(text, options.maxNesting ?? DEFAULT_MAX_NESTING, file);
   if (!scanned.ok) {
     const cursor = new PositionCursor(text);
-    return fail(scanned.code, scanned.message, cursor.at(scanned.from), cursor.at(scanned.to), text);
+    return fail(scanned.code, scanned.message, cursor.at(scanned.from), cursor.at(scanned.to));
   }
 
   // The scanner has checked the stream (balanced, depth within the limit) and built every atom and
@@ -100,7 +130,7 @@ export function readAll(source: string | Uint8Array, options: ReadOptions = {}):
     const e = p.errors[0]!;
     const cursor = new PositionCursor(text);
     const from = Number.isNaN(e.token.startOffset) ? 0 : e.token.startOffset;
-    return fail("yao.invalid_character", e.message, cursor.at(from), cursor.at(from + 1), text);
+    return fail("yao.invalid_character", e.message, cursor.at(from), cursor.at(from + 1));
   }
   return { ok: true, forms, text };
 }

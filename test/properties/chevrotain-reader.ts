@@ -6,28 +6,12 @@
 import type { IToken } from "chevrotain";
 import { diagnostic, type Diagnostic, type Position } from "../../src/diagnostics/diagnostic.js";
 import { LParen, RParen, StringLiteral, YaoParser, yaoChevrotainLexer, type YaoTreeBuilder } from "../../grammar/yao.js";
-import { PositionCursor, positionOfByte } from "../../src/syntax/positions.js";
+import { PositionCursor } from "../../src/syntax/positions.js";
 import type { SNode, SourceSpan } from "../../src/syntax/tree.js";
-import { decodeUtf8, utf8Length } from "../../src/syntax/utf8.js";
+import { decodeSource, DEFAULT_MAX_NESTING, readFailure, type ReadOneResult, type ReadOptions, type ReadResult } from "../../src/syntax/reader.js";
 
-export const DEFAULT_MAX_SOURCE_BYTES = 262_144;
-export const DEFAULT_MAX_NESTING = 128;
-
-export interface ReadOptions {
-  /** File name recorded in every span (default `<input>`). */
-  readonly file?: string;
-  readonly maxBytes?: number;
-  readonly maxNesting?: number;
-}
-
-export type ReadResult =
-  | { readonly ok: true; readonly forms: SNode[]; readonly text: string }
-  | { readonly ok: false; readonly diagnostic: Diagnostic; readonly text?: string };
-
-export type ReadOneResult =
-  | { readonly ok: true; readonly form: SNode; readonly text: string }
-  | { readonly ok: false; readonly diagnostic: Diagnostic; readonly text?: string };
-
+// The decoding checks that precede lexing are shared with the real reader; this oracle re-checks only
+// what the hand-written scanner replaced: tokenizing, positions, string decoding and structure.
 const ORIGIN: Position = { byte: 0, line: 1, column: 1 };
 const parser = new YaoParser<SNode>();
 /** The reader as it was before the hand-written scanner (Chevrotain Lexer + position pass): the oracle the scanner is checked against. */
@@ -36,44 +20,12 @@ export const ORACLE = true;
 /** Read every top-level form (`parse_all`). */
 export function readAll(source: string | Uint8Array, options: ReadOptions = {}): ReadResult {
   const file = options.file ?? "<input>";
-  const maxBytes = options.maxBytes ?? DEFAULT_MAX_SOURCE_BYTES;
-  const fail = (code: string, message: string, start: Position, end: Position, text?: string): ReadResult => ({
-    ok: false,
-    diagnostic: diagnostic(code, message, { file, span: { start, end } }),
-    ...(text === undefined ? {} : { text }),
-  });
+  const fail = (code: string, message: string, start: Position, end: Position, text?: string): ReadResult =>
+    readFailure(file, code, message, start, end, text);
 
-  let text: string;
-  if (typeof source === "string") {
-    const n = utf8Length(source);
-    if (n > maxBytes) return fail("yao.source_limit", `source contains ${n} bytes; the limit is ${maxBytes}`, ORIGIN, ORIGIN);
-    text = source;
-  } else {
-    if (source.length > maxBytes) {
-      return fail("yao.source_limit", `source contains ${source.length} bytes; the limit is ${maxBytes}`, ORIGIN, ORIGIN);
-    }
-    const decoded = decodeUtf8(source);
-    if (!decoded.ok) {
-      const at = positionOfByte(source, decoded.byteOffset);
-      const bad = source[decoded.byteOffset]!.toString(16).padStart(2, "0");
-      return fail(
-        "yao.invalid_utf8",
-        `source is not valid UTF-8: byte 0x${bad} at offset ${decoded.byteOffset} does not start a valid sequence; save the file as UTF-8`,
-        at,
-        { byte: at.byte + 1, line: at.line, column: at.column + 1 },
-      );
-    }
-    text = decoded.text;
-  }
-  if (text.charCodeAt(0) === 0xfeff) {
-    return fail(
-      "yao.bom",
-      "source starts with a UTF-8 byte order mark (U+FEFF); Yao sources must not have one — remove it",
-      ORIGIN,
-      { byte: 3, line: 1, column: 2 },
-      text,
-    );
-  }
+  const decoded = decodeSource(source, options);
+  if (!decoded.ok) return decoded;
+  const { text } = decoded;
 
   const lexed = yaoChevrotainLexer().tokenize(text);
   const tokens = lexed.tokens;
