@@ -216,17 +216,17 @@ function findInType(t: YaoType, types: TypeTable, bad: (u: YaoType) => boolean):
 
 /** §3.5: `decode` may not build values that need host injection or Runtime admission. */
 export function isNonForgeable(t: YaoType, types: TypeTable): boolean {
+  return findInType(t, types, isAuthorityBearing) !== undefined;
+}
+
+/** Values that need host injection or Runtime admission: sealed candidates, refs and programs. */
+function isAuthorityBearing(u: YaoType): boolean {
   return (
-    findInType(
-      t,
-      types,
-      (u) =>
-        u.kind === "evidence_candidate" ||
-        u.kind === "outcome_candidate" ||
-        u.kind === "context_transaction" ||
-        u.kind === "ref" ||
-        u.kind === "program",
-    ) !== undefined
+    u.kind === "evidence_candidate" ||
+    u.kind === "outcome_candidate" ||
+    u.kind === "context_transaction" ||
+    u.kind === "ref" ||
+    u.kind === "program"
   );
 }
 
@@ -234,16 +234,7 @@ export function isNonForgeable(t: YaoType, types: TypeTable): boolean {
 export function checkJsonCrossable(t: YaoType, types: TypeTable, span: SourceSpan): void {
   const unknown = findInType(t, types, (u) => u.kind === "named" && !types.has(u.value));
   if (unknown !== undefined && unknown.kind === "named") fail("invalid_type", `unknown JSON type '${unknown.value}'`, span);
-  const bad = findInType(
-    t,
-    types,
-    (u) =>
-      u.kind === "evidence_candidate" ||
-      u.kind === "outcome_candidate" ||
-      u.kind === "context_transaction" ||
-      u.kind === "ref" ||
-      u.kind === "program",
-  );
+  const bad = findInType(t, types, isAuthorityBearing);
   if (bad !== undefined) {
     fail(
       "invalid_type",
