@@ -2,7 +2,7 @@
 import { diagnostic } from "../diagnostics/diagnostic.js";
 import { describeKind, resolveContainedFile } from "../fs/contained.js";
 import { FsError } from "../fs/package-fs.js";
-import { readAll, referenceDisplay } from "../syntax/reader.js";
+import { exactlyOneForm, readAll, referenceDisplay } from "../syntax/reader.js";
 import type { SNode } from "../syntax/tree.js";
 import { LoadFailure, type LoadContext } from "./context.js";
 
@@ -56,18 +56,9 @@ export function parseForms(ctx: LoadContext, bytes: Uint8Array, display: string,
 
 /** `parse_one` on a file: exactly one form, else the reader's empty/multiple diagnostics. */
 export function parseOneForm(ctx: LoadContext, bytes: Uint8Array, display: string, what: string): SNode {
-  const forms = parseForms(ctx, bytes, display, what);
-  if (forms.length === 1) return forms[0]!;
-  const origin = { byte: 0, line: 1, column: 1 };
-  const d =
-    forms.length === 0
-      ? diagnostic("yao.empty_input", "expected one top-level artifact", { file: display, span: { start: origin, end: origin } })
-      : diagnostic("yao.multiple_top_level_forms", `expected one top-level artifact, found ${forms.length}`, {
-          file: display,
-          span: forms[1]!.span,
-          related: [{ file: display, span: forms[0]!.span, message: "the first top-level artifact is here" }],
-        });
-  throw new LoadFailure({ ...d, message: `${display} is not ${what}: ${referenceDisplay(d)}` });
+  const one = exactlyOneForm(parseForms(ctx, bytes, display, what), display);
+  if ("form" in one) return one.form;
+  throw new LoadFailure({ ...one.diagnostic, message: `${display} is not ${what}: ${referenceDisplay(one.diagnostic)}` });
 }
 
 export interface ContainedFile {

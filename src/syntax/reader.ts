@@ -139,27 +139,27 @@ export function readAll(source: string | Uint8Array, options: ReadOptions = {}):
 export function readOne(source: string | Uint8Array, options: ReadOptions = {}): ReadOneResult {
   const all = readAll(source, options);
   if (!all.ok) return all;
-  const file = options.file ?? "<input>";
-  if (all.forms.length === 0) {
-    return {
-      ok: false,
-      text: all.text,
-      diagnostic: diagnostic("yao.empty_input", "expected one top-level artifact", { file, span: { start: ORIGIN, end: ORIGIN } }),
-    };
+  const one = exactlyOneForm(all.forms, options.file ?? "<input>");
+  return "diagnostic" in one ? { ok: false, diagnostic: one.diagnostic, text: all.text } : { ok: true, form: one.form, text: all.text };
+}
+
+/**
+ * The `parse_one` rule on forms already read: none is `yao.empty_input` (empty span at 1:1), more
+ * than one is `yao.multiple_top_level_forms` at the second form, relating the first.
+ */
+export function exactlyOneForm(forms: readonly SNode[], file: string): { readonly form: SNode } | { readonly diagnostic: Diagnostic } {
+  if (forms.length === 1) return { form: forms[0]! };
+  if (forms.length === 0) {
+    return { diagnostic: diagnostic("yao.empty_input", "expected one top-level artifact", { file, span: { start: ORIGIN, end: ORIGIN } }) };
   }
-  if (all.forms.length > 1) {
-    const [first, second] = all.forms;
-    return {
-      ok: false,
-      text: all.text,
-      diagnostic: diagnostic("yao.multiple_top_level_forms", `expected one top-level artifact, found ${all.forms.length}`, {
-        file,
-        span: second!.span,
-        related: [{ file, span: first!.span, message: "the first top-level artifact is here" }],
-      }),
-    };
-  }
-  return { ok: true, form: all.forms[0]!, text: all.text };
+  const [first, second] = forms;
+  return {
+    diagnostic: diagnostic("yao.multiple_top_level_forms", `expected one top-level artifact, found ${forms.length}`, {
+      file,
+      span: second!.span,
+      related: [{ file, span: first!.span, message: "the first top-level artifact is here" }],
+    }),
+  };
 }
 
 /** The reference's display form of a reader diagnostic: `UnclosedList at 1:1: unclosed list`. */

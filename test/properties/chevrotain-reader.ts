@@ -4,11 +4,11 @@
  * diagnostics; nesting is checked on the token stream, so no input can overflow the stack).
  */
 import type { IToken } from "chevrotain";
-import { diagnostic, type Diagnostic, type Position } from "../../src/diagnostics/diagnostic.js";
+import { type Diagnostic, type Position } from "../../src/diagnostics/diagnostic.js";
 import { LParen, RParen, StringLiteral, YaoParser, yaoChevrotainLexer, type YaoTreeBuilder } from "../../grammar/yao.js";
 import { PositionCursor } from "../../src/syntax/positions.js";
 import type { SNode, SourceSpan } from "../../src/syntax/tree.js";
-import { decodeSource, DEFAULT_MAX_NESTING, readFailure, type ReadOneResult, type ReadOptions, type ReadResult } from "../../src/syntax/reader.js";
+import { decodeSource, DEFAULT_MAX_NESTING, exactlyOneForm, readFailure, type ReadOneResult, type ReadOptions, type ReadResult } from "../../src/syntax/reader.js";
 
 // The decoding checks that precede lexing are shared with the real reader; this oracle re-checks only
 // what the hand-written scanner replaced: tokenizing, positions, string decoding and structure.
@@ -109,31 +109,12 @@ export function readAll(source: string | Uint8Array, options: ReadOptions = {}):
   return { ok: true, forms, text };
 }
 
-/** Read exactly one top-level form (`parse_one`). */
+/** Read exactly one top-level form (`parse_one`), with the shared rule. */
 export function readOne(source: string | Uint8Array, options: ReadOptions = {}): ReadOneResult {
   const all = readAll(source, options);
   if (!all.ok) return all;
-  const file = options.file ?? "<input>";
-  if (all.forms.length === 0) {
-    return {
-      ok: false,
-      text: all.text,
-      diagnostic: diagnostic("yao.empty_input", "expected one top-level artifact", { file, span: { start: ORIGIN, end: ORIGIN } }),
-    };
-  }
-  if (all.forms.length > 1) {
-    const [first, second] = all.forms;
-    return {
-      ok: false,
-      text: all.text,
-      diagnostic: diagnostic("yao.multiple_top_level_forms", `expected one top-level artifact, found ${all.forms.length}`, {
-        file,
-        span: second!.span,
-        related: [{ file, span: first!.span, message: "the first top-level artifact is here" }],
-      }),
-    };
-  }
-  return { ok: true, form: all.forms[0]!, text: all.text };
+  const one = exactlyOneForm(all.forms, options.file ?? "<input>");
+  return "diagnostic" in one ? { ok: false, diagnostic: one.diagnostic, text: all.text } : { ok: true, form: one.form, text: all.text };
 }
 
 type StringError = { code: string; message: string; from: number; to: number };
