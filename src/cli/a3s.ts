@@ -25,6 +25,21 @@ async function loadManifest(dir: string) {
   return checkManifestText(decoded.text, MANIFEST_FILE);
 }
 
+/**
+ * An action whose unexpected failures (an unreadable file, malformed input it cannot report as a
+ * diagnostic) end as a usage/I/O error: a one-line message and exit 2.
+ */
+function exitOnFailure<A extends unknown[]>(name: string, body: (...args: A) => Promise<void>): (...args: A) => Promise<void> {
+  return async (...args: A) => {
+    try {
+      await body(...args);
+    } catch (e) {
+      process.stderr.write(`yaoc ${name}: ${e instanceof Error ? e.message : String(e)}\n`);
+      process.exitCode = 2;
+    }
+  };
+}
+
 const NOT_VERIFIED = "note: catalog signatures and TUF metadata are not verified (out of scope); provenance is trusted as written\n";
 
 function report(diags: readonly { code: string; message: string; severity?: string; file?: string; span?: { start: { line: number; column: number } } }[]): void {
@@ -41,8 +56,8 @@ export function registerA3sCommands(program: Command): void {
     .command("model")
     .argument("<dir>", "package directory or a3s-use-extension.acl")
     .description("print the typed schema-v3 model as JSON")
-    .action(async (dir: string) => {
-      try {
+    .action(
+      exitOnFailure("a3s model", async (dir: string) => {
         const r = await loadManifest(dir);
         report(r.diagnostics);
         if (r.manifest === null) {
@@ -50,11 +65,8 @@ export function registerA3sCommands(program: Command): void {
           return;
         }
         process.stdout.write(`${JSON.stringify(r.manifest, null, 2)}\n`);
-      } catch (e) {
-        process.stderr.write(`yaoc a3s model: ${e instanceof Error ? e.message : String(e)}\n`);
-        process.exitCode = 2;
-      }
-    });
+      }),
+    );
 
   a3s
     .command("readiness")
@@ -63,8 +75,8 @@ export function registerA3sCommands(program: Command): void {
     .option("--desired <state>", "desired package state: enabled, installed-disabled or absent", "enabled")
     .option("--json", "print levels and state as JSON")
     .description("print the surface graph's readiness levels, required closure and (with --unavailable) the package state")
-    .action(async (dir: string, opts: { unavailable?: string; desired: string; json?: boolean }) => {
-      try {
+    .action(
+      exitOnFailure("a3s readiness", async (dir: string, opts: { unavailable?: string; desired: string; json?: boolean }) => {
         const r = await loadManifest(dir);
         report(r.diagnostics);
         if (r.manifest === null) {
@@ -103,26 +115,20 @@ export function registerA3sCommands(program: Command): void {
           process.stdout.write(`${s.level}\t${s.surface}${s.required ? "" : " (optional)"}\t${s.observed}${s.reason ? ` (${s.reason})` : ""}\t${s.published ? "published" : "not published"}\n`);
         }
         process.stdout.write(`state: ${state.state}${state.capabilityReady ? " (capability ready)" : ""}\n`);
-      } catch (e) {
-        process.stderr.write(`yaoc a3s readiness: ${e instanceof Error ? e.message : String(e)}\n`);
-        process.exitCode = 2;
-      }
-    });
+      }),
+    );
 
   a3s
     .command("check")
     .argument("<dir>", "package directory or a3s-use-extension.acl")
     .description("check a package (manifest, files, fingerprint) and print the result as JSON")
-    .action(async (dir: string) => {
-      try {
+    .action(
+      exitOnFailure("a3s check", async (dir: string) => {
         const { sources: _sources, ...r } = await checkA3s(new NodeFs(), dir);
         process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
         process.exitCode = r.valid ? 0 : 1;
-      } catch (e) {
-        process.stderr.write(`yaoc a3s check: ${e instanceof Error ? e.message : String(e)}\n`);
-        process.exitCode = 2;
-      }
-    });
+      }),
+    );
 
   a3s
     .command("resolve")
@@ -132,8 +138,8 @@ export function registerA3sCommands(program: Command): void {
     .requiredOption("--use-version <version>", "host A3S Use version, e.g. 0.3.0")
     .option("-o, --out <file>", "write the lock here instead of stdout")
     .description("resolve the dependency closure and print the canonical a3s.use.plugin-package-lock.v1")
-    .action(async (root: string, opts: { registry: string; target: string; useVersion: string; out?: string }) => {
-      try {
+    .action(
+      exitOnFailure("a3s resolve", async (root: string, opts: { registry: string; target: string; useVersion: string; out?: string }) => {
         const fs = new NodeFs();
         const r = await resolveFromRegistry(fs, opts.registry, root, { target: opts.target, useVersion: opts.useVersion });
         report(r.diagnostics);
@@ -148,11 +154,8 @@ export function registerA3sCommands(program: Command): void {
           await writeFile(opts.out, text);
         } else process.stdout.write(text);
         process.stderr.write(`lock digest: ${r.digest}\ninstall order: ${r.verification.installOrder.join(", ")}\nremoval order: ${r.verification.removalOrder!.join(", ")}\n`);
-      } catch (e) {
-        process.stderr.write(`yaoc a3s resolve: ${e instanceof Error ? e.message : String(e)}\n`);
-        process.exitCode = 2;
-      }
-    });
+      }),
+    );
 
   a3s
     .command("lock")
@@ -161,8 +164,8 @@ export function registerA3sCommands(program: Command): void {
     .argument("<lock>", "an a3s.use.plugin-package-lock.v1 JSON file")
     .option("--json", "print the verification as JSON")
     .description("apply the seven lock rules; print digest, install and removal order")
-    .action(async (lock: string, opts: { json?: boolean }) => {
-      try {
+    .action(
+      exitOnFailure("a3s lock verify", async (lock: string, opts: { json?: boolean }) => {
         const r = await verifyLockFile(new NodeFs(), lock);
         const ok = r.diagnostics.length === 0 && r.verification?.installOrder != null;
         if (opts.json === true) {
@@ -180,11 +183,8 @@ export function registerA3sCommands(program: Command): void {
           }
         }
         process.exitCode = ok ? 0 : 1;
-      } catch (e) {
-        process.stderr.write(`yaoc a3s lock verify: ${e instanceof Error ? e.message : String(e)}\n`);
-        process.exitCode = 2;
-      }
-    });
+      }),
+    );
 
   program
     .command("okf")
@@ -193,8 +193,8 @@ export function registerA3sCommands(program: Command): void {
     .argument("<dir>", "bundle root directory")
     .option("--contract <file>", "an a3s.use.okf-bundle.v1 contract JSON; its limits apply and the bundle must match it")
     .description("inspect an OKF v0.2 bundle (frontmatter, links, reserved files, limits) and print the inspection as JSON")
-    .action(async (dir: string, opts: { contract?: string }) => {
-      try {
+    .action(
+      exitOnFailure("okf check", async (dir: string, opts: { contract?: string }) => {
         const fs = new NodeFs();
         let contract: OkfBundleContract | null = null;
         if (opts.contract !== undefined) {
@@ -210,9 +210,6 @@ export function registerA3sCommands(program: Command): void {
         const valid = !r.diagnostics.some((d) => d.severity === "error");
         process.stdout.write(`${JSON.stringify({ path: dir, kind: "okf", valid, inspection: r.inspection, diagnostics: r.diagnostics }, null, 2)}\n`);
         process.exitCode = valid ? 0 : 1;
-      } catch (e) {
-        process.stderr.write(`yaoc okf check: ${e instanceof Error ? e.message : String(e)}\n`);
-        process.exitCode = 2;
-      }
-    });
+      }),
+    );
 }
