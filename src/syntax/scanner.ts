@@ -109,12 +109,12 @@ export function scanYao(text: string, maxNesting: number, file: string): ScanRes
         const d = text.charCodeAt(i);
         if (d === 0x0a) break;
         if (d >= 0x80) {
-          if (d < 0x800) extra += 1;
-          else if (d >= 0xd800 && d <= 0xdbff && i + 1 < n && isLow(text.charCodeAt(i + 1))) {
-            extra += 2;
+          const more = utf8ExtraAt(text, i, d);
+          extra += more & 3;
+          if (more & PAIR) {
             pairs++;
             i++;
-          } else extra += 2;
+          }
         }
         i++;
       }
@@ -134,12 +134,12 @@ export function scanYao(text: string, maxNesting: number, file: string): ScanRes
             lineStart = i + 1;
             pairs = 0;
           } else if (d >= 0x80) {
-            if (d < 0x800) extra += 1;
-            else if (d >= 0xd800 && d <= 0xdbff && i + 1 < n && isLow(text.charCodeAt(i + 1))) {
-              extra += 2;
+            const more = utf8ExtraAt(text, i, d);
+            extra += more & 3;
+            if (more & PAIR) {
               pairs++;
               i++;
-            } else extra += 2;
+            }
           }
           i++;
         }
@@ -178,12 +178,12 @@ export function scanYao(text: string, maxNesting: number, file: string): ScanRes
           continue;
         }
         if (d >= 0x80) {
-          if (d < 0x800) extra += 1;
-          else if (d >= 0xd800 && d <= 0xdbff && i + 1 < n && isLow(text.charCodeAt(i + 1))) {
-            extra += 2;
+          const more = utf8ExtraAt(text, i, d);
+          extra += more & 3;
+          if (more & PAIR) {
             pairs++;
             i++;
-          } else extra += 2;
+          }
         }
         i++;
       }
@@ -203,12 +203,12 @@ export function scanYao(text: string, maxNesting: number, file: string): ScanRes
           if (d === 0x28 || d === 0x29 || d === 0x3b || d === 0x22 || d === 0x20 || (d >= 0x09 && d <= 0x0d)) break;
         } else {
           if (isDelimiter(d)) break;
-          if (d < 0x800) extra += 1;
-          else if (d >= 0xd800 && d <= 0xdbff && i + 1 < n && isLow(text.charCodeAt(i + 1))) {
-            extra += 2;
+          const more = utf8ExtraAt(text, i, d);
+          extra += more & 3;
+          if (more & PAIR) {
             pairs++;
             i++;
-          } else extra += 2;
+          }
         }
         i++;
       }
@@ -218,6 +218,20 @@ export function scanYao(text: string, maxNesting: number, file: string): ScanRes
   }
   if (depth > 0) return { ok: false, code: "yao.unclosed_list", message: "unclosed list", from: outermostOpen, to: n };
   return { ok: true, tokens, atoms, lists };
+}
+
+/** Flag in `utf8ExtraAt`'s result: the unit starts a surrogate pair (two units, one scalar). */
+const PAIR = 4;
+
+/**
+ * UTF-8 bytes beyond one per UTF-16 unit for the non-ASCII unit `d` at `i`: 1 (U+0080–U+07FF) or
+ * 2 (the rest of the BMP, lone surrogates as U+FFFD, and a surrogate pair: 4 bytes over 2 units,
+ * flagged with PAIR so the caller also skips the low unit and counts one column for both).
+ */
+function utf8ExtraAt(text: string, i: number, d: number): number {
+  if (d < 0x800) return 1;
+  if (d >= 0xd800 && d <= 0xdbff && i + 1 < text.length && isLow(text.charCodeAt(i + 1))) return 2 | PAIR;
+  return 2;
 }
 
 function isLow(c: number): boolean {
