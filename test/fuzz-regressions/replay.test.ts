@@ -8,8 +8,8 @@ import { listRegressions, seedFor, target } from "../../scripts/fuzz-targets.js"
 const saved = listRegressions();
 
 describe("fuzz regressions", () => {
-  it("the corpus directory is readable", () => {
-    expect(Array.isArray(saved)).toBe(true);
+  it("finds the committed regressions (an unreadable corpus would silently replay nothing)", () => {
+    expect(saved.length).toBeGreaterThan(0);
   });
 
   it.each(saved.map((r) => [r.file, r] as const))("%s replays without an exception", async (_file, r) => {
