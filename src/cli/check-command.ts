@@ -29,11 +29,14 @@ export interface CheckOutcome {
 export async function checkPaths(fs: PackageFs, paths: readonly string[], options: { analyze: boolean }): Promise<CheckOutcome> {
   const results: CheckResult[] = [];
   let ioError = false;
+  const asHns = async (path: string): Promise<void> => {
+    const r = await checkHns(fs, path, { analyzer: options.analyze ? hnsAnalyzer : undefined });
+    ioError ||= r.ioError;
+    results.push(r);
+  };
   for (const path of paths) {
     if (extensionOf(path) === "hns") {
-      const r = await checkHns(fs, path, { analyzer: options.analyze ? hnsAnalyzer : undefined });
-      ioError ||= r.ioError;
-      results.push(r);
+      await asHns(path);
       continue;
     }
     const st = await fs.stat(path);
@@ -48,9 +51,7 @@ export async function checkPaths(fs: PackageFs, paths: readonly string[], option
       continue;
     }
     // Not a recognised package: the HNS loader explains what an HNS package must look like.
-    const r = await checkHns(fs, path, { analyzer: options.analyze ? hnsAnalyzer : undefined });
-    ioError ||= r.ioError;
-    results.push(r);
+    await asHns(path);
   }
   return { results, ioError };
 }
