@@ -1,6 +1,6 @@
 /**
  * The ACL document tree shared by the strict parser (grammar/acl.ts) and the reference emulation
- * (acl-reference.ts). Offsets are UTF-16 indices into the source text, half-open; `SourceIndex`
+ * (acl-reference.ts). Offsets are UTF-16 indices into the source text, half-open; `TextPositions` (src/diagnostics/text-positions.ts)
  * turns them into diagnostic spans.
  */
 

@@ -33,7 +33,7 @@ import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { AclBlock } from "./acl-ast.js";
 import { parseReference, REFERENCE_MAX_DEPTH, rustTokenDebug } from "./acl-reference.js";
 import { referenceMessage } from "./messages.js";
-import { SourceIndex } from "./source-index.js";
+import { TextPositions } from "../diagnostics/text-positions.js";
 
 /** ACL v0.3.0's document limit; the reference (0.2.2) has none. */
 export const ACL_MAX_BYTES = 1024 * 1024;
@@ -42,13 +42,14 @@ export interface AclParse {
   readonly blocks: AclBlock[] | null;
   readonly referenceError: Diagnostic | null;
   readonly strict: Diagnostic[];
-  readonly index: SourceIndex;
+  readonly index: TextPositions;
 }
 
 const CANONICAL_NUMBER = /^-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
 
 export function parseAcl(text: string, file: string): AclParse {
-  const index = new SourceIndex(text);
+  // Lines break at LF only, as the reference counts them.
+  const index = new TextPositions(text, "lf");
   const strict: Diagnostic[] = [];
   const at = (start: number, end: number) => ({ file, span: index.span(start, end) });
 
@@ -171,7 +172,7 @@ export function parseAcl(text: string, file: string): AclParse {
   return { blocks, referenceError, strict, index };
 }
 
-type At = (start: number, end: number) => { file: string; span: ReturnType<SourceIndex["span"]> };
+type At = (start: number, end: number) => { file: string; span: ReturnType<TextPositions["span"]> };
 
 function junkDiagnostic(t: IToken, text: string, at: At): Diagnostic {
   const ch = t.image;

@@ -11,7 +11,7 @@ import { referenceMessage } from "./messages.js";
 import { validateOkfContract, type OkfBundleContract } from "./okf-contract.js";
 import { componentKey, extension, fileName, rejectsRelativePath } from "./rust-path.js";
 import { formatVersionReq, parseVersion, parseVersionReq, reqMatches } from "./semver.js";
-import type { SourceIndex } from "./source-index.js";
+import type { TextPositions } from "../diagnostics/text-positions.js";
 
 export const MANIFEST_FILE = "a3s-use-extension.acl";
 const INVALID = "use.extension.manifest_invalid";
@@ -152,7 +152,7 @@ class Checker {
 
   constructor(
     private readonly file: string,
-    private readonly index: SourceIndex,
+    private readonly index: TextPositions,
   ) {}
 
   error(code: string, wording: string, range: AclRange | undefined, referenceCode = INVALID, hint?: string): void {
@@ -335,7 +335,7 @@ interface Surfaces {
   ui: { s: UiSurface; at: AclRange }[];
 }
 
-export function validateManifest(blocks: readonly AclBlock[], file: string, index: SourceIndex): ManifestValidation {
+export function validateManifest(blocks: readonly AclBlock[], file: string, index: TextPositions): ManifestValidation {
   const c = new Checker(file, index);
   const ext = blocks.find((b) => b.name === "extension");
   if (blocks.length !== 1 || ext === undefined) {

@@ -3,7 +3,7 @@
 import { readJson } from "./json-reader.js";
 import type { PackFile } from "./pack-files.js";
 import type { JsonDoc, Reporter } from "./report.js";
-import { TextPositions } from "./text-positions.js";
+import { TextPositions } from "../diagnostics/text-positions.js";
 
 export function parseJsonFile(file: PackFile, report: Reporter): JsonDoc | null {
   if (!file.utf8) {

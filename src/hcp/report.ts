@@ -5,7 +5,7 @@
 import { diagnostic, type Diagnostic, type RelatedLocation, type Span } from "../diagnostics/diagnostic.js";
 import { severityOf, type HcpCode } from "./codes.js";
 import type { JsonMember, JsonNode, JsonObject } from "./json-reader.js";
-import type { TextPositions } from "./text-positions.js";
+import type { TextPositions } from "../diagnostics/text-positions.js";
 
 /** A parsed JSON protocol file. */
 export interface JsonDoc {

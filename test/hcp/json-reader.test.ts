@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MAX_JSON_DEPTH, readJson, type JsonNode } from "../../src/hcp/json-reader.js";
-import { TextPositions } from "../../src/hcp/text-positions.js";
+import { TextPositions } from "../../src/diagnostics/text-positions.js";
 
 function toValue(n: JsonNode): unknown {
   switch (n.kind) {

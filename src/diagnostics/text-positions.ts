@@ -1,12 +1,18 @@
 /**
  * Turns UTF-16 indices of a decoded text into diagnostic positions (UTF-8 byte offset, one-based
- * line, one-based column in Unicode scalars).
+ * line, one-based column in Unicode scalars). Shared by the frontends that work on offsets (HCP's
+ * JSON, A3S's ACL).
+ *
+ * Line breaks: `"lf-cr"` (the default) breaks at LF, CRLF and a lone CR, as JSON text does;
+ * `"lf"` breaks only at LF, as the A3S reference counts lines (a CR is then one column).
  *
  * A checkpoint is stored every CHECKPOINT_STRIDE code units in one linear pass, so each lookup walks
  * at most one stride: minified one-line JSON with many diagnostics stays linear instead of walking
  * from the start of a megabyte-long line every time.
  */
-import type { Position, Span } from "../diagnostics/diagnostic.js";
+import type { Position, Span } from "./diagnostic.js";
+
+export type LineBreaks = "lf-cr" | "lf";
 
 const CHECKPOINT_STRIDE = 256;
 
@@ -20,7 +26,10 @@ interface Checkpoint {
 export class TextPositions {
   private readonly checkpoints: Checkpoint[] = [];
 
-  constructor(private readonly text: string) {
+  constructor(
+    private readonly text: string,
+    private readonly lineBreaks: LineBreaks = "lf-cr",
+  ) {
     this.checkpoints.push({ index: 0, byte: 0, line: 1, column: 1 });
     let at = this.checkpoints[0]!;
     while (at.index + CHECKPOINT_STRIDE < text.length) {
@@ -37,8 +46,9 @@ export class TextPositions {
     return { byte: end.byte, line: end.line, column: end.column };
   }
 
+  /** The span `[start, end)`; an end before the start is taken as the start (an empty span). */
   span(start: number, end: number): Span {
-    return { start: this.position(start), end: this.position(end) };
+    return { start: this.position(start), end: this.position(Math.max(start, end)) };
   }
 
   private checkpointBefore(index: number): Checkpoint {
@@ -58,7 +68,7 @@ export class TextPositions {
     const t = this.text;
     while (i < stop) {
       const c = t.charCodeAt(i);
-      if (c === 0x0a || (c === 0x0d && t.charCodeAt(i + 1) !== 0x0a)) {
+      if (c === 0x0a || (c === 0x0d && this.lineBreaks === "lf-cr" && t.charCodeAt(i + 1) !== 0x0a)) {
         line += 1;
         column = 1;
         byte += 1;
@@ -66,7 +76,7 @@ export class TextPositions {
         continue;
       }
       if (c === 0x0d) {
-        // The \r of a \r\n pair belongs to the line it ends; the \n starts the next line.
+        // The \r of a \r\n pair belongs to the line it ends (and with "lf", every \r is a column).
         byte += 1;
         column += 1;
         i += 1;
