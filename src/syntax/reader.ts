@@ -6,7 +6,8 @@
 import type { IToken } from "chevrotain";
 import { diagnostic, type Diagnostic, type Position } from "../diagnostics/diagnostic.js";
 import { YaoParser, type YaoTreeBuilder } from "../../grammar/yao.js";
-import { PositionCursor, positionOfByte } from "./positions.js";
+import { TextPositions } from "../diagnostics/text-positions.js";
+import { positionOfByte } from "./positions.js";
 import { scanYao } from "./scanner.js";
 import type { SNode } from "./tree.js";
 import { decodeUtf8, utf8Length } from "./utf8.js";
@@ -107,8 +108,9 @@ export function readAll(source: string | Uint8Array, options: ReadOptions = {}):
 
   const scanned = scanYao(text, options.maxNesting ?? DEFAULT_MAX_NESTING, file);
   if (!scanned.ok) {
-    const cursor = new PositionCursor(text);
-    return fail(scanned.code, scanned.message, cursor.at(scanned.from), cursor.at(scanned.to));
+    // Only LF starts a line in Yao (a CR is a column), as the scanner counts on success.
+    const positions = new TextPositions(text, "lf");
+    return fail(scanned.code, scanned.message, positions.position(scanned.from), positions.position(scanned.to));
   }
 
   // The scanner has checked the stream (balanced, depth within the limit) and built every atom and
@@ -128,9 +130,9 @@ export function readAll(source: string | Uint8Array, options: ReadOptions = {}):
   if (p.errors.length > 0) {
     // Unreachable: the scanner guarantees a balanced stream of known tokens.
     const e = p.errors[0]!;
-    const cursor = new PositionCursor(text);
+    const positions = new TextPositions(text, "lf");
     const from = Number.isNaN(e.token.startOffset) ? 0 : e.token.startOffset;
-    return fail("yao.invalid_character", e.message, cursor.at(from), cursor.at(from + 1));
+    return fail("yao.invalid_character", e.message, positions.position(from), positions.position(from + 1));
   }
   return { ok: true, forms, text };
 }

@@ -6,7 +6,6 @@
 import type { IToken } from "chevrotain";
 import { type Diagnostic, type Position } from "../../src/diagnostics/diagnostic.js";
 import { LParen, RParen, StringLiteral, YaoParser, yaoChevrotainLexer, type YaoTreeBuilder } from "../../grammar/yao.js";
-import { PositionCursor } from "../../src/syntax/positions.js";
 import type { SNode, SourceSpan } from "../../src/syntax/tree.js";
 import { decodeSource, DEFAULT_MAX_NESTING, exactlyOneForm, readFailure, type ReadOneResult, type ReadOptions, type ReadResult } from "../../src/syntax/reader.js";
 
@@ -172,3 +171,54 @@ export function referenceDisplay(d: Diagnostic): string {
   const at = d.span ? `${d.span.start.line}:${d.span.start.column}` : "1:1";
   return `${pascal} at ${at}: ${d.message}`;
 }
+
+/**
+ * The oracle's own position computation, independent of src/diagnostics/text-positions.ts (which
+ * the reader uses for error spans): increasing UTF-16 offsets to reference positions in one linear
+ * pass; byte = UTF-8 offset, one-based line and column in Unicode scalars, only LF starts a line.
+ */
+class PositionCursor {
+  private index = 0;
+  private byte = 0;
+  private line = 1;
+  private column = 1;
+
+  constructor(private readonly text: string) {}
+
+  /** Position of UTF-16 offset `target`; targets must not decrease between calls. */
+  at(target: number): Position {
+    const text = this.text;
+    let { index, byte, line, column } = this;
+    while (index < target) {
+      const c = text.charCodeAt(index);
+      if (c === 0x0a) {
+        line++;
+        column = 1;
+        byte++;
+      } else if (c < 0x80) {
+        column++;
+        byte++;
+      } else if (c < 0x800) {
+        column++;
+        byte += 2;
+      } else if (c >= 0xd800 && c <= 0xdbff && index + 1 < text.length) {
+        const d = text.charCodeAt(index + 1);
+        column++;
+        if (d >= 0xdc00 && d <= 0xdfff) {
+          byte += 4;
+          index++;
+        } else byte += 3;
+      } else {
+        column++;
+        byte += 3;
+      }
+      index++;
+    }
+    this.index = index;
+    this.byte = byte;
+    this.line = line;
+    this.column = column;
+    return { byte, line, column };
+  }
+}
+
