@@ -139,9 +139,13 @@ export function readAll(source: string | Uint8Array, options: ReadOptions = {}):
 
 /** Read exactly one top-level form (`parse_one`). */
 export function readOne(source: string | Uint8Array, options: ReadOptions = {}): ReadOneResult {
-  const all = readAll(source, options);
+  return oneFormOf(readAll(source, options), options.file ?? "<input>");
+}
+
+/** A `parse_all` result narrowed by the `parse_one` rule. */
+export function oneFormOf(all: ReadResult, file: string): ReadOneResult {
   if (!all.ok) return all;
-  const one = exactlyOneForm(all.forms, options.file ?? "<input>");
+  const one = exactlyOneForm(all.forms, file);
   return "diagnostic" in one ? { ok: false, diagnostic: one.diagnostic, text: all.text } : { ok: true, form: one.form, text: all.text };
 }
 

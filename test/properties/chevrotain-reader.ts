@@ -7,7 +7,7 @@ import type { IToken } from "chevrotain";
 import { type Diagnostic, type Position } from "../../src/diagnostics/diagnostic.js";
 import { LParen, RParen, StringLiteral, YaoParser, yaoChevrotainLexer, type YaoTreeBuilder } from "../../grammar/yao.js";
 import type { SNode, SourceSpan } from "../../src/syntax/tree.js";
-import { decodeSource, DEFAULT_MAX_NESTING, exactlyOneForm, readFailure, type ReadOneResult, type ReadOptions, type ReadResult } from "../../src/syntax/reader.js";
+import { decodeSource, DEFAULT_MAX_NESTING, oneFormOf, readFailure, type ReadOneResult, type ReadOptions, type ReadResult } from "../../src/syntax/reader.js";
 
 // The decoding checks that precede lexing are shared with the real reader; this oracle re-checks only
 // what the hand-written scanner replaced: tokenizing, positions, string decoding and structure.
@@ -110,10 +110,7 @@ export function readAll(source: string | Uint8Array, options: ReadOptions = {}):
 
 /** Read exactly one top-level form (`parse_one`), with the shared rule. */
 export function readOne(source: string | Uint8Array, options: ReadOptions = {}): ReadOneResult {
-  const all = readAll(source, options);
-  if (!all.ok) return all;
-  const one = exactlyOneForm(all.forms, options.file ?? "<input>");
-  return "diagnostic" in one ? { ok: false, diagnostic: one.diagnostic, text: all.text } : { ok: true, form: one.form, text: all.text };
+  return oneFormOf(readAll(source, options), options.file ?? "<input>");
 }
 
 type StringError = { code: string; message: string; from: number; to: number };
