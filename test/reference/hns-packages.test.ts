@@ -1,16 +1,15 @@
 /**
- * Every package case (a path ending in `.hns`) of the shared Morphz reference fixtures
- * (<repo>/../shared/reference/morphz-fixtures/INDEX.json) is loaded and must match its recorded
- * outcome: the reference `artifact_hash`, or the reference rejection message. Skipped, with a note,
- * when the shared directory is not present (a fresh clone outside the workspace).
+ * Every package case (a path ending in `.hns`) of the Morphz reference fixtures (INDEX.json) is
+ * loaded and must match its recorded outcome: the reference `artifact_hash`, or the reference
+ * rejection message. Our own fixtures (fixtures/hns, test/hns/golden.test.ts) cover every code.
  */
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { loadableSource } from "../../src/canonical/package-identity.js";
 import { NodeFs } from "../../src/fs/node-fs.js";
 import { loadFromSource, loadPackage } from "../../src/hns/load.js";
-import { failure, identityInput, loaded, SHARED } from "./helpers.js";
+import { failure, identityInput, loaded } from "../hns/helpers.js";
+import { describeReference, MORPHZ, referenceJson } from "./reference.js";
 
 interface IndexEntry {
   readonly path: string;
@@ -18,11 +17,7 @@ interface IndexEntry {
   readonly artifact_hash?: string;
 }
 
-const ROOT = join(SHARED, "reference/morphz-fixtures");
-const INDEX = join(ROOT, "INDEX.json");
-const present = existsSync(INDEX);
-const entries: IndexEntry[] = present ? (JSON.parse(readFileSync(INDEX, "utf8")) as IndexEntry[]) : [];
-const packages = entries.filter((e) => /\.hns\/?$/.test(e.path));
+const ROOT = MORPHZ;
 
 /** The quoted reference message of a `rejected: "…"` outcome. */
 function rejectionMessage(outcome: string): string | undefined {
@@ -63,7 +58,8 @@ const EXTRA: Record<string, (pkg: ReturnType<typeof loaded>) => void> = {
   },
 };
 
-describe.skipIf(!present)("Morphz reference package fixtures (INDEX.json)", () => {
+describeReference("Morphz reference package fixtures (INDEX.json)", () => {
+  const packages = referenceJson<IndexEntry[]>("reference", "morphz-fixtures", "INDEX.json").filter((e) => /\.hns\/?$/.test(e.path));
   it("the index lists the package cases", () => {
     expect(packages.length).toBeGreaterThanOrEqual(20);
     // Every package case states either an identity or a load outcome we can check.
@@ -93,11 +89,5 @@ describe.skipIf(!present)("Morphz reference package fixtures (INDEX.json)", () =
     expect(await load("harness_package.rs@fda7137/dir-functions/coding.hns")).toBe(functions);
     expect(await load("harness_package.rs@fda7137/single_with_functions_commented.hns")).toBe(functions);
     expect(await load("harness_package.rs@fda7137/single_with_functions_changed_body.hns")).not.toBe(functions);
-  });
-});
-
-describe.runIf(!present)("Morphz reference package fixtures", () => {
-  it(`skipped: ${INDEX} not found`, () => {
-    expect(present).toBe(false);
   });
 });
