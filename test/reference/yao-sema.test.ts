@@ -1,13 +1,19 @@
-/** The reference's sema unit cases (morphz-fixtures inline/yao/src/sema.rs@70e0787) under the sema test profile. */
+/**
+ * The reference's sema unit cases (morphz-fixtures inline/yao/src/sema.rs@70e0787) under the sema
+ * test profile. The same situations, written by us, are in fixtures/yao/sema (test/yao/sema.test.ts).
+ */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { analyzeProgram, debugEffects, debugType, semaTestProfile } from "../../src/yao/index.js";
-import { parseFile, SEMA } from "./helpers.js";
+import { parseFile } from "../yao/helpers.js";
+import { describeReference, MORPHZ } from "./reference.js";
+
+const SEMA = join(MORPHZ, "inline/yao/src/sema.rs@70e0787");
 
 const profile = semaTestProfile();
 const analyze = (name: string) => analyzeProgram(parseFile(join(SEMA, name)), { profile });
 
-describe("sema fixtures", () => {
+describeReference("Morphz sema cases", () => {
   it("bindings_float: Float output, no effects", () => {
     const r = analyze("bindings_float.yao");
     expect(r.diagnostics).toEqual([]);
