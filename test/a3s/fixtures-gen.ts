@@ -50,7 +50,8 @@ function verified(id: string, version: string, deps: [string, string][] = [], re
 }
 
 export function writeFixtures(): void {
-  rmSync(OUT, { recursive: true, force: true });
+  // cases/ belongs to test/a3s/cases-gen.ts.
+  for (const dir of ["packages", "okf", "registry", "locks"]) rmSync(join(OUT, dir), { recursive: true, force: true });
   const p = (n: string) => join(OUT, "packages", n);
   const acl = (n: string) => join(p(n), "a3s-use-extension.acl");
 

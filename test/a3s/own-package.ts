@@ -197,3 +197,92 @@ export function atlasRecord(): Record<string, CJson> {
     version: "1.0.0",
   };
 }
+
+/**
+ * Our own schema-v3 manifest with every surface kind (task and service tools, stdio and HTTP MCP
+ * servers, required and optional skills and UIs, dependencies between them): the base of the
+ * manifest rule cases, the readiness and package-state tests.
+ */
+export const WORKBENCH_MANIFEST = `extension "acme/workbench" {
+  schema_version = 3
+  version        = "3.2.0"
+  route          = "workbench"
+  requires_use   = ">=0.3.0, <0.4.0"
+  actions        = ["read", "execute"]
+
+  repository {
+    url      = "https://github.com/acme/workbench"
+    revision = "fedcba9876543210fedcba9876543210fedcba98"
+  }
+
+  tool "render" {
+    workload    = "task"
+    interface   = "cli"
+    executable  = "tools/render/bin/render"
+    command     = "acme-workbench-render"
+    json_output = true
+    interactive = false
+    timeout_ms  = 60000
+    activation  = "lazy"
+    optional    = false
+  }
+
+  tool "search" {
+    workload   = "service"
+    interface  = "http"
+    release    = "releases/search-tool-v1.json"
+    base_path  = "/v1"
+    contract   = "tools/search/openapi.json"
+    activation = "eager"
+    optional   = false
+  }
+
+  mcp "local-cache" {
+    transport  = "stdio"
+    executable = "mcp/bin/cache"
+    args       = ["run", "--stdio"]
+    activation = "lazy"
+    optional   = true
+  }
+
+  mcp "catalog" {
+    transport  = "streamable-http"
+    release    = "releases/catalog-mcp-v1.json"
+    activation = "eager"
+    optional   = false
+  }
+
+  skill "audit" {
+    path          = "skills/audit/SKILL.md"
+    requires_tool = ["render", "search"]
+    requires_mcp  = ["catalog"]
+    optional      = false
+  }
+
+  skill "peek" {
+    path          = "skills/peek/SKILL.md"
+    requires_tool = ["render"]
+    requires_mcp  = []
+    optional      = true
+  }
+
+  ui "audit" {
+    entry     = "ui/audit/index.html"
+    styles    = ["ui/audit/index.css"]
+    scripts   = ["ui/audit/index.js"]
+    skill     = "audit"
+    bind_tool = ["search"]
+    bind_mcp  = ["catalog"]
+    optional  = false
+  }
+
+  ui "status" {
+    entry     = "ui/status/index.html"
+    styles    = []
+    scripts   = []
+    bind_tool = ["search"]
+    bind_mcp  = []
+    optional  = true
+  }
+}
+`;
