@@ -1,6 +1,6 @@
-import { describe, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import { formatVersion, formatVersionReq, parseVersion, parseVersionReq, reqMatches } from "../../src/a3s/semver.js";
-import { loadReference } from "./helpers.js";
+import { describeReference, referenceJson } from "./reference.js";
 
 interface ReqCase {
   requirement: string;
@@ -11,8 +11,8 @@ interface VersionCase {
   result: { ok: true; display: string; canonical: boolean } | { ok: false; error: string };
 }
 
-describe("Cargo SemVer against semver-1.0.27-requirement-cases.json", () => {
-  const cases = loadReference<ReqCase[]>("semver-1.0.27-requirement-cases.json");
+describeReference("Cargo SemVer against semver-1.0.27-requirement-cases.json", () => {
+  const cases = referenceJson<ReqCase[]>("reference", "a3s", "semver-1.0.27-requirement-cases.json");
   test.each(cases.map((c) => [JSON.stringify(c.requirement), c] as const))("%s", (_n, c) => {
     const r = parseVersionReq(c.requirement);
     if (!c.result.ok) {
@@ -34,8 +34,8 @@ describe("Cargo SemVer against semver-1.0.27-requirement-cases.json", () => {
   });
 });
 
-describe("Cargo SemVer against semver-1.0.27-version-cases.json", () => {
-  const cases = loadReference<VersionCase[]>("semver-1.0.27-version-cases.json");
+describeReference("Cargo SemVer against semver-1.0.27-version-cases.json", () => {
+  const cases = referenceJson<VersionCase[]>("reference", "a3s", "semver-1.0.27-version-cases.json");
   test.each(cases.map((c) => [JSON.stringify(c.version), c] as const))("%s", (_n, c) => {
     const v = parseVersion(c.version);
     if (!c.result.ok) {

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import { checkManifestText } from "../../src/a3s/manifest-check.js";
-import { SHARED_A3S, loadReference } from "./helpers.js";
+import { A3S as SHARED_A3S, describeReference, REPO, referenceJson } from "./reference.js";
 
 interface DerivedCase {
   id: string;
@@ -22,8 +22,8 @@ const STRICT_DIVERGENCES: Record<string, string> = {
   "tool-bare-ident-values-ok": "a3s.acl.unquoted_word",
 };
 
-describe("schema v3 against manifest-derived-cases.json", () => {
-  const cases = loadReference<DerivedCase[]>("manifest-derived-cases.json");
+describeReference("schema v3 against manifest-derived-cases.json", () => {
+  const cases = referenceJson<DerivedCase[]>("reference", "a3s", "manifest-derived-cases.json");
   test.each(cases.map((c) => [c.id, c] as const))("%s", (id, c) => {
     const r = checkManifestText(c.text, "a3s-use-extension.acl");
     const strictErrors = r.diagnostics.filter((d) => d.code.startsWith("a3s.acl.") && d.severity === "error" && d.code !== "a3s.acl.parse_error");
@@ -41,10 +41,22 @@ describe("schema v3 against manifest-derived-cases.json", () => {
       expect(r.manifest).toBeNull();
     }
   });
+
+  test("our own cases of the same rules (fixtures/a3s/cases/manifest-rules.json) expect the same code", () => {
+    const own = JSON.parse(readFileSync(join(REPO, "fixtures/a3s/cases/manifest-rules.json"), "utf8")) as { id: string; expect: { code: string | null } }[];
+    const byId = new Map(cases.map((c) => [c.id, c.portResult.ok ? null : c.portResult.code]));
+    let compared = 0;
+    for (const c of own) {
+      if (!byId.has(c.id)) continue;
+      compared++;
+      expect(c.expect.code, c.id).toBe(byId.get(c.id));
+    }
+    expect(compared).toBeGreaterThanOrEqual(30);
+  });
 });
 
-describe("typed model against manifest-models.json", () => {
-  const models = loadReference<ModelCase[]>("manifest-models.json");
+describeReference("typed model against manifest-models.json", () => {
+  const models = referenceJson<ModelCase[]>("reference", "a3s", "manifest-models.json");
   /** Where the shared data keeps each manifest; the science package's manifest is not shared. */
   const sharedPath = (file: string): string | null =>
     file.startsWith("crates/science/")
