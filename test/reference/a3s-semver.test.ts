@@ -1,6 +1,8 @@
 import { expect, test } from "vitest";
 import { formatVersion, formatVersionReq, parseVersion, parseVersionReq, reqMatches } from "../../src/a3s/semver.js";
-import { describeReference, referenceJson } from "./reference.js";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describeReference, REPO, referenceJson } from "./reference.js";
 
 interface ReqCase {
   requirement: string;
@@ -44,5 +46,15 @@ describeReference("Cargo SemVer against semver-1.0.27-version-cases.json", () =>
     }
     expect(v.ok).toBe(true);
     if (v.ok) expect(formatVersion(v.value)).toBe(c.result.display);
+  });
+});
+
+describeReference("our SemVer cases (fixtures/a3s/cases) against the reference on the inputs both have", () => {
+  const ownReqs = JSON.parse(readFileSync(join(REPO, "fixtures/a3s/cases/semver-requirements.json"), "utf8")) as { requirement: string; expect: string }[];
+  const refReqs = new Map(referenceJson<ReqCase[]>("reference", "a3s", "semver-1.0.27-requirement-cases.json").map((c) => [c.requirement, c.result.ok]));
+  test("the same requirement has the same verdict", () => {
+    const shared = ownReqs.filter((c) => refReqs.has(c.requirement));
+    expect(shared.length).toBeGreaterThanOrEqual(4);
+    for (const c of shared) expect(c.expect === "ok", c.requirement).toBe(refReqs.get(c.requirement));
   });
 });
