@@ -76,6 +76,17 @@ describe("the reference folder is read only by the reference-conformance tests",
     expect(namesReferenceFolder(readFileSync(join(REPO_ROOT, HELPER), "utf8"))).not.toBeNull();
   });
 
+  it("every reference-conformance test file puts its tests inside describeReference (so they skip with the reason)", () => {
+    const dir = join(REPO_ROOT, "test", "reference");
+    const tests = readdirSync(dir).filter((f) => f.endsWith(".test.ts"));
+    expect(tests.length).toBeGreaterThanOrEqual(10);
+    for (const f of tests) {
+      const text = readFileSync(join(dir, f), "utf8");
+      expect(text, f).toContain("describeReference(");
+      expect(text.match(/^(describe|it|test)\b/gm), f).toBeNull();
+    }
+  });
+
   it("only test/reference/ uses the helper", () => {
     const inside = `${join("test", "reference")}${sep}`;
     const offenders = all.filter((f) => !f.startsWith(inside) && /\.(ts|mts|js|mjs)$/.test(f) && HELPER_IMPORT.test(readFileSync(join(REPO_ROOT, f), "utf8")));
