@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * The browser bundle and the playground in a real headless Chromium (Debian's `chromium`, driven
  * by playwright-core; never a downloaded browser). Without a Chromium this file is skipped with a
@@ -43,11 +44,11 @@ describe.skipIf(!HAVE_CHROMIUM)("in headless Chromium", () => {
 
   beforeAll(async () => {
     tmp = mkdtempSync(join(tmpdir(), "yaoc-browser-"));
-    const { buildPlayground } = (await import("../../playground/build.mjs")) as { buildPlayground: () => Promise<string> };
-    const { buildBrowserBundle } = (await import("../../scripts/build-browser.mjs")) as { buildBrowserBundle: () => Promise<unknown> };
+    const { buildPlayground } = await import("../../playground/build.mjs");
+    const { buildBrowserBundle } = await import("../../scripts/build-browser.mjs");
     await buildPlayground();
     await buildBrowserBundle();
-    const { servePlayground } = (await import("../../playground/serve.mjs")) as { servePlayground: (root: string) => Promise<{ server: Server; url: string }> };
+    const { servePlayground } = await import("../../playground/serve.mjs");
     ({ server, url: base } = await servePlayground(join(REPO_ROOT, "dist")));
     context = await chromium.launchPersistentContext(join(tmp, "profile"), { executablePath: CHROMIUM, headless: true, args: FLAGS });
     page = context.pages()[0] ?? (await context.newPage());

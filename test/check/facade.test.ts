@@ -31,7 +31,7 @@ describe("check (library) and yaoc check (CLI)", () => {
     expect([0, 1]).toContain(r.status);
     const cli = (JSON.parse(r.stdout) as { results: CliResult[] }).results;
     expect(cli.map((c) => c.path)).toEqual(cases);
-    const fs = new NodeFs(REPO_ROOT);
+    const fs = new NodeFs();
     let valid = 0;
     for (const [i, path] of cases.entries()) {
       const lib = await check(fs, path);
