@@ -6,7 +6,7 @@
  * own fixtures. Prose documentation (README.md, docs/, fixtures/README.md) may cite the reference
  * notes for humans; code may not, not even in a comment.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../support/repo.js";
@@ -30,7 +30,7 @@ export function namesReferenceFolder(text: string): string | null {
   return null;
 }
 
-const CODE_ROOTS = ["src", "test", "scripts", "bench", "grammar", "bin", "ir", "schemas", "conformance", "examples", ".ci"];
+const CODE_ROOTS = ["src", "test", "scripts", "bench", "grammar", "bin", "ir", "schemas", "conformance", "examples", "playground", ".ci"].filter((d) => existsSync(join(REPO_ROOT, d)));
 const ROOT_FILES = ["package.json", "vitest.config.ts", "tsconfig.json", "tsconfig.build.json", ".gitignore"];
 const HELPER = join("test", "reference", "reference.ts");
 
