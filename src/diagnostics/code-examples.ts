@@ -78,13 +78,13 @@ export const CODE_EXAMPLES: Readonly<Record<string, CodeExample>> = {
   "yao.unknown_name": {
     path: "demo.hns",
     wrong: pkg(MANIFEST, CONTRACT, "(eval total)"),
-    fix: pkg(MANIFEST, CONTRACT, "(eval (let ((total 42)) total))"),
+    fix: pkg(MANIFEST, CONTRACT, "(eval (seq (bind total 42) total))"),
     change: "bind the name before using it (or fix its spelling)",
   },
   "yao.type_mismatch": {
     path: "demo.hns",
-    wrong: pkg(MANIFEST, CONTRACT, '(fn add-one (params (n Int)) (returns Int) (body "one"))', "(eval (add-one (n 1)))"),
-    fix: pkg(MANIFEST, CONTRACT, "(fn add-one (params (n Int)) (returns Int) (body (add n 1)))", "(eval (add-one (n 1)))"),
+    wrong: pkg(MANIFEST, CONTRACT, '(fn add-one (params (n Int)) (returns Int) (body "one"))', "(eval (requires (tools)) (add-one (n 1)))"),
+    fix: pkg(MANIFEST, CONTRACT, "(fn add-one (params (n Int)) (returns Int) (body (add n 1)))", "(eval (requires (tools)) (add-one (n 1)))"),
     change: "make the body produce the declared `(returns Int)` type",
   },
 };
