@@ -166,4 +166,3 @@ export async function main(rawArgv: readonly string[]): Promise<void> {
   }
 }
 
-await main(process.argv);
