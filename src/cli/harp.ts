@@ -24,11 +24,10 @@ function err(s: string): void {
   process.stderr.write(s.endsWith("\n") ? s : `${s}\n`);
 }
 
+/** Host diagnostics in the one human form (docs/output.md). */
 export function renderDiagnostic(d: Diagnostic): string {
-  const where = d.file === undefined ? "" : d.span === undefined ? `${d.file}: ` : `${d.file}:${d.span.start.line}:${d.span.start.column}: `;
-  let s = `${where}${d.severity} ${d.code}: ${d.message}`;
-  if (d.hint !== undefined) s += `\n  hint: ${d.hint}`;
-  return s;
+  const result = { path: "", kind: "harp" as const, valid: false, identity: null, diagnostics: [d] };
+  return renderResults([result], "human", formatOptions(process.stderr, { diagnosticsOnly: true })).trimEnd();
 }
 
 interface GlobalOpts {

@@ -118,6 +118,12 @@ describe("every command's --format json validates against schemas/diagnostic.sch
     const r = yaoc(["catalog", "verify", "--catalog", catalog, "--format", "json"]);
     expect(r.code).toBe(1);
     expectValidDiagnostics(JSON.parse(r.out), 1);
+    // Human: one line per binding as it is verified, its problem in the one human form, no progress when piped.
+    const human = yaoc(["catalog", "verify", "--catalog", catalog]);
+    expect(human.code).toBe(1);
+    expect(human.out).toMatch(/^corrupt acme\.review@1\.0\.0 sha256:[0-9a-f]{64}\n1 package verified: 0 ok, 1 corrupt/);
+    expect(human.err).toMatch(/error\[catalog\.corrupt\]: /);
+    expect(human.err).not.toContain("\r");
   });
 
   it("golden verify --format json", () => {
