@@ -5,10 +5,13 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import AjvDraft04 from "ajv-draft-04";
+import AjvDraft04Module from "ajv-draft-04";
 import { describe, expect, it } from "vitest";
 import { yaoc } from "../support/cli.js";
 import { SHARED } from "../support/shared.js";
+
+// A CommonJS default export: under NodeNext the class is `.default` of the module object.
+const AjvDraft04 = ((AjvDraft04Module as unknown as { default?: unknown }).default ?? AjvDraft04Module) as typeof AjvDraft04Module.default;
 
 const SCHEMA = join(SHARED, "reference", "sarif", "sarif-schema-2.1.0.json");
 const present = existsSync(SCHEMA);
