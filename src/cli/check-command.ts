@@ -16,13 +16,12 @@ import { renderEvidenceJson } from "../evidence/receipt.js";
 import type { CheckResult } from "../diagnostics/result.js";
 import { MemoryFs } from "../fs/memory-fs.js";
 import type { PackageFs } from "../fs/package-fs.js";
-import { extensionOf } from "../fs/paths.js";
-import { checkHns, type PackageAnalyzer } from "../hns/check.js";
+import type { PackageAnalyzer } from "../hns/check.js";
 import { analyzePackage } from "../yao/package-analysis.js";
-import { hnsAnalyzer } from "./analyzer.js";
+import { check, strictResult } from "../check/check.js";
+import { hnsAnalyzer } from "../check/analyzer.js";
 import { expandInputs } from "./check-inputs.js";
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE, useColor } from "./io.js";
-import { detectFrontend } from "./frontends.js";
 import { formatOptions } from "./output.js";
 import { Progress } from "./progress.js";
 
@@ -48,7 +47,7 @@ export interface CheckOutcome {
   readonly ioError: boolean;
 }
 
-/** Check each path as one package, detected by its kind (no directory walk: see check-inputs.ts). */
+/** Check each path with the library facade (`check` in src/check), the one place detection lives; no walk (see check-inputs.ts). */
 export async function checkPaths(fs: PackageFs, paths: readonly string[], options: { analyze: boolean; analyzer?: PackageAnalyzer }): Promise<CheckOutcome> {
   const results: CheckResult[] = [];
   let ioError = false;
@@ -61,17 +60,8 @@ export async function checkPaths(fs: PackageFs, paths: readonly string[], option
 }
 
 async function checkOnePath(fs: PackageFs, path: string, options: { analyze: boolean; analyzer?: PackageAnalyzer }): Promise<{ result: CheckResult; ioError: boolean }> {
-  const asHns = async (): Promise<{ result: CheckResult; ioError: boolean }> => {
-    const { ioError, package: _pkg, ...result } = await checkHns(fs, path, { analyzer: options.analyze ? (options.analyzer ?? hnsAnalyzer) : undefined });
-    return { result, ioError };
-  };
-  if (extensionOf(path) === "hns") return asHns();
-  const st = await fs.stat(path);
-  if (st === null) return { result: notFound(path), ioError: true };
-  const frontend = await detectFrontend(fs, path);
-  if (frontend !== undefined) return { result: await frontend.check(fs, path), ioError: false };
-  // Not a recognised package: the HNS loader explains what an HNS package must look like.
-  return asHns();
+  const { ioError, ...result } = await check(fs, path, { analyze: options.analyze, ...(options.analyzer !== undefined ? { analyzer: options.analyzer } : {}) });
+  return { result, ioError };
 }
 
 /** At most this many bytes are read from stdin (a package larger than the loader's limits is reported by it). */
@@ -153,16 +143,6 @@ function analyzerWithTools(toolSchemas: Readonly<Record<string, unknown>>): Pack
   };
 }
 
-function notFound(path: string): CheckResult {
-  return {
-    path,
-    kind: "unknown",
-    valid: false,
-    identity: null,
-    diagnostics: [diagnostic("cli.not_found", `${path} does not exist`, { file: path, hint: "check the path" })],
-  };
-}
-
 function noMatch(pattern: string): CheckResult {
   return {
     path: pattern,
@@ -182,13 +162,4 @@ function errorsOnly(r: CheckResult): CheckResult {
   return { ...r, diagnostics: r.diagnostics.filter((d) => d.severity === "error") };
 }
 
-/** Strict mode: every warning becomes an error, so the package is invalid and has no identity. */
-export function strictResult(r: CheckResult): CheckResult {
-  if (!r.diagnostics.some((d) => d.severity === "warning")) return r;
-  return {
-    ...r,
-    valid: false,
-    identity: null,
-    diagnostics: r.diagnostics.map((d) => (d.severity === "warning" ? { ...d, severity: "error" as const } : d)),
-  };
-}
+export { strictResult };

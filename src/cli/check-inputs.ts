@@ -2,8 +2,9 @@
  * What `yaoc check` is asked to check, expanded into package paths before any package is checked:
  *
  * - no path: the working directory, walked;
- * - a path that is a package (`NAME.hns`, or a directory holding a frontend's marker file such as
- *   `harp.json`, `a3s-use-extension.acl`, `surface.json`/`policy.json`/`HARNESS.md`): itself;
+ * - a path that is a package (`NAME.hns`, or a directory holding a marker file the check facade
+ *   routes by: `harp.json`, `a3s-use-extension.acl`, `surface.json`/`policy.json`/`HARNESS.md`, or
+ *   `manifest.yao` of a misnamed HNS directory package): itself;
  * - any other directory: walked for packages. Hidden entries, `node_modules` and `.git` are skipped,
  *   a package directory is never descended into (its `functions/x.yao` are not loose files), and
  *   symbolic links to directories are not followed (no loops). A walk that finds no package keeps
@@ -19,12 +20,10 @@ import { isAbsolute } from "node:path";
 import { glob, isDynamicPattern } from "tinyglobby";
 import type { PackageFs } from "../fs/package-fs.js";
 import { extensionOf, joinPath } from "../fs/paths.js";
-import { frontends } from "./frontends.js";
+import { routeDirectory } from "../check/frontends.js";
 
 /** Directory names the walk and globs never enter. */
 export const SKIPPED_DIRECTORIES: readonly string[] = ["node_modules", ".git"];
-
-const MARKERS: readonly string[] = [...new Set(frontends.flatMap((f) => f.markers))];
 
 export type ExpandedInput =
   | { readonly kind: "path"; readonly path: string }
@@ -35,11 +34,13 @@ function skipped(name: string): boolean {
   return name.startsWith(".") || SKIPPED_DIRECTORIES.includes(name);
 }
 
-/** A directory that is itself a package: `.hns` suffix or a frontend marker file at its root. */
+/**
+ * A directory that is itself a package: `.hns` suffix, or a marker file the check facade routes by
+ * (a frontend's marker, or `manifest.yao` of a misnamed HNS directory package).
+ */
 export async function isPackageDirectory(fs: PackageFs, dir: string): Promise<boolean> {
   if (extensionOf(dir) === "hns") return true;
-  for (const m of MARKERS) if ((await fs.lstat(joinPath(dir, m))) !== null) return true;
-  return false;
+  return (await routeDirectory(fs, dir)).kind !== "none";
 }
 
 /** Package paths under `dir` (not `dir` itself), sorted, depth first. */
