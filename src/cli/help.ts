@@ -89,3 +89,16 @@ export function helpArgv(argv: readonly string[]): string[] {
   if (rest[0] !== "help" || rest.length < 2 || rest.slice(1).some((a) => a.startsWith("-"))) return [...argv];
   return [node, script, ...rest.slice(1), "--help"];
 }
+
+/** For `yaoc help A B…`: the first name that is not a command at its level, or undefined. */
+export function unknownHelpTopic(program: Command, argv: readonly string[]): string | undefined {
+  const rest = argv.slice(2);
+  if (rest[0] !== "help" || rest.slice(1).some((a) => a.startsWith("-"))) return undefined;
+  let cmd = program;
+  for (const name of rest.slice(1)) {
+    const sub = cmd.commands.find((c) => c.name() === name || c.aliases().includes(name));
+    if (sub === undefined) return name;
+    cmd = sub;
+  }
+  return undefined;
+}

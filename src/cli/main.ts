@@ -11,7 +11,7 @@ import { NodeFs } from "../fs/node-fs.js";
 import { OUTPUT_FORMATS, type OutputFormat } from "../diagnostics/format.js";
 import type { PackageFs } from "../fs/package-fs.js";
 import { toolsFromManifest } from "../yao/profile.js";
-import { addHelpFooters, helpArgv } from "./help.js";
+import { addHelpFooters, helpArgv, unknownHelpTopic } from "./help.js";
 import { COLOR_MODES, EXIT_USAGE, setColorMode, type ColorMode } from "./io.js";
 import { VERSION } from "../version.js";
 
@@ -153,6 +153,12 @@ async function readToolSchemas(fs: PackageFs, file: string): Promise<Record<stri
 export async function main(rawArgv: readonly string[]): Promise<void> {
   const argv = helpArgv(rawArgv);
   const program = buildProgram(await loadGroups(groupsFor(argv)));
+  const unknown = unknownHelpTopic(program, rawArgv);
+  if (unknown !== undefined) {
+    process.stderr.write(`yaoc help: unknown command '${unknown}' (yaoc help lists the commands)\n`);
+    process.exitCode = EXIT_USAGE;
+    return;
+  }
   overrideExits(program);
   try {
     await program.parseAsync(argv as string[]);

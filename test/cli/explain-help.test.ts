@@ -81,5 +81,8 @@ describe("help pages", () => {
     expect(r.out).toContain("yaoc hcp lint ./pack --format json");
     expect(r.out.trimEnd().endsWith(EXIT_CODE_TABLE)).toBe(true);
     expect(yaoc(["help", "a3s", "lock", "verify"]).out).toContain("Usage: yaoc a3s lock verify");
+    const unknown = yaoc(["help", "hcp", "lnit"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toContain("unknown command 'lnit'");
   });
 });
