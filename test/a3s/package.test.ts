@@ -40,7 +40,7 @@ describe("digests (our package acme/atlas)", () => {
     expect(r.extra?.["fingerprint"]).toBe(onDisk.extra.fingerprint);
     expect(r.identity).toBe(onDisk.identity);
     // The bundle's one dangling link is a reference diagnostic, not an error (§5.3).
-    expect(r.diagnostics.map((d) => [d.code, d.severity, d.file])).toEqual([["a3s.okf.dangling_link", "warning", "okf/field-guide/concepts/storage-policy.md"]]);
+    expect(r.diagnostics.map((d) => [d.code, d.severity, d.file])).toEqual([["a3s.okf.dangling_link", "warning", "/pkg/okf/field-guide/concepts/storage-policy.md"]]);
     expect(r.valid).toBe(true);
   });
 });
@@ -144,7 +144,7 @@ describe("executable bit (use.extension.surface_not_executable)", () => {
     fs.writeFile("/p/mcp/cache", "#!/bin/sh\n", { executable: true });
     const r = await checkA3s(fs, "/p");
     const flagged = r.diagnostics.filter((d) => d.code === "a3s.package.not_executable");
-    expect(flagged.map((d) => d.file)).toEqual(["tools/render"]);
+    expect(flagged.map((d) => d.file)).toEqual(["/p/tools/render"]); // named under the package path as given
     expect(flagged[0]!.message).toContain("use.extension.surface_not_executable");
     fs.writeFile("/p/tools/render", "#!/bin/sh\n", { executable: true });
     const again = await checkA3s(fs, "/p");
