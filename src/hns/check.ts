@@ -2,7 +2,8 @@
  * `yaoc check` for HNS packages: the structural load plus (unless disabled) the module analysis of
  * HNS §11 step 8, reported in the common CheckResult shape.
  */
-import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { diagnostic, hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { orderDiagnostics } from "../diagnostics/order.js";
 import type { CheckResult } from "../diagnostics/result.js";
 import type { PackageFs } from "../fs/package-fs.js";
 import { loadPackage, type LoadOptions } from "./load.js";
@@ -21,23 +22,31 @@ export interface HnsCheckOptions extends LoadOptions {
   readonly analyzer?: PackageAnalyzer | undefined;
 }
 
+/** Errors shown per package; beyond it a closing note says how many more there were. */
+export const MAX_PACKAGE_ERRORS = 200;
+
 export async function checkHns(fs: PackageFs, path: string, options: HnsCheckOptions = {}): Promise<CheckResult & { ioError: boolean; package?: HnsPackage }> {
   const loaded = await loadPackage(fs, path, options);
   if (!loaded.ok) {
+    // The module analysis still runs on a partially loaded package, so a manifest mistake does not
+    // hide a type error in a function. The loader's first error stays first.
+    const analysis = loaded.partial === undefined ? undefined : options.analyzer?.(loaded.partial);
+    const firstError = loaded.diagnostics.find((d) => d.severity === "error");
     return {
       path,
       kind: "hns",
       valid: false,
       identity: null,
       extra: { id: null, version: null, owner: null, program_hash: null },
-      diagnostics: loaded.diagnostics,
+      diagnostics: capErrors(orderDiagnostics([...loaded.diagnostics, ...(analysis?.diagnostics ?? [])], firstError), path),
       sources: loaded.sources,
       ioError: loaded.ioError,
     };
   }
   const pkg = loaded.package;
   const analysis = options.analyzer?.(pkg);
-  const diagnostics = [...loaded.warnings, ...(analysis?.diagnostics ?? [])];
+  const analysisDiagnostics = analysis?.diagnostics ?? [];
+  const diagnostics = capErrors(orderDiagnostics([...loaded.warnings, ...analysisDiagnostics], analysisDiagnostics.find((d) => d.severity === "error")), path);
   const valid = !hasErrors(diagnostics);
   return {
     path,
@@ -51,4 +60,33 @@ export async function checkHns(fs: PackageFs, path: string, options: HnsCheckOpt
     ioError: false,
     package: pkg,
   };
+}
+
+/** At most MAX_PACKAGE_ERRORS errors, then one closing note (the analyzer's own note is replaced). */
+function capErrors(ds: readonly Diagnostic[], path: string): Diagnostic[] {
+  const kept: Diagnostic[] = [];
+  let errors = 0;
+  let dropped = 0;
+  let analysisStopped = false;
+  for (const d of ds) {
+    if (d.code === "yao.error_limit") {
+      analysisStopped = true;
+      continue;
+    }
+    if (d.severity === "error" && ++errors > MAX_PACKAGE_ERRORS) {
+      dropped++;
+      continue;
+    }
+    kept.push(d);
+  }
+  if (dropped > 0 || analysisStopped) {
+    const more = dropped > 0 ? `${dropped} more error${dropped === 1 ? "" : "s"} not shown` : "the analysis stopped early";
+    kept.push(
+      diagnostic("hns.error_limit", `${path}: ${MAX_PACKAGE_ERRORS} errors shown, ${more}; fix these and check again to see the rest`, {
+        severity: "info",
+        file: path,
+      }),
+    );
+  }
+  return kept;
 }
