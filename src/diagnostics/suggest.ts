@@ -1,12 +1,15 @@
 /**
  * Did-you-mean by edit distance. `fastest-levenshtein` computes the distance (a small, dependency-free
- * library); the threshold follows rustc: up to a third of the word's length, at least one edit.
+ * library). A candidate is close enough within a third of the word's length in edits (rounded up, so
+ * a swapped pair of letters in a five-letter word counts); words under three characters only match
+ * a candidate that differs in case.
  */
 import { distance } from "fastest-levenshtein";
 
 /** The closest candidate to `word`, or undefined when none is close enough. Ties go to the first. */
 export function closestName(word: string, candidates: Iterable<string>): string | undefined {
-  const limit = Math.max(1, Math.floor(Array.from(word).length / 3));
+  const length = Array.from(word).length;
+  const limit = length < 3 ? 0.5 : Math.ceil(length / 3);
   let best: string | undefined;
   let bestDistance = Infinity;
   const lower = word.toLowerCase();

@@ -30,7 +30,7 @@ export async function checkHns(fs: PackageFs, path: string, options: HnsCheckOpt
   if (!loaded.ok) {
     // The module analysis still runs on a partially loaded package, so a manifest mistake does not
     // hide a type error in a function. The loader's first error stays first.
-    const analysis = loaded.partial === undefined ? undefined : options.analyzer?.(loaded.partial);
+    const analysis = loaded.partial === undefined ? undefined : options.analyzer?.(withDeclaredTools(loaded.partial));
     const firstError = loaded.diagnostics.find((d) => d.severity === "error");
     return {
       path,
@@ -89,4 +89,14 @@ function capErrors(ds: readonly Diagnostic[], path: string): Diagnostic[] {
     );
   }
   return kept;
+}
+
+/**
+ * A tool the entry declares but the manifest does not grant was reported by the loader; the
+ * analysis treats it as granted so its calls are not reported a second time as unknown tools.
+ */
+function withDeclaredTools(pkg: HnsPackage): HnsPackage {
+  const declared = pkg.entry.declaredTools ?? [];
+  const missing = declared.filter((t) => !pkg.manifest.tools.includes(t));
+  return missing.length === 0 ? pkg : { ...pkg, manifest: { ...pkg.manifest, tools: [...pkg.manifest.tools, ...missing] } };
 }

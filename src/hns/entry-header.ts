@@ -4,6 +4,7 @@
  */
 import { canonicalSource } from "../canonical/typed.js";
 import { headName, type SNode, type SSymbol } from "../syntax/tree.js";
+import { closestName } from "../diagnostics/suggest.js";
 import type { LoadContext } from "./context.js";
 import type { EntryOwner, Manifest } from "./model.js";
 
@@ -75,13 +76,18 @@ export function checkEntryTools(header: EntryHeader, manifest: Manifest, entryFo
   if (header.owner === "model" && header.declaredTools === undefined) {
     ctx.failAt("hns.missing_requires", V1_MESSAGE, entryForm, header.requiresWithoutTools ? NO_TOOLS_HINT : "add (requires (tools …)) right after infer");
   }
+  // Each tool is reported on its own: several misspelt tools are several errors.
   for (const tool of header.toolNodes) {
     if (!manifest.tools.includes(tool.name)) {
-      ctx.failAt(
+      const suggestion = closestName(tool.name, manifest.tools);
+      ctx.reportAt(
         "hns.tool_not_in_manifest",
         `tool '${tool.name}' declared by program requires is absent from Harness Manifest package capabilities`,
         tool,
-        `add ${tool.name} to (capabilities (tools …)) in the manifest, or remove it from (requires (tools …))`,
+        suggestion !== undefined
+          ? `did you mean '${suggestion}'? the manifest grants (tools ${manifest.tools.join(" ")})`
+          : `add ${tool.name} to (capabilities (tools …)) in the manifest, or remove it from (requires (tools …))`,
+        { label: "not granted by the manifest" },
       );
     }
   }
