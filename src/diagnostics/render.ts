@@ -84,8 +84,15 @@ function renderDiagnostic(d: Diagnostic, sources: ReadonlyMap<string, string> | 
   }
   for (const f of framed) {
     const blank = " ".repeat(gutterWidth);
-    lines.push(`${blank}${paint("blue", "::: ")}${f.file}:${f.span.start.line}:${f.span.start.column}`);
-    lines.push(...codeFrame(nthLine(f.source, f.span.start.line)!, f.span, f.span.start.line, gutterWidth, "-", f.message, "blue", paint));
+    const frame = codeFrame(nthLine(f.source, f.span.start.line)!, f.span, f.span.start.line, gutterWidth, "-", f.message, "blue", paint);
+    if (f.file === d.file && primaryLine !== undefined && f.span.start.line === d.span!.start.line) {
+      // On the primary line: only its own marker line, under the line already shown.
+      lines.push(frame[2]!);
+      continue;
+    }
+    // A secondary span in another file names it; one elsewhere in the same file simply follows.
+    if (f.file !== d.file) lines.push(`${blank}${paint("blue", "::: ")}${f.file}:${f.span.start.line}:${f.span.start.column}`);
+    lines.push(...frame);
   }
   if (d.pointer !== undefined) lines.push(`  ${paint("blue", "=")} at JSON pointer ${d.pointer === "" ? '"" (the document root)' : d.pointer}`);
   for (const note of notes) lines.push(`  ${paint("blue", "=")} note: ${note}`);

@@ -31,7 +31,7 @@ import {
 } from "./type-module.js";
 import { parseType } from "./type-syntax.js";
 import { didYouMean } from "../diagnostics/suggest.js";
-import { displayEffects, displayType } from "./type-display.js";
+import { displayEffectList, displayType } from "./type-display.js";
 import { commonType, ERROR_TYPE, isAssignable, isErrorType, isNumeric, NO_EFFECTS, T, unionEffects } from "./types.js";
 
 export const MAX_EXPRESSION_DEPTH = 32;
@@ -259,7 +259,7 @@ export class ExpressionAnalyzer {
           `${position} must be pure; bind the effectful result first (found ${debugEffects(e.effects)})`,
           e.span as SourceSpan,
           {
-            label: `this has effects ${displayEffects(e.effects)}`,
+            label: `this uses ${displayEffectList(e.effects)}`,
             hint: "run it first with (bind NAME EXPR) inside a (seq …), then use NAME here",
           },
         );
@@ -685,7 +685,14 @@ export class ExpressionAnalyzer {
       default: {
         if (op === "add" || op === "mul") atLeastTwo();
         else exactly(2);
-        for (const o of operands) if (!isNumeric(o.ty)) fail("type_mismatch", `numeric operator received ${debugType(o.ty)}`, o.span as SourceSpan);
+        for (const o of operands) {
+          if (!isNumeric(o.ty)) {
+            fail("type_mismatch", `numeric operator received ${debugType(o.ty)}`, o.span as SourceSpan, {
+              label: `expected Int or Float, found ${displayType(o.ty)}`,
+              hint: o.ty.kind === "string" ? `${op} works on numbers; for text, build a string with a tool or keep the values apart` : undefined,
+            });
+          }
+        }
         // Divergence D-Q1: `div` always divides as floats at run time, so it is typed Float.
         result = op === "div" || operands.some((o) => o.ty.kind === "float") ? T.float : T.int;
       }

@@ -21,7 +21,7 @@ import { RUNTIME_BINDING, Scope } from "./scope.js";
 import { isIdentifier, sortByCodePoints, trimWhiteSpace } from "./text.js";
 import { recoverTypeNames, type TypeTable } from "./type-module.js";
 import { parseEffectList, parseType } from "./type-syntax.js";
-import { displayEffect, displayEffects, displayType } from "./type-display.js";
+import { displayEffectList, displayType } from "./type-display.js";
 import { effectDifference, ERROR_TYPE, isAssignable, isEffectSubset, NO_EFFECTS } from "./types.js";
 
 export const MAX_CALL_DEPTH = 32;
@@ -167,6 +167,8 @@ export function parseFunctionDeclaration(form: SNode, types: TypeTable, sink: Er
   if (returns === undefined) missing("returns", `fn '${name}' is missing (returns TYPE)`, "add (returns TYPE) naming the type of the body's value");
   if (body === undefined) missing("body", `fn '${name}' is missing (body EXPR)`, "add (body EXPR) with the function's one Yao expression");
   const recovered = sink.errors.length > errorsBefore || params === undefined || body === undefined || returns === undefined;
+  // Without its parameters the body's names cannot be resolved: analysing it would only repeat the error.
+  const analyseBody = body !== undefined && params !== undefined && !failedClauses.has("params");
   return {
     name,
     visibility,
@@ -177,7 +179,7 @@ export function parseFunctionDeclaration(form: SNode, types: TypeTable, sink: Er
     body: body ?? form,
     form,
     ...(returnsSpan === undefined ? {} : { returnsSpan }),
-    ...(recovered ? { recovered: { signatureKnown: params !== undefined, analyseBody: body !== undefined } } : {}),
+    ...(recovered ? { recovered: { signatureKnown: params !== undefined, analyseBody } } : {}),
   };
 }
 
@@ -315,8 +317,8 @@ export class FunctionModule implements FunctionResolver {
         `fn '${decl.name}' effects ${debugEffects(body.effects)} exceed declared upper bound ${debugEffects(decl.effects)}; missing ${debugEffects(missing)}`,
         body.span as SourceSpan,
         {
-          label: `this body has effects ${displayEffects(body.effects)}`,
-          hint: `add ${missing.map(displayEffect).join(" ")} to '${decl.name}''s (effects …), or remove what causes ${missing.length === 1 ? "it" : "them"}`,
+          label: `this body uses ${displayEffectList(body.effects)}`,
+          hint: `add ${displayEffectList(missing)} to the (effects …) of '${decl.name}', or remove what causes ${missing.length === 1 ? "it" : "them"}`,
         },
       );
     }

@@ -18,7 +18,7 @@ import { Scope } from "./scope.js";
 import { sortByCodePoints } from "./text.js";
 import { parseTypesForm, validateTypeTable, type TypeTable } from "./type-module.js";
 import { parseEffectList } from "./type-syntax.js";
-import { displayEffect, displayEffects } from "./type-display.js";
+import { displayEffectList } from "./type-display.js";
 import { effectDifference, isEffectSubset } from "./types.js";
 
 export interface ProgramInput {
@@ -161,8 +161,8 @@ function checkDeclaredEffects(body: HirExpr, declared: EffectSet | null): void {
     `program effects ${debugEffects(body.effects)} exceed declared upper bound ${debugEffects(declared)}; missing ${debugEffects(effectDifference(body.effects, declared))}. Remove requires.effects to let Yao infer the complete set, or add every missing effect explicitly`,
     body.span as SourceSpan,
     {
-      label: `this program has effects ${displayEffects(body.effects)}`,
-      hint: `add ${effectDifference(body.effects, declared).map(displayEffect).join(" ")} to (requires (effects …)), or remove the (effects …) clause to let Yao infer it`,
+      label: `this program uses ${displayEffectList(body.effects)}`,
+      hint: `add ${displayEffectList(effectDifference(body.effects, declared))} to (requires (effects …)), or remove the (effects …) clause to let Yao infer it`,
     },
   );
 }

@@ -47,6 +47,11 @@ export function displayEffect(e: Effect): string {
   }
 }
 
+/** The effects one after another, for "this uses (tool read) (host x)". */
+export function displayEffectList(set: EffectSet): string {
+  return set.length === 0 ? "no effects" : set.map(displayEffect).join(" ");
+}
+
 export function displayEffects(set: EffectSet): string {
   return set.length === 0 ? "(effects)" : `(effects ${set.map(displayEffect).join(" ")})`;
 }
