@@ -38,7 +38,7 @@ export async function checkHns(fs: PackageFs, path: string, options: HnsCheckOpt
       valid: false,
       identity: null,
       extra: { id: null, version: null, owner: null, program_hash: null },
-      diagnostics: capErrors(orderDiagnostics([...loaded.diagnostics, ...(analysis?.diagnostics ?? [])], firstError), path),
+      diagnostics: capErrors(orderDiagnostics([...loaded.diagnostics, ...notAtLoaderErrors(analysis?.diagnostics ?? [], loaded.diagnostics)], firstError), path),
       sources: loaded.sources,
       ioError: loaded.ioError,
     };
@@ -99,4 +99,13 @@ function withDeclaredTools(pkg: HnsPackage): HnsPackage {
   const declared = pkg.entry.declaredTools ?? [];
   const missing = declared.filter((t) => !pkg.manifest.tools.includes(t));
   return missing.length === 0 ? pkg : { ...pkg, manifest: { ...pkg.manifest, tools: [...pkg.manifest.tools, ...missing] } };
+}
+
+/**
+ * An analysis error at the very place a loader error points to has the same root cause (a misplaced
+ * (requires …) is both "missing" to the loader and an extra body to the analyzer): report it once.
+ */
+function notAtLoaderErrors(analysis: readonly Diagnostic[], loader: readonly Diagnostic[]): Diagnostic[] {
+  const places = new Set(loader.filter((d) => d.severity === "error" && d.span !== undefined).map((d) => `${d.file}\u0000${d.span!.start.byte}`));
+  return analysis.filter((d) => d.span === undefined || !places.has(`${d.file}\u0000${d.span.start.byte}`));
 }
