@@ -18,6 +18,10 @@ export interface Span {
   readonly end: Position;
 }
 
+/**
+ * A secondary location: the declaration an expectation comes from, the first of two duplicates, an
+ * edge of a cycle. `message` is its own label, printed under the secondary span in the code frame.
+ */
 export interface RelatedLocation {
   readonly file?: string;
   readonly span?: Span;
@@ -37,11 +41,11 @@ export interface Diagnostic {
   readonly pointer?: string;
   /** How to fix it, when there is something useful to say. */
   readonly hint?: string;
-  readonly related?: readonly RelatedLocation[];
-  /** Text under the primary caret: what was expected and what was found. */
+  /** Short text printed under the primary caret: what was expected and what was found. */
   readonly label?: string;
-  /** The HNS function the diagnostic is inside, when there is one. */
+  /** The HNS function the diagnostic arose inside (reference `Diagnostic.function`), if any. */
   readonly function?: string;
+  readonly related?: readonly RelatedLocation[];
 }
 
 export const START_OF_FILE: Span = Object.freeze({
@@ -67,9 +71,9 @@ export function diagnostic(
     span?: Span | undefined;
     pointer?: string | undefined;
     hint?: string | undefined;
-    related?: readonly RelatedLocation[] | undefined;
     label?: string | undefined;
     function?: string | undefined;
+    related?: readonly RelatedLocation[] | undefined;
   } = {},
 ): Diagnostic {
   const d: { -readonly [K in keyof Diagnostic]: Diagnostic[K] } = {
@@ -81,8 +85,8 @@ export function diagnostic(
   if (where.span !== undefined) d.span = where.span;
   if (where.pointer !== undefined) d.pointer = where.pointer;
   if (where.hint !== undefined) d.hint = where.hint;
-  if (where.related !== undefined && where.related.length > 0) d.related = where.related;
   if (where.label !== undefined) d.label = where.label;
   if (where.function !== undefined) d.function = where.function;
+  if (where.related !== undefined && where.related.length > 0) d.related = where.related;
   return d;
 }
