@@ -56,7 +56,7 @@ function walk(dir: string): string[] {
   for (const name of readdirSync(dir).sort()) {
     const p = join(dir, name);
     const st = statSync(p);
-    if (st.isDirectory()) out.push(...walk(p));
+    if (st.isDirectory()) for (const q of walk(p)) out.push(q);
     else if (st.isFile()) out.push(p);
   }
   return out;

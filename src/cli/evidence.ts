@@ -284,12 +284,12 @@ export function docFindings(root: string): Diagnostic[] {
     for (const n of names) {
       const p = join(dir, n);
       if (statSync(p).isDirectory()) visit(p);
-      else if (n.endsWith(".md")) out.push(...docClaimFindings(relative(root, p).split(sep).join("/"), readFileSync(p, "utf8"), classes));
+      else if (n.endsWith(".md")) for (const d of docClaimFindings(relative(root, p).split(sep).join("/"), readFileSync(p, "utf8"), classes)) out.push(d);
     }
   };
   visit(join(root, "docs"));
   const readme = join(root, "README.md");
-  if (existsSync(readme)) out.push(...docClaimFindings("README.md", readFileSync(readme, "utf8"), []));
+  if (existsSync(readme)) for (const d of docClaimFindings("README.md", readFileSync(readme, "utf8"), [])) out.push(d);
   return out;
 }
 

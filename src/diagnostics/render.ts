@@ -47,7 +47,7 @@ function renderDiagnostic(d: Diagnostic, sources: ReadonlyMap<string, string> | 
   const where = d.file === undefined ? "" : d.span ? `${d.file}:${d.span.start.line}:${d.span.start.column}: ` : `${d.file}: `;
   const lines = [`${where}${paint(d.severity, `${d.severity}[${d.code}]`)}: ${paint("bold", d.message)}`];
   const source = d.file !== undefined ? sources?.get(d.file) : undefined;
-  if (d.span && source !== undefined) lines.push(...codeFrame(source, d, paint));
+  if (d.span && source !== undefined) for (const l of codeFrame(source, d, paint)) lines.push(l);
   if (d.pointer !== undefined) lines.push(`  ${paint("blue", "=")} at JSON pointer ${d.pointer === "" ? '"" (the document root)' : d.pointer}`);
   for (const r of d.related ?? []) {
     const at = r.span ? `${r.file ?? d.file ?? ""}:${r.span.start.line}:${r.span.start.column}: ` : "";

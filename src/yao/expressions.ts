@@ -30,7 +30,7 @@ import {
   type TypeTable,
 } from "./type-module.js";
 import { parseType } from "./type-syntax.js";
-import { commonType, isAssignable, isNumeric, NO_EFFECTS, T, unionEffects } from "./types.js";
+import { commonType, isAssignable, isNumeric, NO_EFFECTS, T, unionEffects, unionEffectSets } from "./types.js";
 
 export const MAX_EXPRESSION_DEPTH = 32;
 export const MAX_ANALYZED_NODES = 4096;
@@ -103,7 +103,7 @@ function node(kind: HirKind, ty: YaoType, effects: EffectSet, span: SourceSpan):
 }
 
 function effectsOf(exprs: readonly HirExpr[]): EffectSet {
-  return unionEffects(...exprs.map((e) => e.effects));
+  return unionEffectSets(exprs.map((e) => e.effects));
 }
 
 function pluralItems(form: SList): readonly SNode[] {

@@ -23,6 +23,11 @@ export function jobj(...entries: [string, JValue][]): JObject {
   return new JObject(entries);
 }
 
+/** An object from a list of entries of any length (a list is never spread into a call). */
+export function jobjOf(entries: [string, JValue][]): JObject {
+  return new JObject(entries);
+}
+
 /** Keys deleted everywhere for identity (§9.10 step 2). */
 const IDENTITY_STRIPPED = new Set(["span", "canonical_source", "source_hash"]);
 
