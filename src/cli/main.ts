@@ -8,7 +8,7 @@
  */
 import { Command, CommanderError, Option } from "commander";
 import { NodeFs } from "../fs/node-fs.js";
-import { EXIT_USAGE } from "./io.js";
+import { endQuietlyOnClosedPipe, EXIT_USAGE } from "./io.js";
 import { VERSION } from "../version.js";
 
 type Register = (program: Command) => void;
@@ -87,6 +87,7 @@ function overrideExits(command: Command): void {
 }
 
 export async function main(argv: readonly string[]): Promise<void> {
+  endQuietlyOnClosedPipe();
   const program = buildProgram(await loadGroups(groupsFor(argv)));
   overrideExits(program);
   try {
