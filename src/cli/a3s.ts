@@ -14,6 +14,7 @@ import { DEFAULT_OKF_LIMITS, type OkfBundleContract } from "../a3s/okf-contract.
 import { packageState, StateError, unavailableObservations, type DesiredPackage, type PackageStateReport } from "../a3s/state.js";
 import { NodeFs } from "../fs/node-fs.js";
 import { joinPath } from "../fs/paths.js";
+import { EXIT_USAGE, reportUnusablePaths } from "./io.js";
 
 async function loadManifest(dir: string) {
   const fs = new NodeFs();
@@ -124,9 +125,10 @@ export function registerA3sCommands(program: Command): void {
     .description("check a package (manifest, files, fingerprint) and print the result as JSON")
     .action(
       exitOnFailure("a3s check", async (dir: string) => {
+        const missing = await reportUnusablePaths("a3s check", [dir]);
         const { sources: _sources, ...r } = await checkA3s(new NodeFs(), dir);
         process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
-        process.exitCode = r.valid ? 0 : 1;
+        process.exitCode = missing ? EXIT_USAGE : r.valid ? 0 : 1;
       }),
     );
 
@@ -140,6 +142,10 @@ export function registerA3sCommands(program: Command): void {
     .description("resolve the dependency closure and print the canonical a3s.use.plugin-package-lock.v1")
     .action(
       exitOnFailure("a3s resolve", async (root: string, opts: { registry: string; target: string; useVersion: string; out?: string }) => {
+        if (await reportUnusablePaths("a3s resolve", [opts.registry])) {
+          process.exitCode = EXIT_USAGE;
+          return;
+        }
         const fs = new NodeFs();
         const r = await resolveFromRegistry(fs, opts.registry, root, { target: opts.target, useVersion: opts.useVersion });
         report(r.diagnostics);
@@ -166,6 +172,10 @@ export function registerA3sCommands(program: Command): void {
     .description("apply the seven lock rules; print digest, install and removal order")
     .action(
       exitOnFailure("a3s lock verify", async (lock: string, opts: { json?: boolean }) => {
+        if (await reportUnusablePaths("a3s lock verify", [lock])) {
+          process.exitCode = EXIT_USAGE;
+          return;
+        }
         const r = await verifyLockFile(new NodeFs(), lock);
         const ok = r.diagnostics.length === 0 && r.verification?.installOrder != null;
         if (opts.json === true) {
@@ -195,6 +205,10 @@ export function registerA3sCommands(program: Command): void {
     .description("inspect an OKF v0.2 bundle (frontmatter, links, reserved files, limits) and print the inspection as JSON")
     .action(
       exitOnFailure("okf check", async (dir: string, opts: { contract?: string }) => {
+        if (await reportUnusablePaths("okf check", [dir, opts.contract])) {
+          process.exitCode = EXIT_USAGE;
+          return;
+        }
         const fs = new NodeFs();
         let contract: OkfBundleContract | null = null;
         if (opts.contract !== undefined) {

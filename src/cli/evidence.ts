@@ -48,6 +48,7 @@ import { docClaimFindings, receiptFindings, toReceipt, type EvidenceClass, type 
 import { VERSION } from "../version.js";
 import { checkPaths } from "./check-command.js";
 import { renderHuman } from "../diagnostics/render.js";
+import { reportUnusablePaths } from "./io.js";
 
 const THIS_FILE = fileURLToPath(import.meta.url);
 export const DEFAULT_GOLDEN_DIR = "golden/evidence";
@@ -357,6 +358,10 @@ export function registerEvidenceCommands(program: Command): void {
     .argument("[dir]", "golden directory", DEFAULT_GOLDEN_DIR)
     .option("--root <dir>", "repository root holding fixtures/ and examples/", ".")
     .action(async (dir: string, opts: { root: string }) => {
+      if (await reportUnusablePaths("golden freeze", [opts.root])) {
+        process.exitCode = EXIT_USAGE;
+        return;
+      }
       const root = resolve(opts.root);
       const cases = discoverCases(root);
       const r = freshRun(root, cases, true);
@@ -385,6 +390,10 @@ export function registerEvidenceCommands(program: Command): void {
       const runs = Number(opts.runs);
       if (!Number.isInteger(runs) || runs < 2) {
         process.stderr.write("yaoc golden verify: --runs must be an integer ≥ 2\n");
+        process.exitCode = EXIT_USAGE;
+        return;
+      }
+      if (await reportUnusablePaths("golden verify", [opts.root, resolve(root, dir)])) {
         process.exitCode = EXIT_USAGE;
         return;
       }
@@ -425,6 +434,10 @@ export function registerEvidenceCommands(program: Command): void {
         process.exitCode = EXIT_USAGE;
         return;
       }
+      if (await reportUnusablePaths("attest", [opts.root, resolve(root, opts.golden)])) {
+        process.exitCode = EXIT_USAGE;
+        return;
+      }
       const v = await verifyGolden(root, opts.golden, { runs, analyze: true });
       const git = opts.git ? gitGoldenCheck(root, opts.since ?? lastGreen(root, opts.out)) : null;
       const a = buildAttestation(
@@ -461,6 +474,7 @@ export function registerEvidenceCommands(program: Command): void {
         process.exitCode = EXIT_USAGE;
         return;
       }
+      const missing = await reportUnusablePaths("evidence receipt", paths);
       const receipts = await receiptsFor(paths, {
         analyze: opts.analyze,
         evidence_class: opts.evidenceClass as EvidenceClass,
@@ -471,7 +485,7 @@ export function registerEvidenceCommands(program: Command): void {
       printFindings(findings);
       process.stdout.write(`${JSON.stringify({ receipts })}\n`);
       const valid = receipts.every((r) => (r["result"] as { valid: boolean }).valid);
-      process.exitCode = !valid ? EXIT_FAIL : findings.length > 0 ? EXIT_USAGE : EXIT_OK;
+      process.exitCode = missing ? EXIT_USAGE : !valid ? EXIT_FAIL : findings.length > 0 ? EXIT_USAGE : EXIT_OK;
     });
 
   evidence

@@ -7,6 +7,7 @@ import type { Command } from "commander";
 import type { CheckResult } from "../diagnostics/result.js";
 import { NodeFs } from "../fs/node-fs.js";
 import { checkHcp } from "../hcp/index.js";
+import { EXIT_INVALID, EXIT_OK, EXIT_USAGE, unusablePath } from "./io.js";
 
 type Write = (text: string) => void;
 
@@ -29,24 +30,29 @@ export function registerHcpCommands(program: Command): void {
     });
 }
 
-/** Exit status 0 when every pack is valid (warnings allowed), 1 otherwise. */
+/** Exit status 0 when every pack is valid (warnings allowed), 2 when a path cannot be used, else 1. */
 export async function runHcpLint(dirs: readonly string[], opts: { json: boolean }, write: Write): Promise<number> {
   const fs = new NodeFs();
-  let status = 0;
+  let invalid = false;
+  let ioError = false;
   for (const dir of dirs) {
+    // The pack check says what is wrong (hcp.pack.not_directory); a path that is not there at all
+    // is still an I/O error, not an invalid pack.
+    if ((await unusablePath(dir)) !== null) ioError = true;
     const result = await checkHcp(fs, dir);
-    if (!result.valid) status = 1;
+    if (!result.valid) invalid = true;
     write(opts.json ? `${JSON.stringify(toJson(result))}\n` : renderText(result));
   }
-  return status;
+  return ioError ? EXIT_USAGE : invalid ? EXIT_INVALID : EXIT_OK;
 }
 
 export async function runHcpDigest(dir: string, write: Write, writeErr: Write): Promise<number> {
+  const ioError = (await unusablePath(dir)) !== null;
   const result = await checkHcp(new NodeFs(), dir);
   const digest = result.extra?.digest;
   if (typeof digest !== "string") {
     writeErr(renderText(result));
-    return 1;
+    return ioError ? EXIT_USAGE : EXIT_INVALID;
   }
   write(`${digest}\n`);
   return 0;

@@ -1,4 +1,5 @@
 /** Process-facing helpers shared by the CLI commands. */
+import { stat } from "node:fs/promises";
 
 /** Colour only on a terminal, and never when NO_COLOR is set to a non-empty value (no-color.org). */
 export function useColor(stream: NodeJS.WriteStream): boolean {
@@ -10,6 +11,42 @@ export function useColor(stream: NodeJS.WriteStream): boolean {
 export const EXIT_OK = 0;
 export const EXIT_INVALID = 1;
 export const EXIT_USAGE = 2;
+
+const PATH_PROBLEMS: Readonly<Record<string, string>> = {
+  ENOENT: "no such file or directory",
+  ENOTDIR: "a component of the path is not a directory",
+  ELOOP: "too many levels of symbolic links (a link loop)",
+  EACCES: "permission denied",
+  ENAMETOOLONG: "the path is too long",
+};
+
+/**
+ * Why a path named on the command line cannot be used at all (missing, a dangling or looping
+ * symlink, no permission), or null when it exists. Such a path is an I/O error: exit 2 in every
+ * command, whatever the frontend then says about it.
+ */
+export async function unusablePath(path: string): Promise<string | null> {
+  try {
+    await stat(path);
+    return null;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? "";
+    return PATH_PROBLEMS[code] ?? (code !== "" ? code : String(e));
+  }
+}
+
+/** Print `yaoc CMD: PATH: problem` for each unusable path; true when there was any. */
+export async function reportUnusablePaths(command: string, paths: readonly (string | undefined)[]): Promise<boolean> {
+  let any = false;
+  for (const path of paths) {
+    if (path === undefined) continue;
+    const problem = await unusablePath(path);
+    if (problem === null) continue;
+    process.stderr.write(`yaoc ${command}: ${path}: ${problem}\n`);
+    any = true;
+  }
+  return any;
+}
 
 /**
  * A reader that goes away (`yaoc catalog list | head -1`) is not a failure of the command: output
