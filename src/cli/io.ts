@@ -12,6 +12,19 @@ export const EXIT_OK = 0;
 export const EXIT_INVALID = 1;
 export const EXIT_USAGE = 2;
 
+/** The exit-code table as `yaoc help` prints it (the README has the same table). */
+export const EXIT_CODES_HELP = `
+Exit codes (the same in every command):
+  0  ok: every package valid, the command did what was asked
+  1  invalid input or a failed check: an invalid package, lock or document,
+     a golden mismatch, a corrupt catalog entry
+  2  usage or I/O error: bad arguments, a path that does not exist or cannot
+     be read, output that cannot be written
+  attest also exits 2 for "yellow" (honesty warnings; seed 002 §5.3 asks for
+  0 green / 1 red / 2 yellow). A closed output pipe (\`yaoc … | head\`) is not
+  an error: the command ends quietly with the code it would have had.
+`;
+
 const PATH_PROBLEMS: Readonly<Record<string, string>> = {
   ENOENT: "no such file or directory",
   ENOTDIR: "a component of the path is not a directory",

@@ -8,7 +8,7 @@
  */
 import { Command, CommanderError, Option } from "commander";
 import { NodeFs } from "../fs/node-fs.js";
-import { endQuietlyOnClosedPipe, EXIT_USAGE } from "./io.js";
+import { endQuietlyOnClosedPipe, EXIT_CODES_HELP, EXIT_USAGE } from "./io.js";
 import { VERSION } from "../version.js";
 
 type Register = (program: Command) => void;
@@ -53,7 +53,8 @@ export function buildProgram(groups: readonly Register[]): Command {
     .description("Compiler and analyzer for agent harness packages (HNS/Yao, HARP, A3S, HCP)")
     .version(VERSION)
     .exitOverride()
-    .configureOutput({ outputError: (text, write) => write(text) });
+    .configureOutput({ outputError: (text, write) => write(text) })
+    .addHelpText("after", EXIT_CODES_HELP);
 
   program
     .command("check")
