@@ -1,5 +1,5 @@
 /**
- * `npm run fuzz -- --seconds N [--target yao|hns|acl|harp|okf|hcp] [--seed S]`
+ * `npm run fuzz -- --seconds N [--target yao|hns|acl|harp|okf|hcp|a3s] [--seed S]`
  *
  * Coverage-free mutation fuzzing from the fixture corpora (scripts/fuzz-targets.ts): byte flips,
  * interesting bytes, range deletes/duplicates, cross-seed splices, token splices, deep nesting and
