@@ -21,8 +21,11 @@ import { checkHns } from "../src/hns/check.js";
 import { readAll } from "../src/syntax/reader.js";
 import { analyzeProgram, analyzeSources, programHash } from "../src/yao/index.js";
 import { packageAnalysis } from "../src/yao/package-analysis.js";
+import type { CheckResult } from "../src/diagnostics/result.js";
+import { renderHuman } from "../src/diagnostics/render.js";
+import { renderEvidenceJson } from "../src/evidence/receipt.js";
 
-export const TARGETS = ["yao", "hns", "acl", "harp", "okf", "hcp"] as const;
+export const TARGETS = ["yao", "hns", "acl", "harp", "okf", "hcp", "a3s"] as const;
 export type TargetName = (typeof TARGETS)[number];
 
 export interface Seed {
@@ -55,7 +58,7 @@ function walk(dir: string): string[] {
   for (const name of readdirSync(dir).sort()) {
     const p = join(dir, name);
     const st = statSync(p);
-    if (st.isDirectory()) out.push(...walk(p));
+    if (st.isDirectory()) for (const q of walk(p)) out.push(q);
     else if (st.isFile()) out.push(p);
   }
   return out;
@@ -149,6 +152,20 @@ function okfSeeds(): Seed[] {
     .map((key) => ({ id: `okf:valid-okf#${key.slice(5)}`, files, key }));
 }
 
+/** Our own A3S package fixtures, each with its manifest (the ACL) as the mutated file. */
+function a3sSeeds(): Seed[] {
+  const out: Seed[] = [];
+  const base = join(REPO, "fixtures", "a3s", "packages");
+  for (const name of existsSync(base) ? readdirSync(base).sort() : []) {
+    const d = join(base, name);
+    if (!statSync(d).isDirectory()) continue;
+    const files = mount(d);
+    const key = "/pkg/a3s-use-extension.acl";
+    if (files[key] !== undefined) out.push({ id: `dir:${relative(REPO, d)}#a3s-use-extension.acl`, files, key });
+  }
+  return out;
+}
+
 function hcpSeeds(): Seed[] {
   const out: Seed[] = [];
   const base = join(REPO, "fixtures", "hcp");
@@ -166,6 +183,22 @@ function hcpSeeds(): Seed[] {
 
 // ---------------------------------------------------------------------------------------------
 // Runs: each goes through the public entry points and only counts diagnostics.
+
+/** Diagnostics of one result that go through the receipt (the rest are only counted). */
+const RECEIPT_SAMPLE = 5000;
+
+/**
+ * A result must also be reportable: `check --format json` (receipts, RFC 8785) and the human form
+ * once crashed on results a frontend produced without complaint (a lone surrogate in an HCP id).
+ * The receipt costs ~60 µs per diagnostic (linear, measured), so a mutant with 200,000 diagnostics
+ * would cost the fuzz loop seconds: its receipt is built from the first RECEIPT_SAMPLE diagnostics.
+ */
+function reported(r: CheckResult): number {
+  const sample = r.diagnostics.length > RECEIPT_SAMPLE ? { ...r, diagnostics: r.diagnostics.slice(0, RECEIPT_SAMPLE) } : r;
+  renderEvidenceJson([sample], { analyze: false });
+  renderHuman([r], { color: false });
+  return r.diagnostics.length;
+}
 
 function countYao(bytes: Uint8Array): number {
   const r = readAll(bytes, { file: "in.yao" });
@@ -186,7 +219,7 @@ const targets: Record<TargetName, Target> = {
   hns: {
     name: "hns",
     seeds: hnsSeeds,
-    run: async (seed, input) => (await checkHns(memFs(seed, input), "/p.hns", { analyzer: packageAnalysis })).diagnostics.length,
+    run: async (seed, input) => reported(await checkHns(memFs(seed, input), "/p.hns", { analyzer: packageAnalysis })),
   },
   acl: {
     name: "acl",
@@ -200,9 +233,10 @@ const targets: Record<TargetName, Target> = {
       return p.strict.length + (p.referenceError ? 1 : 0) + m.diagnostics.length;
     },
   },
-  harp: { name: "harp", seeds: harpSeeds, run: async (seed, input) => (await checkHarp(memFs(seed, input), "/pkg")).diagnostics.length },
-  okf: { name: "okf", seeds: okfSeeds, run: async (seed, input) => (await checkA3s(memFs(seed, input), "/pkg")).diagnostics.length },
-  hcp: { name: "hcp", seeds: hcpSeeds, run: async (seed, input) => (await checkHcp(memFs(seed, input), "/pkg")).diagnostics.length },
+  harp: { name: "harp", seeds: harpSeeds, run: async (seed, input) => reported(await checkHarp(memFs(seed, input), "/pkg")) },
+  okf: { name: "okf", seeds: okfSeeds, run: async (seed, input) => reported(await checkA3s(memFs(seed, input), "/pkg")) },
+  hcp: { name: "hcp", seeds: hcpSeeds, run: async (seed, input) => reported(await checkHcp(memFs(seed, input), "/pkg")) },
+  a3s: { name: "a3s", seeds: a3sSeeds, run: async (seed, input) => reported(await checkA3s(memFs(seed, input), "/pkg")) },
 };
 
 export function target(name: string): Target {
@@ -220,6 +254,18 @@ export interface RegressionMeta {
   readonly detail: string;
   readonly ms: number;
   readonly found: string;
+  /**
+   * A big input is described instead of committed as `<hash>.bin`: the concatenation of the parts,
+   * each `text` repeated `repeat` times (default 1). Built at replay time.
+   */
+  readonly generate?: readonly { readonly text: string; readonly repeat?: number }[];
+}
+
+/** The input a `generate` description stands for. */
+export function generateInput(parts: NonNullable<RegressionMeta["generate"]>): Uint8Array {
+  const chunks: string[] = [];
+  for (const part of parts) chunks.push(part.text.repeat(part.repeat ?? 1));
+  return enc.encode(chunks.join(""));
 }
 
 export function listRegressions(): { meta: RegressionMeta; input: Uint8Array; file: string }[] {
@@ -227,7 +273,8 @@ export function listRegressions(): { meta: RegressionMeta; input: Uint8Array; fi
   for (const p of walk(REGRESSIONS)) {
     if (!p.endsWith(".json")) continue;
     const meta = JSON.parse(readFileSync(p, "utf8")) as RegressionMeta;
-    out.push({ meta, input: new Uint8Array(readFileSync(p.replace(/\.json$/, ".bin"))), file: relative(REPO, p) });
+    const input = meta.generate !== undefined ? generateInput(meta.generate) : new Uint8Array(readFileSync(p.replace(/\.json$/, ".bin")));
+    out.push({ meta, input, file: relative(REPO, p) });
   }
   return out;
 }

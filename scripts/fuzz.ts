@@ -1,5 +1,5 @@
 /**
- * `npm run fuzz -- --seconds N [--target yao|hns|acl|harp|okf|hcp] [--seed S]`
+ * `npm run fuzz -- --seconds N [--target yao|hns|acl|harp|okf|hcp|a3s] [--seed S]`
  *
  * Coverage-free mutation fuzzing from the fixture corpora (scripts/fuzz-targets.ts): byte flips,
  * interesting bytes, range deletes/duplicates, cross-seed splices, token splices, deep nesting and
@@ -177,8 +177,8 @@ function mutateOnce(r: Rng, b: Uint8Array, donors: readonly Uint8Array[], target
       const i = r.int(lines.length);
       const line = lines[i] ?? "";
       const n = Math.min(r.pick([10, 100, 1000, 10_000]), Math.floor(MAX_INPUT / (line.length + 1)));
-      lines.splice(i, 0, ...Array<string>(n).fill(line));
-      return concat(enc.encode(lines.join("\n")));
+      const repeated = Array<string>(n).fill(line);
+      return concat(enc.encode([...lines.slice(0, i), ...repeated, ...lines.slice(i)].join("\n")));
     }
   }
 }
@@ -273,7 +273,7 @@ function runTarget(name: TargetName, seconds: number, seed: number): Promise<Sta
         total.crashes += s.crashes;
         total.slow += s.slow;
         total.saved += s.saved;
-        total.distinct.push(...s.distinct);
+        for (const d of s.distinct) total.distinct.push(d);
       };
       const watchdog = setInterval(() => {
         if (Atomics.load(ctl, 0) === 1 && Date.now() - start[0]! > HANG_MS) {

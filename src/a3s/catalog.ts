@@ -225,7 +225,8 @@ export function readVerifiedRecord(v: CJson): { ok: true; value: VerifiedRecord 
   onlyKeys(v, ["record", "provenance"], ["record", "provenance"], "verified record", problems);
   const record = v["record"] ?? null;
   const provenance = v["provenance"] ?? null;
-  problems.push(...recordProblems(record), ...provenanceProblems(provenance, record));
+  for (const p of recordProblems(record)) problems.push(p);
+  for (const p of provenanceProblems(provenance, record)) problems.push(p);
   if (problems.length > 0) return { ok: false, problems };
   const r = record as Obj;
   const p = provenance as Obj;

@@ -74,20 +74,22 @@ export async function checkA3s(fs: PackageFs, path: string): Promise<CheckResult
   } else {
     sources.set(MANIFEST_FILE, decoded.text);
     const m = checkManifestText(decoded.text, MANIFEST_FILE);
-    diagnostics.push(...m.diagnostics);
+    for (const d of m.diagnostics) diagnostics.push(d);
     manifest = m.manifest;
   }
-  diagnostics.push(...(await checkPackageFiles(fs, realRoot, manifest)));
-  if (manifest !== null) diagnostics.push(...(await checkReleaseDescriptors(fs, realRoot, manifest)));
+  // Appended one by one: spreading an unbounded list into push() overflows the call stack (an ACL
+  // of 240,000 bad lines has as many diagnostics).
+  for (const d of await checkPackageFiles(fs, realRoot, manifest)) diagnostics.push(d);
+  if (manifest !== null) for (const d of await checkReleaseDescriptors(fs, realRoot, manifest)) diagnostics.push(d);
   // The manifest's okf blocks against the bundles on disk (reference §5.2 package-time loading).
   const okf: Record<string, unknown> = {};
   for (const o of manifest?.okf ?? []) {
     const r = await checkOkfBundle(fs, joinPath(realRoot, o.bundle.root), o.bundle.limits, o.bundle, o.bundle.root);
-    diagnostics.push(...r.diagnostics);
+    for (const d of r.diagnostics) diagnostics.push(d);
     if (r.inspection !== null) okf[o.id] = { contentDigest: r.inspection.contentDigest, conceptCount: r.inspection.conceptCount, fileCount: r.inspection.fileCount, expandedBytes: r.inspection.expandedBytes };
   }
   const scan = await scanPackage(fs, realRoot);
-  diagnostics.push(...scan.diagnostics);
+  for (const d of scan.diagnostics) diagnostics.push(d);
 
   const valid = !hasErrors(diagnostics);
   const extra: Record<string, unknown> = {

@@ -71,7 +71,7 @@ export function readinessLevels(graph: readonly SurfaceNode[]): ReadinessEntry[]
     const done: [string, number][] = [];
     for (const n of pending) {
       const deps = n.dependencies.map((d) => level.get(key(d)));
-      if (deps.every((d) => d !== undefined)) done.push([key(n.surface), deps.length === 0 ? 0 : 1 + Math.max(...(deps as number[]))]);
+      if (deps.every((d) => d !== undefined)) done.push([key(n.surface), deps.length === 0 ? 0 : 1 + (deps as number[]).reduce((a, b) => Math.max(a, b))]);
       else next.push(n);
     }
     if (done.length === 0) return null;

@@ -338,7 +338,7 @@ export class Catalog {
     try {
       await this.ensureFormat(false);
       const { bindings, diagnostics: bindingProblems } = await this.readAllBindings();
-      diagnostics.push(...bindingProblems);
+      for (const d of bindingProblems) diagnostics.push(d);
       const referenced = new Set<string>();
       for (const [index, { record, path }] of bindings.entries()) {
         referenced.add(identityHex(record.identity));

@@ -135,7 +135,8 @@ export class NodeCatalogStore implements CatalogStore {
   }
 
   private abs(path: string): string {
-    return join(this.location, ...path.split("/").filter((s) => s !== ""));
+    // One joined string rather than a spread of the segments (join normalises either way).
+    return join(this.location, path.split("/").filter((s) => s !== "").join("/"));
   }
 
   private async writeTemp(data: Uint8Array): Promise<string> {

@@ -18,6 +18,7 @@ import { jsonDiagnostics } from "../diagnostics/format-json.js";
 import type { CheckResult } from "../diagnostics/result.js";
 import { NodeFs } from "../fs/node-fs.js";
 import { joinPath } from "../fs/paths.js";
+import { EXIT_USAGE, reportUnusablePaths } from "./io.js";
 import { addFormatOption, formatOf, formatOptions, type OutputFormat } from "./output.js";
 
 /** The manifest of `dir` (a package directory or the manifest file), its diagnostics named by the path as given. */
@@ -153,11 +154,11 @@ export function registerA3sCommands(program: Command): void {
     .description("check a package (manifest, files, fingerprint) and report the result");
   addFormatOption(check, { jsonAlias: true }).action(
     exitOnFailure("a3s check", async (dir: string, opts: { format?: string; json?: boolean }) => {
+      const missing = await reportUnusablePaths("a3s check", [dir]);
       const fs = new NodeFs();
-      if ((await fs.stat(dir)) === null) throw new Error(`${dir} does not exist`);
       const r = await checkA3s(fs, dir);
       process.stdout.write(renderResults([r], formatOf(opts), formatOptions(process.stdout)));
-      process.exitCode = r.valid ? 0 : 1;
+      process.exitCode = missing ? EXIT_USAGE : r.valid ? 0 : 1;
     }),
   );
 
@@ -171,6 +172,10 @@ export function registerA3sCommands(program: Command): void {
     .description("resolve the dependency closure and print the canonical a3s.use.plugin-package-lock.v1")
     .action(
       exitOnFailure("a3s resolve", async (root: string, opts: { registry: string; target: string; useVersion: string; out?: string }) => {
+        if (await reportUnusablePaths("a3s resolve", [opts.registry])) {
+          process.exitCode = EXIT_USAGE;
+          return;
+        }
         const fs = new NodeFs();
         const r = await resolveFromRegistry(fs, opts.registry, root, { target: opts.target, useVersion: opts.useVersion });
         report(r.diagnostics);
@@ -197,6 +202,10 @@ export function registerA3sCommands(program: Command): void {
     .description("apply the seven lock rules; print digest, install and removal order")
     .action(
       exitOnFailure("a3s lock verify", async (lock: string, opts: { json?: boolean }) => {
+        if (await reportUnusablePaths("a3s lock verify", [lock])) {
+          process.exitCode = EXIT_USAGE;
+          return;
+        }
         const r = await verifyLockFile(new NodeFs(), lock);
         const ok = r.diagnostics.length === 0 && r.verification?.installOrder != null;
         if (opts.json === true) {
@@ -227,8 +236,11 @@ export function registerA3sCommands(program: Command): void {
   addFormatOption(okfCheck, { jsonAlias: true }).action(
     exitOnFailure("okf check", async (dir: string, opts: { contract?: string; format?: string; json?: boolean }) => {
       const format = formatOf(opts);
+      if (await reportUnusablePaths("okf check", [dir, opts.contract])) {
+        process.exitCode = EXIT_USAGE;
+        return;
+      }
       const fs = new NodeFs();
-      if ((await fs.stat(dir)) === null) throw new Error(`${dir} does not exist`);
       let contract: OkfBundleContract | null = null;
       let diagnostics: Diagnostic[] = [];
       let inspection: unknown = null;

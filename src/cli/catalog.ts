@@ -56,7 +56,16 @@ export function registerCatalogCommands(program: Command, deps: CatalogCommandDe
     .action(async (paths: string[], opts: CommonOptions) => {
       const cat = open(opts);
       const outcomes: InstallOutcome[] = [];
-      for (const path of paths) outcomes.push(await cat.install(fs, path));
+      // A path that does not exist is an I/O error (exit 2); the others are still installed.
+      let missing = false;
+      for (const path of paths) {
+        if ((await fs.stat(path)) === null) {
+          missing = true;
+          process.stderr.write(`yaoc catalog install: ${path}: no such file or directory\n`);
+          continue;
+        }
+        outcomes.push(await cat.install(fs, path));
+      }
       if (opts.format === "json") {
         writeJson({
           catalog: cat.store.location,
@@ -76,7 +85,7 @@ export function registerCatalogCommands(program: Command, deps: CatalogCommandDe
           else process.stderr.write(`${o.path}: not installed (${o.status})\n`);
         }
       }
-      process.exitCode = outcomes.some((o) => o.ioError) ? EXIT_USAGE : outcomes.every((o) => o.status === "installed" || o.status === "unchanged") ? EXIT_OK : EXIT_INVALID;
+      process.exitCode = missing || outcomes.some((o) => o.ioError) ? EXIT_USAGE : outcomes.every((o) => o.status === "installed" || o.status === "unchanged") ? EXIT_OK : EXIT_INVALID;
     });
 
   common(catalog.command("list"))

@@ -93,7 +93,7 @@ async function expandOne(fs: PackageFs, input: string): Promise<ExpandedInput[]>
     const matches = await expandGlob(input);
     if (matches.length === 0) return [{ kind: "no_match", pattern: input }];
     const out: ExpandedInput[] = [];
-    for (const m of matches) out.push(...(await expandOne(fs, m)));
+    for (const m of matches) for (const e of await expandOne(fs, m)) out.push(e);
     return out;
   }
   if (st.kind !== "directory" || (await isPackageDirectory(fs, input))) return [{ kind: "path", path: input }];

@@ -20,7 +20,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSyn
 import { join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
-import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { diagnostic, type Diagnostic, type Span } from "../diagnostics/diagnostic.js";
+// HARP's reader is the strict one with positions, duplicate and lone-surrogate rejection (the
+// JSON readers are to be unified; until then this command borrows it rather than adding a fifth).
+import { parseJson as parseStrictJson } from "../harp/json.js";
 import { NodeFs } from "../fs/node-fs.js";
 import { buildAttestation, renderJsonl, renderMarkdown, type GitEvidence } from "../evidence/attest.js";
 import { canonicalize } from "../evidence/canonicalize.js";
@@ -48,6 +51,7 @@ import { renderResults } from "../diagnostics/format.js";
 import { jsonDiagnostics } from "../diagnostics/format-json.js";
 import type { CheckResult } from "../diagnostics/result.js";
 import { addFormatOption, formatOptions, type OutputFormat } from "./output.js";
+import { reportUnusablePaths } from "./io.js";
 
 const THIS_FILE = fileURLToPath(import.meta.url);
 export const DEFAULT_GOLDEN_DIR = "golden/evidence";
@@ -191,13 +195,23 @@ export async function verifyGolden(root: string, goldenDir: string, options: { r
   cases.forEach((c, i) => {
     if (first[i] === undefined) return;
     const file = join(gdir, goldenFileName(c));
-    const cmp = compareWithGolden(c, goldenRecord(c, first[i]!), existsSync(file) ? readFileSync(file, "utf8") : undefined);
+    const shown = `${goldenDir}/${goldenFileName(c)}`;
+    let text: string | undefined;
+    let cmp: CaseComparison;
+    try {
+      text = existsSync(file) ? readFileSync(file, "utf8") : undefined;
+      cmp = compareWithGolden(c, goldenRecord(c, first[i]!), text);
+    } catch (e) {
+      cmp = { case: c, status: "unreadable", problem: `cannot be read (${e instanceof Error ? e.message : String(e)})`, actual: first[i]!.repro_hash, differences: [] };
+    }
     golden.push(cmp);
-    if (cmp.status === "missing") goldenFindings.push(diagnostic("evidence.golden_missing", `${c}: no golden value in ${goldenDir}`, { file: c, hint: "run `yaoc golden freeze` and commit with [golden]" }));
+    if (cmp.status === "unreadable")
+      goldenFindings.push(diagnostic("evidence.golden_unreadable", `${c}: golden file ${shown} is ${cmp.problem ?? "unreadable"}`, { file: shown, hint: "fix or delete the file, then run `yaoc golden freeze` and commit with [golden]" }));
+    else if (cmp.status === "missing") goldenFindings.push(diagnostic("evidence.golden_missing", `${c}: no golden value in ${goldenDir}`, { file: c, hint: "run `yaoc golden freeze` and commit with [golden]" }));
     else if (cmp.status === "mismatch")
       goldenFindings.push(diagnostic("evidence.golden_mismatch", `${c}: ReproHash ${cmp.actual}, golden ${String(cmp.expected)}; differs at ${cmp.differences.slice(0, 8).join(", ")}`, { file: c }));
   });
-  if (existsSync(gdir)) {
+  if (existsSync(gdir) && statSync(gdir).isDirectory()) {
     const names = new Set(cases.map(goldenFileName));
     for (const f of readdirSync(gdir).sort()) {
       if (f.endsWith(".json") && !names.has(f)) goldenFindings.push(diagnostic("evidence.golden_stale", `${goldenDir}/${f} has no case`, { file: `${goldenDir}/${f}` }));
@@ -287,12 +301,12 @@ export function docFindings(root: string): Diagnostic[] {
     for (const n of names) {
       const p = join(dir, n);
       if (statSync(p).isDirectory()) visit(p);
-      else if (n.endsWith(".md")) out.push(...docClaimFindings(relative(root, p).split(sep).join("/"), readFileSync(p, "utf8"), classes));
+      else if (n.endsWith(".md")) for (const d of docClaimFindings(relative(root, p).split(sep).join("/"), readFileSync(p, "utf8"), classes)) out.push(d);
     }
   };
   visit(join(root, "docs"));
   const readme = join(root, "README.md");
-  if (existsSync(readme)) out.push(...docClaimFindings("README.md", readFileSync(readme, "utf8"), []));
+  if (existsSync(readme)) for (const d of docClaimFindings("README.md", readFileSync(readme, "utf8"), [])) out.push(d);
   return out;
 }
 
@@ -305,8 +319,41 @@ function printFindings(ds: readonly Diagnostic[]): void {
   process.stderr.write(renderResults([findingsResult(ds)], "human", formatOptions(process.stderr, { diagnosticsOnly: true })));
 }
 
-function readInput(file: string | undefined): string {
-  return readFileSync(file === undefined || file === "-" ? 0 : file, "utf8");
+/**
+ * The JSON document of `evidence canon` / `evidence hash`, read strictly: UTF-8, RFC 8259 syntax,
+ * no duplicate member names (JSON.parse silently keeps the last, so two readers would hash two
+ * different documents), no lone surrogates, finite numbers. A problem is printed with its code
+ * frame and yields the exit code; an unreadable file is an I/O error (2), invalid text is 1.
+ */
+function readCanonInput(command: string, file: string | undefined): { value: JsonValue } | { exit: number } {
+  const name = file === undefined || file === "-" ? "<stdin>" : file;
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file === undefined || file === "-" ? 0 : file);
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    process.stderr.write(`yaoc evidence ${command}: cannot read ${name}: ${err.code === "ENOENT" ? "no such file" : err.code === "EISDIR" ? "it is a directory" : (err.code ?? err.message)}\n`);
+    return { exit: EXIT_USAGE };
+  }
+  const invalid = (code: string, message: string, where: { span?: Span; pointer?: string; hint?: string }, text?: string) => {
+    const d = diagnostic(code, message, { file: name, ...where });
+    const sources = text === undefined ? undefined : new Map([[name, text]]);
+    process.stderr.write(renderResults([{ path: name, kind: "unknown", valid: false, identity: null, diagnostics: [d], sources }], "human", formatOptions(process.stderr, { diagnosticsOnly: true })));
+    return { exit: EXIT_FAIL };
+  };
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return invalid("evidence.input_not_json", "the input is not valid UTF-8", { hint: "JSON text must be UTF-8 (RFC 8259 §8.1)" });
+  }
+  const parsed = parseStrictJson(text);
+  if (!parsed.ok) {
+    const { kind, message, span, pointer } = parsed.error;
+    if (kind === "duplicate_key") return invalid("evidence.input_duplicate_key", message, { span, pointer, hint: "keep one occurrence of the member" }, text);
+    return invalid("evidence.input_not_json", `not I-JSON: ${message}`, { span, hint: "RFC 8785 canonicalizes I-JSON only (RFC 7493)" }, text);
+  }
+  return { value: parsed.json.value as JsonValue };
 }
 
 export function registerEvidenceCommands(program: Command): void {
@@ -318,6 +365,10 @@ export function registerEvidenceCommands(program: Command): void {
     .argument("[dir]", "golden directory", DEFAULT_GOLDEN_DIR)
     .option("--root <dir>", "repository root holding fixtures/ and examples/", ".")
     .action(async (dir: string, opts: { root: string }) => {
+      if (await reportUnusablePaths("golden freeze", [opts.root])) {
+        process.exitCode = EXIT_USAGE;
+        return;
+      }
       const root = resolve(opts.root);
       const cases = discoverCases(root);
       const r = freshRun(root, cases, true);
@@ -345,6 +396,10 @@ export function registerEvidenceCommands(program: Command): void {
       const runs = Number(opts.runs);
       if (!Number.isInteger(runs) || runs < 2) {
         process.stderr.write("yaoc golden verify: --runs must be an integer ≥ 2\n");
+        process.exitCode = EXIT_USAGE;
+        return;
+      }
+      if (await reportUnusablePaths("golden verify", [opts.root, resolve(root, dir)])) {
         process.exitCode = EXIT_USAGE;
         return;
       }
@@ -395,6 +450,10 @@ export function registerEvidenceCommands(program: Command): void {
         process.exitCode = EXIT_USAGE;
         return;
       }
+      if (await reportUnusablePaths("attest", [opts.root, resolve(root, opts.golden)])) {
+        process.exitCode = EXIT_USAGE;
+        return;
+      }
       const v = await verifyGolden(root, opts.golden, { runs, analyze: true });
       const git = opts.git ? gitGoldenCheck(root, opts.since ?? lastGreen(root, opts.out)) : null;
       const a = buildAttestation(
@@ -431,6 +490,7 @@ export function registerEvidenceCommands(program: Command): void {
         process.exitCode = EXIT_USAGE;
         return;
       }
+      const missing = await reportUnusablePaths("evidence receipt", paths);
       const receipts = await receiptsFor(paths, {
         analyze: opts.analyze,
         evidence_class: opts.evidenceClass as EvidenceClass,
@@ -441,7 +501,7 @@ export function registerEvidenceCommands(program: Command): void {
       printFindings(findings);
       process.stdout.write(`${JSON.stringify({ receipts })}\n`);
       const valid = receipts.every((r) => (r["result"] as { valid: boolean }).valid);
-      process.exitCode = !valid ? EXIT_FAIL : findings.length > 0 ? EXIT_USAGE : EXIT_OK;
+      process.exitCode = missing ? EXIT_USAGE : !valid ? EXIT_FAIL : findings.length > 0 ? EXIT_USAGE : EXIT_OK;
     });
 
   evidence
@@ -449,7 +509,9 @@ export function registerEvidenceCommands(program: Command): void {
     .description("print the RFC 8785 canonical form of a JSON document")
     .argument("[file]", "JSON file (default stdin)")
     .action((file: string | undefined) => {
-      process.stdout.write(canonicalJson(JSON.parse(readInput(file)) as JsonValue));
+      const input = readCanonInput("canon", file);
+      if ("exit" in input) process.exitCode = input.exit;
+      else process.stdout.write(canonicalJson(input.value));
     });
 
   evidence
@@ -457,7 +519,9 @@ export function registerEvidenceCommands(program: Command): void {
     .description("print the first 16 hex of SHA-256 of the RFC 8785 form of a JSON document")
     .argument("[file]", "JSON file (default stdin)")
     .action((file: string | undefined) => {
-      process.stdout.write(`${reproHashOf(canonicalJson(JSON.parse(readInput(file)) as JsonValue))}\n`);
+      const input = readCanonInput("hash", file);
+      if ("exit" in input) process.exitCode = input.exit;
+      else process.stdout.write(`${reproHashOf(canonicalJson(input.value))}\n`);
     });
 
   evidence

@@ -9,7 +9,7 @@ import type { CheckResult } from "../diagnostics/result.js";
 import { NodeFs } from "../fs/node-fs.js";
 import { checkHcp } from "../hcp/index.js";
 import { renderResults } from "../diagnostics/format.js";
-import { EXIT_INVALID, EXIT_OK, EXIT_USAGE } from "./io.js";
+import { EXIT_INVALID, EXIT_OK, EXIT_USAGE, unusablePath } from "./io.js";
 import { addFormatOption, formatOf, formatOptions, type OutputFormat } from "./output.js";
 
 type Write = (text: string) => void;
@@ -32,13 +32,15 @@ export function registerHcpCommands(program: Command): void {
     });
 }
 
-/** Exit status 0 when every pack is valid (warnings allowed), 1 otherwise, 2 when a pack directory is missing. */
+/** Exit status 0 when every pack is valid (warnings allowed), 1 otherwise, 2 when a path cannot be used. */
 export async function runHcpLint(dirs: readonly string[], opts: { format: OutputFormat }, write: Write): Promise<number> {
   const fs = new NodeFs();
   const results: CheckResult[] = [];
   let missing = false;
   for (const dir of dirs) {
-    if ((await fs.stat(dir)) === null) missing = true;
+    // The pack check says what is wrong (hcp.pack.not_directory); a path that cannot be used at
+    // all (missing, a dangling or looping link) is still an I/O error, not an invalid pack.
+    if ((await unusablePath(dir)) !== null) missing = true;
     results.push(await checkHcp(fs, dir));
   }
   write(renderResults(results, opts.format, formatOptions(process.stdout)));
@@ -47,11 +49,12 @@ export async function runHcpLint(dirs: readonly string[], opts: { format: Output
 }
 
 export async function runHcpDigest(dir: string, write: Write, writeErr: Write): Promise<number> {
+  const ioError = (await unusablePath(dir)) !== null;
   const result = await checkHcp(new NodeFs(), dir);
   const digest = result.extra?.digest;
   if (typeof digest !== "string") {
     writeErr(renderResults([result], "human", formatOptions(process.stderr, { diagnosticsOnly: true })));
-    return 1;
+    return ioError ? EXIT_USAGE : EXIT_INVALID;
   }
   write(`${digest}\n`);
   return 0;

@@ -1,4 +1,5 @@
 /** Process-facing helpers shared by the CLI commands. */
+import { stat } from "node:fs/promises";
 
 export type ColorMode = "always" | "never" | "auto";
 export const COLOR_MODES: readonly ColorMode[] = ["always", "never", "auto"];
@@ -25,12 +26,73 @@ export function useColor(stream: NodeJS.WriteStream): boolean {
   return Boolean(stream.isTTY);
 }
 
+/** The one exit-code table of every command (README "Exit codes", `yaoc help`). */
 export const EXIT_OK = 0;
 export const EXIT_INVALID = 1;
 export const EXIT_USAGE = 2;
 
-/** The exit codes every yaoc command follows; printed at the end of every help page. */
-export const EXIT_CODE_TABLE = `Exit codes:
-  ${EXIT_OK}  ok: every package valid, every check passed
-  ${EXIT_INVALID}  invalid: some package is invalid or a check failed
-  ${EXIT_USAGE}  usage or I/O error: a bad option, a missing path, an unreadable file`;
+/** The exit-code table, printed at the end of every help page (the README has the same table). */
+export const EXIT_CODE_TABLE = `Exit codes (the same in every command):
+  0  ok: every package valid, the command did what was asked
+  1  invalid input or a failed check: an invalid package, lock or document,
+     a golden mismatch, a corrupt catalog entry
+  2  usage or I/O error: bad arguments, a path that does not exist or cannot
+     be read, output that cannot be written
+  attest also exits 2 for "yellow" (honesty warnings; seed 002 §5.3 asks for
+  0 green / 1 red / 2 yellow). A closed output pipe (\`yaoc … | head\`) is not
+  an error: the command ends quietly with the code it would have had.`;
+
+const PATH_PROBLEMS: Readonly<Record<string, string>> = {
+  ENOENT: "no such file or directory",
+  ENOTDIR: "a component of the path is not a directory",
+  ELOOP: "too many levels of symbolic links (a link loop)",
+  EACCES: "permission denied",
+  ENAMETOOLONG: "the path is too long",
+};
+
+/**
+ * Why a path named on the command line cannot be used at all (missing, a dangling or looping
+ * symlink, no permission), or null when it exists. Such a path is an I/O error: exit 2 in every
+ * command, whatever the frontend then says about it.
+ */
+export async function unusablePath(path: string): Promise<string | null> {
+  try {
+    await stat(path);
+    return null;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? "";
+    return PATH_PROBLEMS[code] ?? (code !== "" ? code : String(e));
+  }
+}
+
+/** Print `yaoc CMD: PATH: problem` for each unusable path; true when there was any. */
+export async function reportUnusablePaths(command: string, paths: readonly (string | undefined)[]): Promise<boolean> {
+  let any = false;
+  for (const path of paths) {
+    if (path === undefined) continue;
+    const problem = await unusablePath(path);
+    if (problem === null) continue;
+    process.stderr.write(`yaoc ${command}: ${path}: ${problem}\n`);
+    any = true;
+  }
+  return any;
+}
+
+/**
+ * A reader that goes away (`yaoc catalog list | head -1`) is not a failure of the command: output
+ * stops quietly, the command runs to its end and exits with the code it would have had (so
+ * `catalog verify | head` never looks like "corrupt"). Any other write error (a full disk) is an
+ * I/O error: exit 2, said once on stderr when stderr still works.
+ */
+export function endQuietlyOnClosedPipe(): void {
+  let reported = false;
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (e: NodeJS.ErrnoException) => {
+      if (e.code === "EPIPE" || e.code === "ERR_STREAM_DESTROYED") return;
+      process.exitCode = EXIT_USAGE;
+      if (reported || stream === process.stderr) return;
+      reported = true;
+      process.stderr.write(`yaoc: cannot write output: ${e.code ?? e.message}\n`);
+    });
+  }
+}

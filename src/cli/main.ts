@@ -12,7 +12,7 @@ import { OUTPUT_FORMATS, type OutputFormat } from "../diagnostics/format.js";
 import type { PackageFs } from "../fs/package-fs.js";
 import { toolsFromManifest } from "../yao/profile.js";
 import { addHelpFooters, helpArgv, unknownHelpTopic } from "./help.js";
-import { COLOR_MODES, EXIT_USAGE, setColorMode, type ColorMode } from "./io.js";
+import { COLOR_MODES, endQuietlyOnClosedPipe, EXIT_USAGE, setColorMode, type ColorMode } from "./io.js";
 import { VERSION } from "../version.js";
 
 type Register = (program: Command) => void;
@@ -152,6 +152,7 @@ async function readToolSchemas(fs: PackageFs, file: string): Promise<Record<stri
 
 export async function main(rawArgv: readonly string[]): Promise<void> {
   const argv = helpArgv(rawArgv);
+  endQuietlyOnClosedPipe();
   const program = buildProgram(await loadGroups(groupsFor(argv)));
   const unknown = unknownHelpTopic(program, rawArgv);
   if (unknown !== undefined) {

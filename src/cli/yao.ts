@@ -22,7 +22,7 @@ import {
   toolsFromManifest,
   type AnalysisProfile,
 } from "../yao/index.js";
-import { EXIT_INVALID, EXIT_USAGE, useColor } from "./io.js";
+import { EXIT_INVALID, EXIT_USAGE, unusablePath, useColor } from "./io.js";
 
 const fs = new NodeFs();
 
@@ -40,6 +40,9 @@ class Rejected extends Error {
 }
 
 async function loadHns(path: string): Promise<{ pkg: HnsPackage; sources: ReadonlyMap<string, string> }> {
+  // A path that is not there is an I/O error (exit 2) before it is a badly named package.
+  const problem = await unusablePath(path);
+  if (problem !== null) throw new UsageError(`${path}: ${problem}`);
   const r = await loadPackage(fs, path);
   if (r.ok) return { pkg: r.package, sources: r.sources };
   if (r.ioError) throw new UsageError(r.diagnostics.map((d) => d.message).join("\n"));

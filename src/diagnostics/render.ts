@@ -20,6 +20,17 @@ const STYLE = {
   reset: "\x1b[0m",
 } as const;
 
+/**
+ * The human form prints at most this many diagnostics per package, then one line saying how many
+ * more there are (the JSON form keeps all): 120,000 diagnostics of one hostile file are no use to
+ * a reader and would print tens of megabytes.
+ */
+export const HUMAN_DIAGNOSTIC_LIMIT = 1000;
+
+/**
+ * Linear in the number of diagnostics and the size of the sources: each source's lines are split
+ * once (SourceLines), and a code frame shows a bounded window of its line.
+ */
 export function renderHuman(results: readonly CheckResult[], options: HumanOptions): string {
   return results.map((r) => renderHumanResult(r, options)).join("") + renderHumanSummary(results);
 }
@@ -28,7 +39,16 @@ export function renderHuman(results: readonly CheckResult[], options: HumanOptio
 export function renderHumanResult(result: CheckResult, options: HumanOptions): string {
   const paint = (style: keyof typeof STYLE, text: string): string => (options.color ? `${STYLE[style]}${text}${STYLE.reset}` : text);
   const out: string[] = [];
-  for (const d of result.diagnostics) out.push(renderDiagnostic(d, result.sources, paint));
+  const lines = new SourceLines(result.sources);
+  let shown = 0;
+  for (const d of result.diagnostics) {
+    if (shown++ >= HUMAN_DIAGNOSTIC_LIMIT) break;
+    out.push(renderDiagnostic(d, lines, paint));
+  }
+  const hidden = result.diagnostics.length - HUMAN_DIAGNOSTIC_LIMIT;
+  if (hidden > 0) {
+    out.push(`${result.path}: ${hidden} more diagnostic${hidden === 1 ? "" : "s"} not shown (the first ${HUMAN_DIAGNOSTIC_LIMIT} are above; \`--format json\` lists all)`);
+  }
   const status = result.valid ? paint("bold", "ok") : paint("error", "invalid");
   const identity = result.identity ? ` ${result.identity}` : "";
   out.push(`${result.path}: ${status} (${result.kind})${identity}`);
@@ -57,7 +77,10 @@ export function renderHumanSummary(results: readonly CheckResult[]): string {
 export function renderHumanDiagnostics(results: readonly CheckResult[], options: HumanOptions): string {
   const paint = (style: keyof typeof STYLE, text: string): string => (options.color ? `${STYLE[style]}${text}${STYLE.reset}` : text);
   const out: string[] = [];
-  for (const result of results) for (const d of result.diagnostics) out.push(renderDiagnostic(d, result.sources, paint));
+  for (const result of results) {
+    const lines = new SourceLines(result.sources);
+    for (const d of result.diagnostics) out.push(renderDiagnostic(d, lines, paint));
+  }
   return out.length === 0 ? "" : `${out.join("\n")}\n`;
 }
 
@@ -71,39 +94,36 @@ const PLAIN: Paint = (_style, text) => text;
  * snapshot tests in test/snapshots/ pin it.
  */
 export function renderDiagnosticText(d: Diagnostic, sources?: ReadonlyMap<string, string>): string {
-  return renderDiagnostic(d, sources, PLAIN);
+  return renderDiagnostic(d, new SourceLines(sources), PLAIN);
 }
 
-function renderDiagnostic(d: Diagnostic, sources: ReadonlyMap<string, string> | undefined, paint: Paint): string {
+function renderDiagnostic(d: Diagnostic, sources: SourceLines, paint: Paint): string {
   const where = d.file === undefined ? "" : d.span ? `${d.file}:${d.span.start.line}:${d.span.start.column}: ` : `${d.file}: `;
   const lines = [`${where}${paint(d.severity, `${d.severity}[${d.code}]`)}: ${paint("bold", d.message)}`];
-  const source = d.file !== undefined ? sources?.get(d.file) : undefined;
   // Secondary spans that can be shown in a frame; the others become notes.
-  const framed: { file: string; span: Span; source: string; message: string }[] = [];
+  const framed: { file: string; span: Span; line: readonly string[]; message: string }[] = [];
   const notes: string[] = [];
   for (const r of d.related ?? []) {
     const file = r.file ?? d.file;
-    const text = file !== undefined && r.span ? sources?.get(file) : undefined;
-    if (r.span && file !== undefined && text !== undefined && nthLine(text, r.span.start.line) !== undefined) {
-      framed.push({ file, span: r.span, source: text, message: r.message });
+    const line = file !== undefined && r.span ? sources.line(file, r.span.start.line) : undefined;
+    if (r.span && file !== undefined && line !== undefined) {
+      framed.push({ file, span: r.span, line, message: r.message });
     } else {
       const at = r.span ? `${file ?? ""}:${r.span.start.line}:${r.span.start.column}: ` : "";
       notes.push(`${at}${r.message}`);
     }
   }
-  const primaryLine = d.span && source !== undefined ? nthLine(source, d.span.start.line) : undefined;
-  const gutterWidth = Math.max(
-    primaryLine !== undefined ? String(d.span!.start.line).length : 1,
-    ...framed.map((f) => String(f.span.start.line).length),
-  );
+  const primaryLine = d.span && d.file !== undefined ? sources.line(d.file, d.span.start.line) : undefined;
+  let gutterWidth = primaryLine !== undefined ? String(d.span!.start.line).length : 1;
+  for (const f of framed) gutterWidth = Math.max(gutterWidth, String(f.span.start.line).length);
   if (primaryLine !== undefined) {
-    lines.push(...codeFrame(primaryLine, d.span!, d.span!.start.line, gutterWidth, "^", d.label, d.severity, paint));
+    for (const l of codeFrame(primaryLine, d.span!, d.span!.start.line, gutterWidth, "^", d.label, d.severity, paint)) lines.push(l);
   } else if (d.label !== undefined) {
     notes.unshift(d.label);
   }
   for (const f of framed) {
     const blank = " ".repeat(gutterWidth);
-    const frame = codeFrame(nthLine(f.source, f.span.start.line)!, f.span, f.span.start.line, gutterWidth, "-", f.message, "blue", paint);
+    const frame = codeFrame(f.line, f.span, f.span.start.line, gutterWidth, "-", f.message, "blue", paint);
     if (f.file === d.file && primaryLine !== undefined && f.span.start.line === d.span!.start.line) {
       // On the primary line: only its own marker line, under the line already shown.
       lines.push(frame[2]!);
@@ -111,7 +131,7 @@ function renderDiagnostic(d: Diagnostic, sources: ReadonlyMap<string, string> | 
     }
     // A secondary span in another file names it; one elsewhere in the same file simply follows.
     if (f.file !== d.file) lines.push(`${blank}${paint("blue", "::: ")}${f.file}:${f.span.start.line}:${f.span.start.column}`);
-    lines.push(...frame);
+    for (const l of frame) lines.push(l);
   }
   if (d.pointer !== undefined) lines.push(`  ${paint("blue", "=")} at JSON pointer ${d.pointer === "" ? '"" (the document root)' : d.pointer}`);
   for (const note of notes) lines.push(`  ${paint("blue", "=")} note: ${note}`);
@@ -119,13 +139,18 @@ function renderDiagnostic(d: Diagnostic, sources: ReadonlyMap<string, string> | 
   return lines.join("\n");
 }
 
+/** Scalars shown before the span start, and in all, when a line is too long to print whole. */
+const FRAME_BEFORE = 60;
+const FRAME_WIDTH = 160;
+
 /**
  * The source line of a span's start with a marker run under the span (to the line's end if it
  * spans lines) and the label after it. Columns count Unicode scalars; padding and marker width are
- * measured in display columns so the marks stay under wide characters (CJK, emoji).
+ * measured in display columns so the marks stay under wide characters (CJK, emoji). A long line
+ * (minified JSON) is shown as a window around the span, marked with `…`, so a frame costs O(160).
  */
 function codeFrame(
-  lineText: string,
+  all: readonly string[],
   span: Span,
   lineNumber: number,
   gutterWidth: number,
@@ -134,32 +159,54 @@ function codeFrame(
   style: keyof typeof STYLE,
   paint: Paint,
 ): string[] {
-  const shown = lineText.replace(/\r$/, "");
-  const chars = Array.from(shown);
-  const startCol = Math.min(span.start.column, chars.length + 1);
-  const endCol = span.end.line === span.start.line ? Math.max(span.end.column, startCol + 1) : chars.length + 1;
-  const pad = paddingFor(chars.slice(0, startCol - 1).join(""));
-  const width = displayWidth(chars.slice(startCol - 1, Math.min(endCol, chars.length + 1) - 1).join(""));
+  const startCol = Math.min(span.start.column, all.length + 1);
+  const endCol = span.end.line === span.start.line ? Math.max(span.end.column, startCol + 1) : all.length + 1;
+  const from = all.length > FRAME_WIDTH ? Math.max(0, Math.min(startCol - 1 - FRAME_BEFORE, all.length - FRAME_WIDTH)) : 0;
+  const to = Math.min(all.length, from + FRAME_WIDTH);
+  const before = from > 0 ? "…" : "";
+  const after = to < all.length ? "…" : "";
+  const pad = paddingFor(before + all.slice(from, startCol - 1).join(""));
+  const width = displayWidth(all.slice(startCol - 1, Math.min(endCol, to + 1) - 1).join(""));
   const marks = marker.repeat(Math.max(1, width));
   const gutter = String(lineNumber).padStart(gutterWidth);
   const blank = " ".repeat(gutterWidth);
   const tail = label === undefined || label === "" ? "" : ` ${label}`;
   return [
     `${blank} ${paint("blue", "|")}`,
-    `${paint("blue", gutter)} ${paint("blue", "|")} ${shown}`,
+    `${paint("blue", gutter)} ${paint("blue", "|")} ${before}${all.slice(from, to).join("")}${after}`,
     `${blank} ${paint("blue", "|")} ${pad}${paint(style, marks + tail)}`,
   ];
 }
 
-function nthLine(source: string, line: number): string | undefined {
-  let start = 0;
-  for (let i = 1; i < line; i++) {
-    const nl = source.indexOf("\n", start);
-    if (nl < 0) return undefined;
-    start = nl + 1;
+/**
+ * The lines of each source of one result, split on first use, so a thousand diagnostics in one
+ * file cost one pass over it, not one pass each.
+ */
+class SourceLines {
+  private readonly split = new Map<string, string[]>();
+
+  constructor(private readonly sources: ReadonlyMap<string, string> | undefined) {}
+
+  private readonly scalars = new Map<string, readonly string[]>();
+
+  /** The line's Unicode scalars (a line is converted once however many diagnostics point into it). */
+  line(file: string, line: number): readonly string[] | undefined {
+    const key = `${line}\u0000${file}`;
+    const cached = this.scalars.get(key);
+    if (cached !== undefined) return cached;
+    let lines = this.split.get(file);
+    if (lines === undefined) {
+      const source = this.sources?.get(file);
+      if (source === undefined) return undefined;
+      lines = source.split("\n");
+      this.split.set(file, lines);
+    }
+    const text = lines[line - 1];
+    if (text === undefined) return undefined;
+    const chars = Array.from(text.endsWith("\r") ? text.slice(0, -1) : text);
+    this.scalars.set(key, chars);
+    return chars;
   }
-  const end = source.indexOf("\n", start);
-  return source.slice(start, end < 0 ? source.length : end);
 }
 
 // Machine formats live in their own modules (format-json.ts, format-sarif.ts, format-github.ts);

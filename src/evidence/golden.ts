@@ -8,7 +8,7 @@ import type { PackageFs } from "../fs/package-fs.js";
 import { MemoryFs } from "../fs/memory-fs.js";
 import { canonicalize, physicalDifference } from "./canonicalize.js";
 import { MIN_PHYSICAL_FIELDS, RECEIPT_TABLE, ruleLookup } from "./classification.js";
-import { canonicalJson, compareUtf16, type JsonValue } from "./jcs.js";
+import { CanonicalizationError, canonicalJson, compareUtf16, type JsonValue } from "./jcs.js";
 import { toReceipt, type Receipt } from "./receipt.js";
 
 /** What golden/evidence/<name>.json holds for one case. */
@@ -62,7 +62,9 @@ export function jsonDiff(a: unknown, b: unknown, pointer = ""): string[] {
 
 export interface CaseComparison {
   readonly case: string;
-  readonly status: "match" | "mismatch" | "missing";
+  readonly status: "match" | "mismatch" | "missing" | "unreadable";
+  /** Why an unreadable golden file could not be compared. */
+  readonly problem?: string;
   readonly expected?: string;
   readonly actual: string;
   readonly differences: readonly string[];
@@ -70,8 +72,24 @@ export interface CaseComparison {
 
 export function compareWithGolden(casePath: string, actual: GoldenRecord, frozenText: string | undefined): CaseComparison {
   if (frozenText === undefined) return { case: casePath, status: "missing", actual: actual.repro_hash, differences: [] };
-  const frozen = JSON.parse(frozenText) as GoldenRecord;
-  const differences = jsonDiff(frozen, actual);
+  const unreadable = (problem: string): CaseComparison => ({ case: casePath, status: "unreadable", problem, actual: actual.repro_hash, differences: [] });
+  let frozen: GoldenRecord;
+  try {
+    frozen = JSON.parse(frozenText) as GoldenRecord;
+  } catch (e) {
+    return unreadable(`not JSON (${e instanceof Error ? e.message : String(e)})`);
+  }
+  if (frozen === null || typeof frozen !== "object" || Array.isArray(frozen) || typeof frozen.repro_hash !== "string") {
+    return unreadable("not a golden record (a JSON object with a string repro_hash)");
+  }
+  let differences: string[];
+  try {
+    differences = jsonDiff(frozen, actual);
+  } catch (e) {
+    // A lone surrogate or a nesting deep enough to exhaust the stack: no golden record has either.
+    if (e instanceof CanonicalizationError || e instanceof RangeError) return unreadable(`not comparable (${e.message})`);
+    throw e;
+  }
   return { case: casePath, status: differences.length === 0 ? "match" : "mismatch", expected: frozen.repro_hash, actual: actual.repro_hash, differences };
 }
 

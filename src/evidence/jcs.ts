@@ -98,7 +98,13 @@ export function serializeNumber(n: number, pointer = ""): string {
 
 const SHORT_ESCAPES: Readonly<Record<number, string>> = { 0x08: "\\b", 0x09: "\\t", 0x0a: "\\n", 0x0c: "\\f", 0x0d: "\\r", 0x22: '\\"', 0x5c: "\\\\" };
 
+/** Characters that need an escape or a surrogate check; strings without any are copied whole. */
+const NEEDS_CARE = /[\u0000-\u001f"\\\ud800-\udfff]/;
+
 export function serializeString(s: string, pointer = ""): string {
+  // The common case (no escapes, no surrogates) in one scan instead of one concatenation per
+  // character: receipts of 100,000 diagnostics spent most of their time here and in the GC.
+  if (!NEEDS_CARE.test(s)) return `"${s}"`;
   let out = '"';
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);

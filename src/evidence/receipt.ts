@@ -101,7 +101,7 @@ export function receiptFindings(receipt: Record<string, unknown>, subject: strin
       out.push(diagnostic("evidence.reason_missing", `${subject}: diagnostic code ${String(d["code"])} has no row in the code table`, { file: subject, hint: "add a row to the frontend's code table and register it in ALL_CODES" }));
     }
   }
-  out.push(...honestyFindings(receipt, subject));
+  for (const d of honestyFindings(receipt, subject)) out.push(d);
   return out;
 }
 

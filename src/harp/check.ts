@@ -112,7 +112,8 @@ export async function checkHarpPackage(fs: PackageFs, path: string, opts: CheckO
 
   const v = validateManifestText(text, MANIFEST_FILE);
   const r = new Reporter(MANIFEST_FILE, v.json);
-  r.diagnostics.push(...v.diagnostics);
+  // One by one: a spread of an unbounded list into push() overflows the call stack.
+  for (const d of v.diagnostics) r.diagnostics.push(d);
 
   let tree: PackageTree | null = null;
   if (v.manifest !== null) {

@@ -343,6 +343,14 @@ export function argPathProblem(arg: string): string | null {
 
 // ---------- secrets, absolute paths, home directories (§9.4, §17) ----------
 
+/*
+ * Every pattern below runs on attacker text (any string of a manifest up to 1 MiB), so each must be
+ * linear: an unbounded run is either the pattern's end (greedy, nothing after it to backtrack for)
+ * or cannot overlap the next place the pattern can start (e.g. `~[A-Za-z0-9_.-]*\/` starts after a
+ * delimiter the run cannot contain). A JSON Web Token cannot be written that way (`eyJ` itself is in
+ * the segment alphabet, so `eyJ-eyJ-…` restarts inside every run): it is found by looksLikeJwt.
+ * test/harp/validate.test.ts times the adversarial inputs of each pattern.
+ */
 const SECRET_PATTERNS: readonly [RegExp, string][] = [
   [/-----BEGIN [A-Z ]*PRIVATE KEY-----/, "a PEM private key"],
   [/\bAKIA[0-9A-Z]{16}\b/, "an AWS access key id"],
@@ -351,8 +359,53 @@ const SECRET_PATTERNS: readonly [RegExp, string][] = [
   [/\bsk-[A-Za-z0-9_-]{20,}/, "an API secret key"],
   [/\bxox[abprs]-[A-Za-z0-9-]{10,}/, "a Slack token"],
   [/\bAIza[0-9A-Za-z_-]{35}\b/, "a Google API key"],
-  [/\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/, "a JSON Web Token"],
 ];
+
+/** A JWT segment character (base64url). */
+function isJwtChar(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f || c === 0x2d;
+}
+
+function isWordChar(c: number): boolean {
+  return isJwtChar(c) && c !== 0x2d;
+}
+
+/**
+ * Whether `s` contains what `\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}` matches (a
+ * JSON Web Token: base64url of `{"…` and two more dot-separated segments), in one pass. Segments are
+ * the maximal base64url runs; a token starts at a word-boundary `eyJ` of one segment and needs at
+ * least 8 characters after `eyJ` to the segment's end, then two following segments of at least 8,
+ * each joined by exactly one dot. Only the earliest such `eyJ` of a segment matters (it leaves the
+ * most characters after it).
+ */
+export function looksLikeJwt(s: string): boolean {
+  // How many of the previous segments, chained by single dots, satisfy the pattern so far:
+  // 0 = none, 1 = a segment with a qualifying `eyJ`, 2 = that plus one ≥ 8 segment.
+  let chain = 0;
+  let i = 0;
+  const n = s.length;
+  while (i < n) {
+    if (!isJwtChar(s.charCodeAt(i))) {
+      const dotJoin = s.charCodeAt(i) === 0x2e && i + 1 < n && isJwtChar(s.charCodeAt(i + 1)) && i > 0 && isJwtChar(s.charCodeAt(i - 1));
+      if (!dotJoin) chain = 0;
+      i++;
+      continue;
+    }
+    const start = i;
+    let earliestEyJ = -1;
+    while (i < n && isJwtChar(s.charCodeAt(i))) {
+      const boundary = i === start || !isWordChar(s.charCodeAt(i - 1));
+      if (earliestEyJ < 0 && boundary && s.startsWith("eyJ", i)) earliestEyJ = i;
+      i++;
+    }
+    const long = i - start >= 8;
+    const next = chain === 2 && long ? 3 : chain === 1 && long ? 2 : 0;
+    if (next === 3) return true;
+    // A segment can also begin a new token itself.
+    chain = next === 2 ? 2 : earliestEyJ >= 0 && i - (earliestEyJ + 3) >= 8 ? 1 : 0;
+  }
+  return false;
+}
 const SECRET_NAME = /(^|[^a-z])(pass(word|wd)?|secret|token|api[-_]?key|apikey|private[-_]?key|credentials?|auth[-_]?key)($|[^a-z])/i;
 const SECRET_ASSIGNMENT = /(pass(word|wd)?|secret|token|api[-_]?key|apikey)\s*[=:]\s*[^\s$<{%]{8,}/i;
 const HOME = /(^|[\s"'=:,(])(~[A-Za-z0-9_.-]*\/|\$HOME\b|\$\{HOME\}|%USERPROFILE%|\/home\/[^/\s]+|\/Users\/[^/\s]+|\/root(\/|$)|[A-Za-z]:\\Users\\)/;
@@ -373,6 +426,10 @@ function scanString(r: Reporter, s: string, pointer: string, memberName: string 
       r.report("harp.secret_in_manifest", pointer, `${pointer}: the value looks like ${what}`, secretHint);
       return;
     }
+  }
+  if (looksLikeJwt(s)) {
+    r.report("harp.secret_in_manifest", pointer, `${pointer}: the value looks like a JSON Web Token`, secretHint);
+    return;
   }
   if (memberName !== undefined && SECRET_NAME.test(memberName) && s.length >= 8 && !/\s/.test(s) && !/^[$<{%]/.test(s)) {
     r.report("harp.secret_in_manifest", pointer, `${pointer}: member "${memberName}" holds what looks like a secret value`, secretHint);

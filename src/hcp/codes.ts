@@ -96,6 +96,14 @@ export const HCP_CODES = defineCodes([
     reason: "ident_json_duplicate_key",
   },
   {
+    code: "hcp.json.lone_surrogate",
+    severity: "error",
+    summary: "A string or member name holds an unpaired UTF-16 surrogate escape (e.g. \"\\ud800\"): it is no Unicode text, so it has no UTF-8 form and no RFC 8785 canonical form.",
+    clause: "HCP assumption (RFC 8259 §8.2, RFC 8785 §3.2.2.2)",
+    layer: "L5",
+    reason: "ident_json_lone_surrogate",
+  },
+  {
     code: "hcp.json.not_object",
     severity: "error",
     summary: "The top-level value of surface.json or policy.json is not a JSON object.",

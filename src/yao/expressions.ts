@@ -32,7 +32,7 @@ import {
 import { parseType } from "./type-syntax.js";
 import { didYouMean } from "../diagnostics/suggest.js";
 import { displayEffectList, displayType } from "./type-display.js";
-import { commonType, ERROR_TYPE, isAssignable, isErrorType, isNumeric, NO_EFFECTS, T, unionEffects } from "./types.js";
+import { commonType, ERROR_TYPE, isAssignable, isErrorType, isNumeric, NO_EFFECTS, T, unionEffects, unionEffectSets } from "./types.js";
 
 export const MAX_EXPRESSION_DEPTH = 32;
 export const MAX_ANALYZED_NODES = 4096;
@@ -112,7 +112,7 @@ function node(kind: HirKind, ty: YaoType, effects: EffectSet, span: SourceSpan):
 }
 
 function effectsOf(exprs: readonly HirExpr[]): EffectSet {
-  return unionEffects(...exprs.map((e) => e.effects));
+  return unionEffectSets(exprs.map((e) => e.effects));
 }
 
 function pluralItems(form: SList): readonly SNode[] {

@@ -15,7 +15,7 @@ import type {
 } from "../../ir/yao-ir-0.1.js";
 import type { Span } from "../diagnostics/diagnostic.js";
 import { sha256Hex } from "../canonical/hash.js";
-import { jobj, writeJson, type JObject, type JValue } from "./json-text.js";
+import { jobj, jobjOf, writeJson, type JObject, type JValue } from "./json-text.js";
 import { sortByCodePoints } from "./text.js";
 
 const n = (x: number): bigint => BigInt(x);
@@ -32,7 +32,7 @@ export function encodeType(t: YaoType): JObject {
     case "option":
       return jobj(["kind", t.kind], ["value", encodeType(t.value)]);
     case "structural_record":
-      return jobj(["kind", t.kind], ["value", jobj(...sortByCodePoints(t.value.keys()).map((k): [string, JValue] => [k, encodeType(t.value.get(k)!)]))]);
+      return jobj(["kind", t.kind], ["value", jobjOf(sortByCodePoints(t.value.keys()).map((k): [string, JValue] => [k, encodeType(t.value.get(k)!)]))]);
     case "result":
       return jobj(["kind", t.kind], ["value", jobj(["ok", encodeType(t.value.ok)], ["error", encodeType(t.value.error)])]);
     case "ref":
@@ -190,7 +190,7 @@ export function encodeProgram(p: YaoProgram): JObject {
         ["objects", names(p.requirements.objects)],
       ),
     ],
-    ["types", jobj(...sortByCodePoints(p.types.keys()).map((k): [string, JValue] => [k, encodeTypeDefinition(p.types.get(k)!)]))],
+    ["types", jobjOf(sortByCodePoints(p.types.keys()).map((k): [string, JValue] => [k, encodeTypeDefinition(p.types.get(k)!)]))],
     ["body", encodeExpr(p.body)],
     ["output", encodeType(p.output)],
     ["effects", encodeEffects(p.effects)],

@@ -23,6 +23,11 @@ export function jobj(...entries: [string, JValue][]): JObject {
   return new JObject(entries);
 }
 
+/** An object from a list of entries of any length (a list is never spread into a call). */
+export function jobjOf(entries: [string, JValue][]): JObject {
+  return new JObject(entries);
+}
+
 /** Keys deleted everywhere for identity (§9.10 step 2). */
 const IDENTITY_STRIPPED = new Set(["span", "canonical_source", "source_hash"]);
 
@@ -77,7 +82,7 @@ function sortDictEntries(x: JValue): JValue {
 
 export class JsonSyntaxError extends Error {}
 
-const STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
+const SIMPLE_ESCAPES = '"\\/bfnrt';
 
 /**
  * Parse JSON text into ordered values. Integers become bigint; numbers with a fraction or exponent
@@ -91,12 +96,27 @@ export function parseJson(text: string, maxDepth = 4096): JValue {
   const err = (msg: string): never => {
     throw new JsonSyntaxError(`${msg} at offset ${i}`);
   };
+  // A loop rather than one regular expression over the whole string: V8 keeps a backtracking
+  // entry per repetition of `(?:a|b)*`, which overflows on a string of some megabytes.
   const str = (): string => {
-    STRING.lastIndex = i;
-    const m = STRING.exec(text);
-    if (m === null) return err("invalid string");
-    i += m[0].length;
-    return JSON.parse(m[0]) as string;
+    let j = i + 1;
+    for (;;) {
+      if (j >= text.length) return err("invalid string");
+      const c = text.charCodeAt(j);
+      if (c === 0x22) break;
+      if (c < 0x20) return err("invalid string");
+      if (c !== 0x5c) {
+        j++;
+        continue;
+      }
+      const e = text[j + 1];
+      if (e === "u" && /^[0-9a-fA-F]{4}$/.test(text.slice(j + 2, j + 6))) j += 6;
+      else if (e !== undefined && SIMPLE_ESCAPES.includes(e)) j += 2;
+      else return err("invalid string");
+    }
+    const raw = text.slice(i, j + 1);
+    i = j + 1;
+    return JSON.parse(raw) as string;
   };
   type Frame = { container: JValue[] | JObject; parentKey: string | undefined };
   const frames: Frame[] = [];

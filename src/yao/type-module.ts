@@ -281,7 +281,7 @@ function findInType(t: YaoType, types: TypeTable, bad: (u: YaoType) => boolean):
       if (visited.has(u.value)) continue;
       visited.add(u.value);
       const def = types.get(u.value);
-      if (def !== undefined) stack.push(...fieldTypesOf(def).reverse());
+      if (def !== undefined) for (const t of fieldTypesOf(def).reverse()) stack.push(t);
     } else pushComponentTypes(u, stack);
   }
   return undefined;

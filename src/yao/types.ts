@@ -205,6 +205,11 @@ export function effectSet(effects: Iterable<Effect>): EffectSet {
 }
 
 export function unionEffects(...sets: readonly EffectSet[]): EffectSet {
+  return unionEffectSets(sets);
+}
+
+/** The union of a list of effect sets of any length (a list is never spread into a call). */
+export function unionEffectSets(sets: readonly EffectSet[]): EffectSet {
   const nonEmpty = sets.filter((s) => s.length > 0);
   if (nonEmpty.length === 0) return NO_EFFECTS;
   if (nonEmpty.length === 1) return nonEmpty[0]!;

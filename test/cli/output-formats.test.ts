@@ -130,6 +130,8 @@ describe("every command's --format json validates against schemas/diagnostic.sch
     const root = join(tmp, "golden-root");
     mkdirSync(join(root, "examples"), { recursive: true });
     cpSync(join(REPO_ROOT, "examples/review.hns"), join(root, "examples/review.hns"));
+    // An empty golden directory: nothing frozen yet (a missing one is an I/O error, exit 2).
+    mkdirSync(join(root, "golden/evidence"), { recursive: true });
     const r = yaoc(["golden", "verify", "--root", root, "--format", "json"]);
     expect(r.code).toBe(1);
     const doc = JSON.parse(r.out) as { diagnostics: { code: string }[] };

@@ -20,5 +20,5 @@ describe("fuzz regressions", () => {
     const t = target(r.meta.target);
     const n = await t.run(seedFor(t, r.meta.seed), r.input);
     expect(typeof n).toBe("number");
-  }, 60_000);
+  }, 180_000);
 });

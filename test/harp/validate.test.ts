@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MemoryFs } from "../../src/fs/memory-fs.js";
 import { checkHarp, detectHarp, parseJson, selectArgv, validateManifestText } from "../../src/harp/index.js";
+import { looksLikeJwt } from "../../src/harp/validate.js";
 
 const base = {
   schemaVersion: 1,
@@ -110,6 +111,42 @@ describe("hostile input", () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("finds a JWT exactly where the textbook regular expression does (property)", () => {
+    const jwt = /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/;
+    const piece = fc.constantFrom("eyJ", "e", "y", "J", "a", "9", "_", "-", ".", "..", " ", "\u00e9", "abcdefgh", "eyJhbGciOi");
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 24 }), (parts) => {
+        const s = parts.join("");
+        expect(looksLikeJwt(s), JSON.stringify(s)).toBe(jwt.test(s));
+      }),
+      { numRuns: 5000 },
+    );
+    expect(looksLikeJwt("Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJlX3g")).toBe(true);
+    expect(looksLikeJwt("xeyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJlX3g")).toBe(false);
+  });
+
+  // Each input is built to defeat one pattern of the secret/path scan with backtracking (a
+  // quadratic scan took >150 s on 1 MB of `eyJ-`). Linear code answers each in milliseconds; the
+  // bound only catches a regression to super-linear time, it is not a benchmark.
+  const MiB = 1024 * 1024;
+  const fill = (unit: string, prefix = "") => prefix + unit.repeat(Math.floor((MiB - 400 - prefix.length) / unit.length));
+  it.each([
+    ["JWT restarts", fill("eyJ-")],
+    ["JWT without dots", fill("a", "eyJ")],
+    ["JWT one short segment", fill("eyJaaaaaaaa.a.")],
+    ["PEM header without end", fill("A", "-----BEGIN ")],
+    ["PEM headers", fill("-----BEGIN A")],
+    ["key prefixes", fill("sk-ghp_xoxb-AKIAAIza")],
+    ["assignment without value", fill("token = ")],
+    ["home without slash", fill("a", " ~")],
+    ["home prefixes", fill(" ~a")],
+    ["absolute prefixes", fill(" /usr/home/")],
+  ])("judges 1 MiB of %s in bounded time", (_label, note) => {
+    const t0 = Date.now();
+    validateManifestText(text({ ...base, "x-acme": { note } }));
+    expect(Date.now() - t0).toBeLessThan(10_000);
   });
 
   it("never throws on arbitrary text", () => {

@@ -30,7 +30,7 @@ describe("yaoc hcp", () => {
     expect(status).toBe(1);
     expect(out).toContain("policy.json:2:17: error[hcp.identity.surface_id_mismatch]");
     expect(out).toContain("  = help: Set surface_id");
-    expect(out).toMatch(/= note: \S*surface\.json:2:9: the pack_id is declared here/);
+    expect(out).toMatch(/::: \S*surface\.json:2:9\n[^]*?-+ the pack_id is declared here/);
     expect(out).toMatch(/surface-id-mismatch: invalid \(hcp\)\n1 package checked: 0 valid, 1 invalid; 1 error, 0 warnings\n$/);
   });
 
