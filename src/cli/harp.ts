@@ -9,7 +9,7 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { NodeFs } from "../fs/node-fs.js";
 import { checkHarp } from "../harp/check.js";
 import { platformTriple, PLATFORMS, type Platform } from "../harp/manifest.js";
-import { runConformance, type ConformanceResult } from "../harp/host/conformance.js";
+import { ALL_CASES, runConformance, type ConformanceResult } from "../harp/host/conformance.js";
 import { HarpHost, HostError } from "../harp/host/host.js";
 import type { Limits } from "../harp/host/sandbox.js";
 
@@ -299,6 +299,12 @@ export function registerHarpCommands(program: Command): void {
       guarded(
         async (signal) => {
           const only = o.only?.split(",").map((s) => s.trim().toUpperCase());
+          const unknown = (only ?? []).filter((id) => !ALL_CASES.some((c) => c.id === id));
+          if (unknown.length > 0) {
+            err(`yaoc harp conformance: no case ${unknown.join(", ")} (cases are ${ALL_CASES[0]!.id}…${ALL_CASES[ALL_CASES.length - 1]!.id})`);
+            process.exitCode = EXIT_USAGE;
+            return;
+          }
           // Human output streams one line per case as it finishes, so a crash or Ctrl-C still
           // leaves what ran on the screen; JSON is one document at the end (also on interrupt).
           const line = (r: ConformanceResult) => out(`${r.id}  ${r.passed ? "PASS" : "FAIL"}  ${r.title}  (${r.clause}, ${r.ms} ms)${r.passed ? "" : `\n      ${r.detail.replace(/\n/g, "\n      ")}`}`);

@@ -7,7 +7,7 @@
  */
 export const HOSTILE_SERVER_MJS = String.raw`// Hostile HARP app: tries to leave its sandbox on request. Never install it outside a test host.
 import { spawn } from "node:child_process";
-import { closeSync, openSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, connect } from "node:net";
 import { createServer as createHttp } from "node:http";
 
@@ -99,6 +99,18 @@ const routes = {
     return { ok: true };
   },
   "/alloc": async (q) => allocate(q.get("mb")),
+  // A tree deeper than any recursive remover's stack, with links out of it at the bottom.
+  "/deep": async (q) => attempt(() => {
+    const back = process.cwd();
+    process.chdir(q.get("dir"));
+    try {
+      for (let i = 0; i < Number(q.get("n")); i++) { mkdirSync("d"); process.chdir("d"); }
+      writeFileSync("leaf.txt", "x");
+      symlinkSync(q.get("link"), "escape");
+      symlinkSync("/", "root-link");
+    } finally { process.chdir(back); }
+    return Number(q.get("n"));
+  }),
   "/fork": async (q) => forkMany(q.get("n")),
 };
 

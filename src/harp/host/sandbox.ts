@@ -288,7 +288,9 @@ export function buildLaunch(tools: SandboxTools, spec: LaunchSpec): string[] {
     a.push("--perms", "01777", "--size", String(64 * 1024 * 1024), "--tmpfs", tmp);
   }
   if (spec.bridge) a.push("--ro-bind", spec.bridge.script, spec.bridge.script, "--bind", spec.bridge.sockDir, spec.bridge.sockDir);
-  a.push("--chdir", spec.bundle.dest, "--");
+  // The skeleton root (bwrap's tmpfs holding the mount points) becomes read-only too: in a user
+  // namespace it belongs to the app's uid, and writes there would still be writes outside.
+  a.push("--remount-ro", "/", "--chdir", spec.bundle.dest, "--");
   // Inside: rlimits, then (root mode) the drop to the app's uid, then the bridge and the app.
   const rl: string[] = [];
   if (spec.limitMechanisms.memory === "rlimit-data") rl.push(`--data=${spec.limits.memoryMiB * 1024 * 1024}`);
