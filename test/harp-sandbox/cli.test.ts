@@ -107,7 +107,7 @@ describe("harp CLI exit codes (0 ok, 1 invalid/failed, 2 usage or I/O)", () => {
     const home = newHome("exit13");
     const env = { YAOC_HARP_HOME: home };
     expect((await yaoc(["harp", "install", fixture(join(root, "pkg-13"))], { env })).code).toBe(0);
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 2; i++) {
       const st = await yaoc(["harp", "start", "harp-fixture"], { env });
       expect(st.code, st.stderr).toBe(0);
       expect((await yaoc(["harp", "stop", "harp-fixture"], { env })).code).toBe(0);

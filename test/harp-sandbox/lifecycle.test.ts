@@ -81,9 +81,9 @@ describe("install and upgrade are atomic under SIGKILL", () => {
     // Enough files that the copy takes a while, so the kills land in every phase.
     const pkgs = ["1.0.0", "2.0.0"].map((v) => {
       const dir = fixture(join(root, `pkg-atomic-${v}`), v);
-      for (let i = 0; i < 40; i++) {
+      for (let i = 0; i < 20; i++) {
         mkdirSync(join(dir, "assets", String(i)), { recursive: true });
-        for (let j = 0; j < 25; j++) writeFileSync(join(dir, "assets", String(i), `f${j}.txt`), `${v} ${i} ${j}\n`);
+        for (let j = 0; j < 20; j++) writeFileSync(join(dir, "assets", String(i), `f${j}.txt`), `${v} ${i} ${j}\n`);
       }
       return dir;
     });
@@ -93,7 +93,7 @@ describe("install and upgrade are atomic under SIGKILL", () => {
     expect((await yaoc(["harp", "install", pkgs[0]!], { env })).code).toBe(0);
     const full = Date.now() - t0;
     const phases = new Set<string>();
-    for (const [k, f] of [0.35, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.2].entries()) {
+    for (const [k, f] of [0.4, 0.55, 0.7, 0.8, 0.9, 1.1].entries()) {
       const r = await yaoc(["harp", "install", pkgs[(k + 1) % 2]!], { env, killAfterMs: Math.round(full * f) });
       const leftovers = readdirSync(h.layout.versions("harp-fixture")).filter((n) => n.startsWith(".staging-"));
       const rec = h.record("harp-fixture");
