@@ -29,7 +29,7 @@ import { defaultHarpHome, Layout } from "./layout.js";
 import { loadRuntimeTable } from "./runtimes.js";
 import { acquireLock, LockBusyError, type HeldLock } from "./lock.js";
 import { emptyDir, removeTree } from "./remove-tree.js";
-import { appUid, buildLaunch, createCgroups, DEFAULT_LIMITS, INSTALL_HINT, probeSandbox, removeCgroups, runtimeRoots, type Limits, type SandboxCapabilities } from "./sandbox.js";
+import { appUid, bridgeUid, buildLaunch, createCgroups, DEFAULT_LIMITS, INSTALL_HINT, probeSandbox, removeCgroups, runtimeRoots, type Limits, type SandboxCapabilities } from "./sandbox.js";
 import { BRIDGE_IN_JS, SUPERVISOR_JS } from "./scripts.js";
 
 export const DEFAULT_GRACE_MS = 5_000;
@@ -344,7 +344,7 @@ export class HarpHost {
     }
     const why = caps.notes.join("; ") || "no sandbox";
     if (caps.tools === null || caps.mode === null) {
-      fail("harp.permission_unenforceable", `/permissions: this machine cannot sandbox apps, so "${id}" is not started (${why})`, INSTALL_HINT);
+      fail("harp.permission_unenforceable", `/permissions: permissions cannot be enforced on this machine (no working sandbox), so "${id}" is not started (${why})`, INSTALL_HINT);
     }
     if (!caps.network.includes(perms.network)) {
       const reason = perms.network === "allow" ? "an app sharing the host network could accept connections from other machines, and HARP v1 allows inbound connections only from loopback (§9.1)" : why;
@@ -371,7 +371,10 @@ export class HarpHost {
     writeFileSync(join(lib, "bridge-in.mjs"), BRIDGE_IN_JS, { mode: 0o644 });
     chmodSync(join(lib, "bridge-in.mjs"), 0o644);
     const uid = caps.mode === "root" ? appUid(this.layout.root, id) : null;
-    if (uid !== null) for (const d of [data, cache, tmp, sockDir]) chownSync(d, uid, uid);
+    if (uid !== null) {
+      for (const d of [data, cache, tmp]) chownSync(d, uid, uid);
+      chownSync(sockDir, bridgeUid(uid), bridgeUid(uid));
+    }
 
     const port = await freePort();
     const host = "127.0.0.1";
@@ -411,7 +414,8 @@ export class HarpHost {
       uid: uid ?? 65534,
       bundle: { src: realpathSync(bundle), dest: bundle },
       dataDirs: { data, cache, tmp },
-      readOnly: runtimeRoots([program, node]),
+      // A bundled executable is already in the bundle mount; only host runtimes need their prefix.
+      readOnly: runtimeRoots(isRuntimeName(argv0) ? [program, node] : [node]),
       appArgv: [program, ...sel.argv.slice(1)],
       bridge: { node, script: join(lib, "bridge-in.mjs"), sockDir, socket, port },
       limits,

@@ -7,12 +7,16 @@
  * every entry is `lstat`ed, so a link is unlinked, never followed; directories are made
  * owner-accessible before they are read (bundles are 0555, apps may chmod 000); and a directory
  * whose path grows long is first renamed to a short name at the top of the tree, so no path ever
- * nears PATH_MAX.
+ * nears PATH_MAX and each syscall's path walk stays short (linear time overall).
  */
 import { chmodSync, lstatSync, readdirSync, renameSync, rmdirSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 
-const LONG_PATH = 1024;
+/**
+ * How far below the root a directory may be before it is renamed up. Every path syscall walks the
+ * whole path, so keeping paths short also keeps the removal linear in the number of entries.
+ */
+const MAX_DEPTH_CHARS = 200;
 
 export function removeTree(root: string): void {
   let st;
@@ -51,7 +55,7 @@ export function removeTree(root: string): void {
       let p = join(dir, name);
       const s = lstatSync(p);
       if (s.isDirectory()) {
-        if (p.length > LONG_PATH) {
+        if (p.length > root.length + MAX_DEPTH_CHARS) {
           const short = join(root, `.yaoc-rm-${process.pid}-${stamp}-${parked++}`);
           renameSync(p, short);
           p = short;

@@ -15,6 +15,7 @@ import { FIXTURE_MANIFEST_JSON, FIXTURE_SERVER_MJS } from "./fixture-app.js";
 import { HarpHost, HostError, processAlive, type RunState } from "./host.js";
 import { HOSTILE_MANIFEST, HOSTILE_SERVER_MJS } from "./hostile-app.js";
 import { removeTree } from "./remove-tree.js";
+import { probeSandbox } from "./sandbox.js";
 
 export const ATTACKER = "hostile-app";
 export const VICTIM = "victim-app";
@@ -281,6 +282,10 @@ export const SANDBOX_CASES: readonly Case[] = [
       blocked(await call(w.attacker.url, "/unix", { path: w.hostSocket }), "connect to a host Unix socket");
       blocked(await call(w.attacker.url, "/unix", { path: join(w.host.layout.run(VICTIM), "sock", "bridge.sock") }), "connect to the other app's bridge socket");
       blocked(await call(w.attacker.url, "/tcp", { host: "127.0.0.1", port: w.victim.port }), "connect to the other app's port on the host loopback");
+      // Swapping its own bridge socket for a link (to make the host's bridge connect elsewhere):
+      // as root the socket directory belongs to the forwarder's uid; in user-namespace mode the
+      // supervisor connects only to a real socket, never through a link.
+      if (probeSandbox().mode === "root") blocked(await call(w.attacker.url, "/write", { path: join(w.host.layout.run(ATTACKER), "sock", "planted") }), "write into its bridge socket directory");
       const before = ((await call(w.victim.url, "/counter"))["counter"] as number) ?? -1;
       check(before === 2, `the other app's counter is ${before}, expected 2`);
     },
@@ -335,7 +340,9 @@ export const SANDBOX_CASES: readonly Case[] = [
         else process.kill(st.supervisorPid, "SIGKILL");
         check(await waitFor(() => hostPidsWith(`sleep\0${marker}`).length === 0, 5_000), `${how}: the setsid child survived`);
         if (how === "kill-supervisor") {
-          check(!h.isRunning(LIFECYCLE), "status says running after the supervisor was killed");
+          // The kernel tears the namespace down within moments; status must follow and stay false.
+          check(await waitFor(() => !h.isRunning(LIFECYCLE), 5_000), "status says running after the supervisor was killed");
+          check(hostPidsWith(h.layout.run(LIFECYCLE)).length === 0, "a process of the app's sandbox is still alive");
           const r = await h.stop(LIFECYCLE);
           check(!r.wasRunning, "stop found something running");
         }

@@ -250,6 +250,24 @@ const INNER_BRIDGE = [
   'exec "$@"',
 ].join("\n");
 
+/**
+ * Root mode: the forwarder runs as its own uid (`bridgeUid`) and owns the socket directory, so the
+ * app cannot swap the socket for a link to another socket that the root supervisor would then
+ * connect to. The launcher shell runs as root inside the sandbox only to start both and drop.
+ */
+const ROOT_BRIDGE = [
+  'node="$1"; fwd="$2"; sock="$3"; port="$4"; fuid="$5"; uid="$6"; sp="$7"; shift 7',
+  'drop() { u="$1"; shift; exec "$sp" --reuid "$u" --regid "$u" --clear-groups --no-new-privs --bounding-set -all --inh-caps -all --ambient-caps -all -- "$@"; }',
+  '(drop "$fuid" "$node" "$fwd" "$sock" "$port") &',
+  'n=0; while [ ! -S "$sock" ]; do n=$((n+1)); [ $n -lt 400 ] || { echo "yaoc-sandbox: bridge did not start" >&2; exit 125; }; sleep 0.05; done',
+  'drop "$uid" "$@"',
+].join("\n");
+
+/** The uid the in-sandbox forwarder runs as in root mode (distinct from the app's). */
+export function bridgeUid(appUidValue: number): number {
+  return appUidValue | 0x10000000;
+}
+
 /** The full argv that starts the app in its sandbox. */
 export function buildLaunch(tools: SandboxTools, spec: LaunchSpec): string[] {
   const a: string[] = [tools.bwrap, "--die-with-parent", "--new-session"];
@@ -269,10 +287,11 @@ export function buildLaunch(tools: SandboxTools, spec: LaunchSpec): string[] {
   }
   a.push("--perms", "0755", "--dir", "/etc");
   for (const f of ETC_FILES) a.push("--ro-bind-try", f, f);
-  for (const r of spec.readOnly) a.push("--ro-bind", r, r);
   a.push("--dev", "/dev", "--remount-ro", "/dev", "--proc", "/proc");
   const { data, cache, tmp } = spec.dataDirs;
-  const mountPoints = [spec.bundle.dest, data, cache, tmp, ...(spec.bridge ? [spec.bridge.script, spec.bridge.sockDir] : [])];
+  // Every directory above a mount point is made explicitly (0755) before any bind: bwrap would
+  // otherwise create missing parents itself, not traversable by the app's uid.
+  const mountPoints = [...spec.readOnly, spec.bundle.dest, data, cache, tmp, ...(spec.bridge ? [spec.bridge.script, spec.bridge.sockDir] : [])];
   const made = new Set<string>(["/usr", "/dev", "/proc", "/etc", ...SYSTEM_TOP]);
   for (const mp of mountPoints) {
     for (const d of ancestors(mp)) {
@@ -281,6 +300,7 @@ export function buildLaunch(tools: SandboxTools, spec: LaunchSpec): string[] {
       a.push("--perms", "0755", "--dir", d);
     }
   }
+  for (const r of spec.readOnly) a.push("--ro-bind", r, r);
   a.push("--ro-bind", spec.bundle.src, spec.bundle.dest);
   if (spec.filesystem === "data-only") {
     for (const d of [data, cache, tmp]) a.push("--bind", d, d);
@@ -296,12 +316,17 @@ export function buildLaunch(tools: SandboxTools, spec: LaunchSpec): string[] {
   if (spec.limitMechanisms.memory === "rlimit-data") rl.push(`--data=${spec.limits.memoryMiB * 1024 * 1024}`);
   if (spec.limitMechanisms.pids === "rlimit-nproc") rl.push(`--nproc=${spec.limits.pids}`);
   if (rl.length > 0) a.push(tools.prlimit, ...rl, "--");
-  if (spec.mode === "root") {
-    a.push(tools.setpriv, "--reuid", String(spec.uid), "--regid", String(spec.uid), "--clear-groups", "--no-new-privs", "--bounding-set", "-all", "--inh-caps", "-all", "--ambient-caps", "-all", "--");
-  }
-  if (spec.bridge) {
+  if (spec.mode === "root" && spec.bridge) {
     const b = spec.bridge;
-    a.push(tools.sh, "-c", INNER_BRIDGE, "yaoc-launch", b.node, b.script, b.socket, String(b.port));
+    a.push(tools.sh, "-c", ROOT_BRIDGE, "yaoc-launch", b.node, b.script, b.socket, String(b.port), String(bridgeUid(spec.uid)), String(spec.uid), tools.setpriv);
+  } else {
+    if (spec.mode === "root") {
+      a.push(tools.setpriv, "--reuid", String(spec.uid), "--regid", String(spec.uid), "--clear-groups", "--no-new-privs", "--bounding-set", "-all", "--inh-caps", "-all", "--ambient-caps", "-all", "--");
+    }
+    if (spec.bridge) {
+      const b = spec.bridge;
+      a.push(tools.sh, "-c", INNER_BRIDGE, "yaoc-launch", b.node, b.script, b.socket, String(b.port));
+    }
   }
   a.push(...spec.appArgv);
   if (spec.cgroupProcs !== undefined && spec.cgroupProcs.length > 0) {

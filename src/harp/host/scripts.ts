@@ -15,7 +15,7 @@
  */
 export const SUPERVISOR_JS = String.raw`
 import { spawn } from "node:child_process";
-import { appendFileSync, openSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, lstatSync, openSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { connect, createServer } from "node:net";
 
 const cfg = JSON.parse(readFileSync(process.argv[2], "utf8"));
@@ -57,6 +57,11 @@ process.on("SIGHUP", () => {});
 
 if (cfg.bridge) {
   bridge = createServer((c) => {
+    c.on("error", () => {});
+    // Connect only to a real socket, never through a link the app may have planted.
+    let st = null;
+    try { st = lstatSync(cfg.bridge.socket); } catch {}
+    if (st === null || !st.isSocket()) { c.destroy(); return; }
     const u = connect(cfg.bridge.socket);
     c.on("error", () => u.destroy());
     u.on("error", () => c.destroy());
