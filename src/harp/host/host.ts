@@ -183,10 +183,19 @@ export class HarpHost {
       for (const n of listDir(this.layout.versions(id))) if (join("versions", n) !== current) removeTree(join(this.layout.versions(id), n));
     }
     for (const n of listDir(this.layout.trash())) if (n.startsWith(`${id}.`)) removeTree(join(this.layout.trash(), n));
+    if (!this.isRunning(id)) {
+      // Groups of a supervisor that was killed before it could remove them.
+      const caps = this.sandboxOverride ?? probeSandbox();
+      removeCgroups(Object.values(caps.cgroupBases).map((b) => join(b, this.cgroupName(id))));
+    }
     if (current === null && !this.isRunning(id)) {
       for (const d of [this.layout.cache(id), this.layout.tmp(id), this.layout.run(id)]) removeTree(d);
       rmSync(this.layout.log(id), { force: true });
     }
+  }
+
+  private cgroupName(id: string): string {
+    return `yaoc-harp-${id}-${appUid(this.layout.root, id).toString(16)}`;
   }
 
   // ---------- install / upgrade / uninstall ----------
@@ -399,7 +408,7 @@ export class HarpHost {
     let cgroupProcs: readonly string[] = [];
     if (Object.keys(caps.cgroupBases).length > 0) {
       try {
-        const cg = createCgroups(caps.cgroupBases, `yaoc-harp-${id}-${(uid ?? 0).toString(16)}`, limits);
+        const cg = createCgroups(caps.cgroupBases, this.cgroupName(id), limits);
         cgroupDirs = cg.dirs;
         cgroupProcs = cg.procs;
       } catch (e) {
