@@ -92,20 +92,38 @@ describe("install and upgrade are atomic under SIGKILL", () => {
     const t0 = Date.now();
     expect((await yaoc(["harp", "install", pkgs[0]!], { env })).code).toBe(0);
     const full = Date.now() - t0;
-    const phases = new Set<string>();
     for (const [k, f] of [0.4, 0.55, 0.7, 0.8, 0.9, 1.1].entries()) {
       const r = await yaoc(["harp", "install", pkgs[(k + 1) % 2]!], { env, killAfterMs: Math.round(full * f) });
-      const leftovers = readdirSync(h.layout.versions("harp-fixture")).filter((n) => n.startsWith(".staging-"));
       const rec = h.record("harp-fixture");
       expect(rec, `no install after a kill at ${f} x ${full} ms`).not.toBeNull();
       expect(["1.0.0", "2.0.0"]).toContain(rec!.version);
       const bundle = await checkHarp(new NodeFs(), h.layout.bundle("harp-fixture"));
       expect(bundle.identity, `after a kill at ${f} x ${full} ms (${r.signal ?? r.code})`).toBe(rec!.digest);
       expect(bundle.extra?.["version"]).toBe(rec!.version);
-      phases.add(r.signal === null ? "completed" : leftovers.length > 0 ? "killed while copying" : "killed");
     }
-    // At least one kill landed in the middle of writing the new bundle, and the old one was intact.
-    expect([...phases]).toContain("killed while copying");
+    // And one kill that certainly lands while the new bundle is being written: watch for the
+    // staging directory and SIGKILL the moment it appears (timed kills alone may all miss it).
+    let midCopy = false;
+    for (let attempt = 0; attempt < 3 && !midCopy; attempt++) {
+      const before = h.record("harp-fixture")!;
+      const { spawn } = await import("node:child_process");
+      const { YAOC } = await import("./helpers.js");
+      const c = spawn(process.execPath, [YAOC, "harp", "install", pkgs[before.version === "1.0.0" ? 1 : 0]!], { env: { ...process.env, ...env }, stdio: "ignore" });
+      const exited = new Promise<void>((resolve) => c.on("close", () => resolve()));
+      const watch = setInterval(() => {
+        if (readdirSync(h.layout.versions("harp-fixture")).some((n) => n.startsWith(".staging-"))) {
+          midCopy = c.kill("SIGKILL") || midCopy;
+          clearInterval(watch);
+        }
+      }, 2);
+      await exited;
+      clearInterval(watch);
+      if (!midCopy) continue;
+      const rec = h.record("harp-fixture")!;
+      expect(rec.version, "a kill during the copy changed the installed version").toBe(before.version);
+      expect((await checkHarp(new NodeFs(), h.layout.bundle("harp-fixture"))).identity).toBe(rec.digest);
+    }
+    expect(midCopy, "never caught the install while it was copying").toBe(true);
     const done = await yaoc(["harp", "install", pkgs[1]!], { env });
     expect(done.code, done.stderr).toBe(0);
     expect(readdirSync(h.layout.versions("harp-fixture"))).toHaveLength(1);
