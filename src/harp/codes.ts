@@ -49,6 +49,9 @@ export const HARP_CODES = defineCodes([
   { code: "harp.start_failed", severity: "error", summary: "the process exited before it became ready", clause: "HARP §8.3", layer: "L8", reason: "struct_exit_before_ready" },
   { code: "harp.ready_timeout", severity: "error", summary: "the app did not answer the health check with 2xx within timeoutMs", clause: "HARP §8.3", layer: "L8", reason: "struct_ready_timeout" },
   { code: "harp.install_failed", severity: "error", summary: "copying the package into the host failed", clause: "HARP §16", layer: "L7", reason: "audit_install_failed" },
+  { code: "harp.busy", severity: "error", summary: "another yaoc operation on the same app did not finish in time (one operation at a time per app)", clause: "HARP §16", layer: "L8", reason: "struct_app_busy" },
+  { code: "harp.interrupted", severity: "error", summary: "the operation was interrupted (Ctrl-C or SIGTERM); the host stopped what it had started", clause: "HARP §16", layer: "L8", reason: "struct_interrupted" },
+  { code: "harp.io_error", severity: "error", summary: "the host could not read, write or remove one of its own files", clause: "HARP §16", layer: "L7", reason: "audit_host_io" },
   { code: "harp.package_file_rejected", severity: "error", summary: "the package contains a file the host will not copy (special file or escaping link)", clause: "HARP §13, §17", layer: "L3", reason: "danger_package_file" },
 ]);
 

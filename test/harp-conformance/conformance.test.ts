@@ -16,6 +16,6 @@ describe("HARP v1 host conformance", () => {
       const r = await runCase(c);
       expect(r.detail).toBe("");
       expect(r.passed).toBe(true);
-    }, 30_000);
+    }, 90_000);
   }
 });

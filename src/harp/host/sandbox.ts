@@ -1,27 +1,35 @@
 /**
- * Permission enforcement (§9, §13), Node-only, Linux-only.
+ * Permission enforcement (§5, §9, §13), Node-only, Linux-only, built on bubblewrap (`bwrap`).
  *
- * The app runs under `unshare` in its own mount namespace (and, unless network is "allow", its own
- * network namespace whose only interface is loopback). A generated launcher script, run as root
- * inside the namespaces, then
- *   - brings up `lo` in the private network namespace,
- *   - bind-mounts the writable directories (data, cache, tmp for "data-only"; none for "none"),
- *   - remounts every other writable mount read-only (so the bundle, the user's home, other apps'
- *     data and the host's own state are read-only to the app),
- *   - drops every capability with `setpriv` (empty bounding set, no_new_privs) so the app cannot
- *     undo the remounts, and execs the app.
- * Inbound HTTP reaches an app in a private network namespace through a bridge: the supervisor
- * listens on the host's loopback port and forwards each connection over a Unix socket (Unix sockets
- * are file-system objects, shared across network namespaces) to a small forwarder inside.
+ * Why bubblewrap: it is the small, audited sandbox Flatpak uses; one exec gives a new user, PID,
+ * mount, IPC, UTS, cgroup and network namespace, a root that holds only what we bind into it, its
+ * own /proc, a minimal /dev, `--die-with-parent` and `--new-session`. Hand-written namespace code
+ * (what yaoc had before: unshare + remounts) left the host's /proc, /dev, /sys, Unix sockets and
+ * every readable file visible to the app.
  *
- * Whether all of this works is measured, not assumed: `probeSandbox` runs the real launcher once and
- * checks from inside that writes outside the data dir fail, the data dir is writable, capabilities
- * are gone and only `lo` exists. A permission whose enforcement fails the probe is refused at start.
+ * Every app process runs
+ *   - as an unprivileged uid/gid: with yaoc as root, bwrap sets up the namespaces as root and
+ *     `setpriv` drops to a per-app uid (never 0) with an empty bounding set and no_new_privs; as
+ *     an ordinary user, bwrap makes a user namespace (`--unshare-user --uid 65534 --cap-drop ALL`);
+ *   - in its own PID namespace with its own /proc (it sees and can signal only its own processes);
+ *     when its first process exits, the namespace's init exits and the kernel kills the rest;
+ *   - in a root holding only /usr (and the /bin, /lib links), a few read-only /etc files the
+ *     runtimes need, the runtime's own install prefix when it lives outside /usr, the bundle
+ *     (read-only), the data/cache/tmp dirs (read-write for "data-only"; for "none" only a private
+ *     tmpfs TMPDIR), a read-only minimal /dev and nothing else: no /sys, no host /tmp, no home, no
+ *     other app, no host socket;
+ *   - in its own network namespace whose only interface is `lo` (network "none" and "loopback";
+ *     "allow" is refused, see `probeSandbox`); inbound HTTP reaches it through a Unix-socket bridge;
+ *   - with memory / process-count / CPU limits: cgroup v1 controllers where the host may create
+ *     groups (root), else RLIMIT_DATA (per process) and RLIMIT_NPROC; what works is measured.
+ *
+ * Whether this works is measured, not assumed: `probeSandbox` runs the real launch once and checks
+ * from inside every property the capability set claims.
  */
 import { spawnSync } from "node:child_process";
-import { accessSync, constants, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { accessSync, chownSync, constants, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, realpathSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { FilesystemPermission, NetworkPermission } from "../manifest.js";
 
 const TOOL_DIRS = ["/usr/bin", "/bin", "/usr/sbin", "/sbin"];
@@ -41,26 +49,46 @@ function tool(name: string): string | null {
 }
 
 export interface SandboxTools {
-  readonly unshare: string;
-  readonly mount: string;
-  readonly ip: string;
+  readonly bwrap: string;
   readonly setpriv: string;
+  readonly prlimit: string;
   readonly sh: string;
+}
+
+/** Default limits (overridable per start with `--memory-mib`, `--max-pids`, `--cpus`). */
+export interface Limits {
+  readonly memoryMiB: number;
+  readonly pids: number;
+  /** CPU share in cores (cgroup cfs quota); fractional allowed. */
+  readonly cpus: number;
+}
+export const DEFAULT_LIMITS: Limits = { memoryMiB: 512, pids: 128, cpus: 1 };
+
+/** How each resource is limited on this machine (null: it cannot be). */
+export interface LimitMechanisms {
+  readonly memory: "cgroup-v1" | "rlimit-data" | null;
+  readonly pids: "cgroup-v1" | "rlimit-nproc" | null;
+  readonly cpu: "cgroup-v1" | null;
 }
 
 export interface SandboxCapabilities {
   readonly platform: string;
   readonly tools: SandboxTools | null;
-  /** `unshare` flags that worked in the probe (root: none; otherwise a user namespace). */
-  readonly userNamespace: boolean;
+  /** "root": bwrap as root + setpriv to a per-app uid; "userns": bwrap in a user namespace. */
+  readonly mode: "root" | "userns" | null;
   readonly network: readonly NetworkPermission[];
   readonly filesystem: readonly FilesystemPermission[];
-  /** Why a permission value is missing from the lists above. */
+  /** Each isolation property, as measured inside a probe sandbox on this machine. */
+  readonly properties: Readonly<Record<string, boolean>>;
+  readonly limits: LimitMechanisms;
+  /** cgroup v1 mount + own group per controller, when groups can be created here. */
+  readonly cgroupBases: Readonly<Record<string, string>>;
+  /** Why something is missing or weaker. */
   readonly notes: readonly string[];
 }
 
 export function findTools(): { tools: SandboxTools | null; missing: string[] } {
-  const names = ["unshare", "mount", "ip", "setpriv", "sh"] as const;
+  const names = ["bwrap", "setpriv", "prlimit", "sh"] as const;
   const found: Partial<Record<(typeof names)[number], string>> = {};
   const missing: string[] = [];
   for (const n of names) {
@@ -71,130 +99,397 @@ export function findTools(): { tools: SandboxTools | null; missing: string[] } {
   return { tools: missing.length === 0 ? (found as SandboxTools) : null, missing };
 }
 
-function shq(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
+export const INSTALL_HINT = "Install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap) and util-linux; on other systems HARP apps cannot be sandboxed.";
+
+/** Per-app host uid/gid for root mode: stable per (home, id), in a range no login user has. */
+export function appUid(home: string, id: string): number {
+  let h = 0x811c9dc5;
+  for (const ch of `${home}\0${id}`) {
+    h ^= ch.codePointAt(0)!;
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return 0x60000000 + (h & 0x0fffffff);
 }
 
-/** Mount points that are writable now, decoded from /proc/self/mounts. */
-function writableMounts(): string[] {
-  const out: string[] = [];
-  let text = "";
+// ---------- cgroups (v1) ----------
+
+/** For each v1 controller we use, the directory of our own group in its hierarchy. */
+function cgroupV1Bases(): Record<string, string> {
+  const out: Record<string, string> = {};
+  let self = "";
+  let mounts = "";
   try {
-    text = readFileSync("/proc/self/mounts", "utf8");
+    self = readFileSync("/proc/self/cgroup", "utf8");
+    mounts = readFileSync("/proc/self/mountinfo", "utf8");
   } catch {
     return out;
   }
-  for (const line of text.split("\n")) {
-    const f = line.split(" ");
-    if (f.length < 4) continue;
-    const target = f[1]!.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8)));
-    const opts = f[3]!.split(",");
-    if (opts.includes("ro")) continue;
-    // /proc and /sys need capabilities to write (dropped below); device nodes stay usable on a
-    // read-only /dev, but keep /dev and its pts as they are so terminals keep working.
-    if (target === "/proc" || target.startsWith("/proc/") || target === "/sys" || target.startsWith("/sys/")) continue;
-    if (target === "/dev" || target === "/dev/pts") continue;
-    if (!out.includes(target)) out.push(target);
+  const own = new Map<string, string>();
+  for (const line of self.split("\n")) {
+    const m = /^\d+:([^:]*):(.*)$/.exec(line);
+    if (m === null || m[1] === "") continue;
+    for (const c of m[1]!.split(",")) own.set(c, m[2]!);
+  }
+  for (const line of mounts.split("\n")) {
+    const sep = line.indexOf(" - ");
+    if (sep < 0) continue;
+    const pre = line.slice(0, sep).split(" ");
+    const post = line.slice(sep + 3).split(" ");
+    if (post[0] !== "cgroup") continue;
+    const root = pre[3] ?? "/";
+    const target = pre[4] ?? "";
+    for (const c of (post[2] ?? "").split(",")) {
+      if (!["memory", "pids", "cpu"].includes(c) || !own.has(c) || out[c] !== undefined) continue;
+      const rel = own.get(c)!;
+      // Our group relative to this mount's root (a container sees its own group as the root).
+      const sub = rel.startsWith(root) ? rel.slice(root.length) : rel;
+      out[c] = join(target, sub);
+    }
   }
   return out;
 }
 
-export interface LaunchPlan {
-  /** Full argv to spawn (unshare … sh launcher … app argv). */
-  readonly argv: readonly string[];
-  /** True when the app has a private network namespace and needs the loopback bridge. */
-  readonly bridged: boolean;
+export interface AppCgroups {
+  readonly dirs: readonly string[];
+  /** Files the launcher writes its pid into before exec'ing bwrap. */
+  readonly procs: readonly string[];
 }
+
+/** Create the app's groups and write its limits; throws when a write fails. */
+export function createCgroups(bases: Readonly<Record<string, string>>, name: string, limits: Limits): AppCgroups {
+  const dirs: string[] = [];
+  const write = (dir: string, file: string, value: string) => writeFileSync(join(dir, file), value);
+  for (const [c, base] of Object.entries(bases)) {
+    const dir = join(base, name);
+    mkdirSync(dir, { recursive: true });
+    dirs.push(dir);
+    if (c === "memory") {
+      const bytes = String(limits.memoryMiB * 1024 * 1024);
+      write(dir, "memory.limit_in_bytes", bytes);
+      try {
+        write(dir, "memory.memsw.limit_in_bytes", bytes); // no swapping around the limit
+      } catch {
+        // swap accounting off: memory.limit_in_bytes alone
+      }
+    } else if (c === "pids") {
+      write(dir, "pids.max", String(limits.pids));
+    } else if (c === "cpu") {
+      write(dir, "cpu.cfs_period_us", "100000");
+      write(dir, "cpu.cfs_quota_us", String(Math.max(1000, Math.round(limits.cpus * 100000))));
+    }
+  }
+  return { dirs, procs: dirs.map((d) => join(d, "cgroup.procs")) };
+}
+
+export function removeCgroups(dirs: readonly string[]): void {
+  for (const d of dirs) {
+    try {
+      rmdirSync(d);
+    } catch {
+      // still has tasks or already gone; the next start's sweep retries
+    }
+  }
+}
+
+// ---------- launch ----------
 
 export interface LaunchSpec {
+  readonly mode: "root" | "userns";
   readonly network: NetworkPermission;
   readonly filesystem: FilesystemPermission;
-  readonly writable: readonly string[];
+  /** Host uid/gid the app runs as in root mode. */
+  readonly uid: number;
+  /** Bundle: real directory on the host, and the path the app sees it at (its cwd). */
+  readonly bundle: { readonly src: string; readonly dest: string };
+  /** data, cache, tmp (same path inside). */
+  readonly dataDirs: { readonly data: string; readonly cache: string; readonly tmp: string };
+  /** Extra read-only trees (runtime prefixes outside /usr). */
+  readonly readOnly: readonly string[];
   readonly appArgv: readonly string[];
-  /** Where to write the launcher script. */
-  readonly scriptPath: string;
-  /** For bridged apps: node binary, forwarder script, Unix socket, in-namespace port. */
-  readonly bridge?: { readonly node: string; readonly script: string; readonly socket: string; readonly port: number };
+  /** Loopback bridge: node, forwarder script, socket dir (bound rw), socket path, in-namespace port. */
+  readonly bridge?: { readonly node: string; readonly script: string; readonly sockDir: string; readonly socket: string; readonly port: number };
+  readonly limits: Limits;
+  readonly limitMechanisms: LimitMechanisms;
+  /** cgroup.procs files to join before bwrap (root mode with cgroups). */
+  readonly cgroupProcs?: readonly string[];
+  /** Write bwrap's info JSON (child-pid) to this fd. */
+  readonly infoFd?: number;
 }
 
-export function buildLaunch(tools: SandboxTools, userNamespace: boolean, spec: LaunchSpec): LaunchPlan {
-  const isolateNet = spec.network !== "allow";
-  const lines = ["set -e", `${shq(tools.mount)} --make-rprivate /`];
-  const drop = `${shq(tools.setpriv)} --no-new-privs --bounding-set -all --inh-caps -all --ambient-caps -all --`;
-  if (isolateNet) lines.push(`${shq(tools.ip)} link set lo up`);
-  if (isolateNet && spec.bridge) {
-    // Started before the remounts so it can create its socket in the (soon read-only) run dir.
-    const b = spec.bridge;
-    lines.push(`${drop} ${shq(b.node)} ${shq(b.script)} ${shq(b.socket)} ${b.port} &`);
-    lines.push(`n=0; while [ ! -S ${shq(b.socket)} ]; do n=$((n+1)); [ $n -lt 200 ] || { echo "yaoc-sandbox: bridge did not start" >&2; exit 125; }; sleep 0.05; done`);
-  }
-  const writable = spec.filesystem === "data-only" ? spec.writable : [];
-  for (const d of writable) lines.push(`${shq(tools.mount)} --bind ${shq(d)} ${shq(d)}`);
-  for (const mp of writableMounts()) {
-    lines.push(`${shq(tools.mount)} -o remount,bind,ro ${shq(mp)} || { echo "yaoc-sandbox: cannot make ${mp.replace(/["`$\\]/g, "")} read-only" >&2; exit 125; }`);
-  }
-  for (const d of writable) lines.push(`${shq(tools.mount)} -o remount,bind,rw ${shq(d)}`);
-  lines.push(`exec ${drop} "$@"`);
-  writeFileSync(spec.scriptPath, `${lines.join("\n")}\n`, { mode: 0o500 });
-  const flags = [...(userNamespace ? ["--user", "--map-root-user"] : []), "--mount", ...(isolateNet ? ["--net"] : [])];
-  return { argv: [tools.unshare, ...flags, "--", tools.sh, spec.scriptPath, ...spec.appArgv], bridged: isolateNet };
+const SYSTEM_TOP = ["/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"];
+const ETC_FILES = ["/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/ssl", "/etc/localtime", "/etc/alternatives", "/etc/nsswitch.conf"];
+
+function ancestors(p: string): string[] {
+  const out: string[] = [];
+  for (let d = dirname(p); d !== "/" && d !== "."; d = dirname(d)) out.push(d);
+  return out.reverse();
 }
+
+/** Directories outside /usr that hold the runtime (e.g. /opt/node-v20), bound read-only. */
+export function runtimeRoots(programs: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const p of programs) {
+    let real: string;
+    try {
+      real = realpathSync(p);
+    } catch {
+      continue;
+    }
+    if (real.startsWith("/usr/") || SYSTEM_TOP.some((t) => real.startsWith(`${t}/`))) continue;
+    // <prefix>/bin/<exe> → <prefix>: the runtime's libraries live beside its bin/.
+    const prefix = dirname(dirname(real));
+    if (prefix !== "/" && !out.includes(prefix)) out.push(prefix);
+  }
+  return out;
+}
+
+const INNER_BRIDGE = [
+  'node="$1"; fwd="$2"; sock="$3"; port="$4"; shift 4',
+  '"$node" "$fwd" "$sock" "$port" &',
+  'n=0; while [ ! -S "$sock" ]; do n=$((n+1)); [ $n -lt 400 ] || { echo "yaoc-sandbox: bridge did not start" >&2; exit 125; }; sleep 0.05; done',
+  'exec "$@"',
+].join("\n");
+
+/**
+ * Root mode: the forwarder runs as its own uid (`bridgeUid`) and owns the socket directory, so the
+ * app cannot swap the socket for a link to another socket that the root supervisor would then
+ * connect to. The launcher shell runs as root inside the sandbox only to start both and drop.
+ */
+const ROOT_BRIDGE = [
+  'node="$1"; fwd="$2"; sock="$3"; port="$4"; fuid="$5"; uid="$6"; sp="$7"; shift 7',
+  'drop() { u="$1"; shift; exec "$sp" --reuid "$u" --regid "$u" --clear-groups --no-new-privs --bounding-set -all --inh-caps -all --ambient-caps -all -- "$@"; }',
+  '(drop "$fuid" "$node" "$fwd" "$sock" "$port") &',
+  'n=0; while [ ! -S "$sock" ]; do n=$((n+1)); [ $n -lt 400 ] || { echo "yaoc-sandbox: bridge did not start" >&2; exit 125; }; sleep 0.05; done',
+  'drop "$uid" "$@"',
+].join("\n");
+
+/** The uid the in-sandbox forwarder runs as in root mode (distinct from the app's). */
+export function bridgeUid(appUidValue: number): number {
+  return appUidValue | 0x10000000;
+}
+
+/** The full argv that starts the app in its sandbox. */
+export function buildLaunch(tools: SandboxTools, spec: LaunchSpec): string[] {
+  const a: string[] = [tools.bwrap, "--die-with-parent", "--new-session"];
+  if (spec.infoFd !== undefined) a.push("--info-fd", String(spec.infoFd));
+  if (spec.mode === "userns") a.push("--unshare-user", "--uid", "65534", "--gid", "65534", "--cap-drop", "ALL");
+  a.push("--unshare-ipc", "--unshare-pid", "--unshare-uts", "--unshare-cgroup-try", "--unshare-net", "--hostname", "harp-app");
+  a.push("--ro-bind", "/usr", "/usr");
+  for (const t of SYSTEM_TOP) {
+    let st;
+    try {
+      st = lstatSync(t);
+    } catch {
+      continue;
+    }
+    if (st.isSymbolicLink()) a.push("--symlink", readlinkSync(t), t);
+    else if (st.isDirectory()) a.push("--ro-bind", t, t);
+  }
+  a.push("--perms", "0755", "--dir", "/etc");
+  for (const f of ETC_FILES) a.push("--ro-bind-try", f, f);
+  a.push("--dev", "/dev", "--remount-ro", "/dev", "--proc", "/proc");
+  const { data, cache, tmp } = spec.dataDirs;
+  // Every directory above a mount point is made explicitly (0755) before any bind: bwrap would
+  // otherwise create missing parents itself, not traversable by the app's uid.
+  const mountPoints = [...spec.readOnly, spec.bundle.dest, data, cache, tmp, ...(spec.bridge ? [spec.bridge.script, spec.bridge.sockDir] : [])];
+  const made = new Set<string>(["/usr", "/dev", "/proc", "/etc", ...SYSTEM_TOP]);
+  for (const mp of mountPoints) {
+    for (const d of ancestors(mp)) {
+      if (made.has(d)) continue;
+      made.add(d);
+      a.push("--perms", "0755", "--dir", d);
+    }
+  }
+  for (const r of spec.readOnly) a.push("--ro-bind", r, r);
+  a.push("--ro-bind", spec.bundle.src, spec.bundle.dest);
+  if (spec.filesystem === "data-only") {
+    for (const d of [data, cache, tmp]) a.push("--bind", d, d);
+  } else {
+    a.push("--perms", "01777", "--size", String(64 * 1024 * 1024), "--tmpfs", tmp);
+  }
+  if (spec.bridge) a.push("--ro-bind", spec.bridge.script, spec.bridge.script, "--bind", spec.bridge.sockDir, spec.bridge.sockDir);
+  // The skeleton root (bwrap's tmpfs holding the mount points) becomes read-only too: in a user
+  // namespace it belongs to the app's uid, and writes there would still be writes outside.
+  a.push("--remount-ro", "/", "--chdir", spec.bundle.dest, "--");
+  // Inside: rlimits, then (root mode) the drop to the app's uid, then the bridge and the app.
+  const rl: string[] = [];
+  if (spec.limitMechanisms.memory === "rlimit-data") rl.push(`--data=${spec.limits.memoryMiB * 1024 * 1024}`);
+  if (spec.limitMechanisms.pids === "rlimit-nproc") rl.push(`--nproc=${spec.limits.pids}`);
+  if (rl.length > 0) a.push(tools.prlimit, ...rl, "--");
+  if (spec.mode === "root" && spec.bridge) {
+    const b = spec.bridge;
+    a.push(tools.sh, "-c", ROOT_BRIDGE, "yaoc-launch", b.node, b.script, b.socket, String(b.port), String(bridgeUid(spec.uid)), String(spec.uid), tools.setpriv);
+  } else {
+    if (spec.mode === "root") {
+      a.push(tools.setpriv, "--reuid", String(spec.uid), "--regid", String(spec.uid), "--clear-groups", "--no-new-privs", "--bounding-set", "-all", "--inh-caps", "-all", "--ambient-caps", "-all", "--");
+    }
+    if (spec.bridge) {
+      const b = spec.bridge;
+      a.push(tools.sh, "-c", INNER_BRIDGE, "yaoc-launch", b.node, b.script, b.socket, String(b.port));
+    }
+  }
+  a.push(...spec.appArgv);
+  if (spec.cgroupProcs !== undefined && spec.cgroupProcs.length > 0) {
+    // Join the groups before bwrap forks, so every sandbox process is inside them.
+    // YAOC_CG holds the cgroup.procs paths, one per line (paths may contain spaces).
+    const joinGroups = "IFS='\n'\nfor f in $YAOC_CG; do echo $$ > \"$f\" || exit 125; done\nunset YAOC_CG IFS\nexec \"$@\"";
+    return [tools.sh, "-c", joinGroups, "yaoc-cgroup", ...a];
+  }
+  return a;
+}
+
+// ---------- probe ----------
 
 let cached: SandboxCapabilities | undefined;
+
+const PROBE_SCRIPT = String.raw`
+id -u | sed 's/^/uid=/'
+grep -E '^(CapEff|CapBnd|NoNewPrivs):' /proc/self/status | tr -d '\t' | sed 's/:/=/'
+echo "procs=$(ls /proc | grep -c '^[0-9]')"
+echo "links=$(ls /sys/class/net 2>/dev/null | wc -l)"
+[ -e /sys/kernel ] && echo sys=present || echo sys=absent
+echo "dev=$(ls /dev | tr '\n' ',')"
+if (: > /dev/yaoc-probe) 2>/dev/null; then echo devwrite=yes; else echo devwrite=no; fi
+if (: > "$OUTSIDE") 2>/dev/null; then echo outside=writable; else echo outside=blocked; fi
+[ -e "$SECRET" ] && echo secret=visible || echo secret=hidden
+[ -e /etc/shadow ] && echo shadow=visible || echo shadow=hidden
+if (: > "$DATA/ok") 2>/dev/null; then echo data=writable; else echo data=blocked; fi
+if (echo x > /proc/sys/kernel/domainname) 2>/dev/null; then echo sysctl=writable; else echo sysctl=blocked; fi
+grep -E '^Max (processes|data size)' /proc/self/limits | tr -s ' ' | sed 's/^Max processes /nproc=/; s/^Max data size /rlimit_data=/' | cut -d' ' -f1
+`;
 
 /** Measure what this machine can enforce (cached per process). */
 export function probeSandbox(): SandboxCapabilities {
   if (cached !== undefined) return cached;
-  const notes: string[] = [];
-  const platform = process.platform;
-  if (platform !== "linux") {
-    cached = { platform, tools: null, userNamespace: false, network: ["allow"], filesystem: [], notes: [`no sandbox implementation for ${platform}; only network "allow" (with consent) can be honoured and no filesystem permission can be enforced`] };
-    return cached;
-  }
-  const { tools, missing } = findTools();
-  if (tools === null) {
-    cached = { platform, tools: null, userNamespace: false, network: ["allow"], filesystem: [], notes: [`missing sandbox tools: ${missing.join(", ")} (looked in ${TOOL_DIRS.join(", ")})`] };
-    return cached;
-  }
-  const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
-  const attempts = isRoot ? [false, true] : [true];
-  for (const userNs of attempts) {
-    const r = runProbe(tools, userNs);
-    if (r.ok) {
-      cached = { platform, tools, userNamespace: userNs, network: ["none", "loopback", "allow"], filesystem: ["data-only", "none"], notes };
-      return cached;
-    }
-    notes.push(`${userNs ? "user-namespace" : "root"} sandbox probe failed: ${r.reason}`);
-  }
-  cached = { platform, tools, userNamespace: false, network: ["allow"], filesystem: [], notes };
+  cached = measure();
   return cached;
 }
 
-function runProbe(tools: SandboxTools, userNs: boolean): { ok: true } | { ok: false; reason: string } {
+/** Forget the cached measurement (tests that change the machine's state). */
+export function resetSandboxProbe(): void {
+  cached = undefined;
+}
+
+function unenforced(platform: string, tools: SandboxTools | null, notes: string[]): SandboxCapabilities {
+  return { platform, tools, mode: null, network: [], filesystem: [], properties: {}, limits: { memory: null, pids: null, cpu: null }, cgroupBases: {}, notes };
+}
+
+function measure(): SandboxCapabilities {
+  const platform = process.platform;
+  if (platform !== "linux") return unenforced(platform, null, [`no sandbox implementation for ${platform}; no permission can be enforced, so no app is started`]);
+  const { tools, missing } = findTools();
+  if (tools === null) return unenforced(platform, null, [`missing sandbox tools: ${missing.join(", ")} (looked in ${TOOL_DIRS.join(", ")}). ${INSTALL_HINT}`]);
+  const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
+  const mode = isRoot ? "root" : "userns";
+  const notes: string[] = [];
+  // Limits: cgroups where we may create groups (root), rlimits otherwise.
+  let bases: Record<string, string> = {};
+  if (isRoot) {
+    bases = cgroupV1Bases();
+    const probeName = `yaoc-harp-probe-${process.pid}`;
+    try {
+      const cg = createCgroups(bases, probeName, DEFAULT_LIMITS);
+      removeCgroups(cg.dirs);
+    } catch (e) {
+      notes.push(`cgroup v1 groups cannot be created here (${e instanceof Error ? e.message : String(e)}); using rlimits`);
+      removeCgroups(Object.values(bases).map((b) => join(b, probeName)));
+      bases = {};
+    }
+  } else {
+    notes.push("not root: cgroup groups cannot be created, so memory is limited per process (RLIMIT_DATA), process count with RLIMIT_NPROC and CPU is not limited");
+  }
+  if (Object.keys(bases).length === 0) notes.push("cgroup v2 delegation is not implemented; rlimits are used where cgroup v1 is unavailable");
+  const limits: LimitMechanisms = {
+    memory: bases["memory"] !== undefined ? "cgroup-v1" : "rlimit-data",
+    pids: bases["pids"] !== undefined ? "cgroup-v1" : "rlimit-nproc",
+    cpu: bases["cpu"] !== undefined ? "cgroup-v1" : null,
+  };
+  const r = runProbe(tools, mode, limits);
+  if (!r.ok) {
+    notes.push(`sandbox probe failed: ${r.reason}`);
+    return { ...unenforced(platform, tools, notes), properties: r.properties };
+  }
+  const p = r.properties;
+  // A limit mechanism is claimed only if the probe saw it in effect.
+  const measuredLimits: LimitMechanisms = {
+    memory: limits.memory === "rlimit-data" && !p["rlimitData"] ? null : limits.memory,
+    pids: limits.pids === "rlimit-nproc" && !p["rlimitNproc"] ? null : limits.pids,
+    cpu: limits.cpu,
+  };
+  notes.push('network "allow" is refused: the host cannot keep inbound connections loopback-only for an app that shares the host network (§9.1)');
+  return { platform, tools, mode, network: ["none", "loopback"], filesystem: ["data-only", "none"], properties: p, limits: measuredLimits, cgroupBases: bases, notes };
+}
+
+/** The properties the probe must see for the sandbox to count as enforcing. */
+export const REQUIRED_PROPERTIES = [
+  "unprivilegedUid",
+  "noCapabilities",
+  "noNewPrivs",
+  "ownPidNamespace",
+  "ownNetworkNamespace",
+  "noSys",
+  "minimalDev",
+  "readOnlyDev",
+  "writesOutsideBlocked",
+  "hostFilesHidden",
+  "dataWritable",
+  "sysctlBlocked",
+] as const;
+
+function runProbe(tools: SandboxTools, mode: "root" | "userns", limits: LimitMechanisms): { ok: boolean; reason: string; properties: Record<string, boolean> } {
   const dir = mkdtempSync(join(tmpdir(), "yaoc-harp-probe-"));
   try {
     const data = join(dir, "data");
-    mkdirSync(data);
-    const outside = join(dir, "outside");
-    const check = [
-      `echo links=$(${shq(tools.ip)} -o link | wc -l)`,
-      `if (: > ${shq(outside)}) 2>/dev/null; then echo outside=writable; else echo outside=blocked; fi`,
-      `if (: > ${shq(join(data, "ok"))}) 2>/dev/null; then echo data=writable; else echo data=blocked; fi`,
-      `if ${shq(tools.mount)} -o remount,bind,rw / 2>/dev/null; then echo remount=allowed; else echo remount=blocked; fi`,
-    ].join("; ");
-    const plan = buildLaunch(tools, userNs, {
+    const bundle = join(dir, "bundle");
+    mkdirSync(data, { mode: 0o700 });
+    mkdirSync(bundle);
+    const uid = appUid(dir, "probe");
+    if (mode === "root") chownSync(data, uid, uid);
+    const secret = join(dir, "secret");
+    writeFileSync(secret, "s", { mode: 0o600 });
+    const argv = buildLaunch(tools, {
+      mode,
       network: "none",
       filesystem: "data-only",
-      writable: [data],
-      appArgv: [tools.sh, "-c", check],
-      scriptPath: join(dir, "launch.sh"),
+      uid,
+      bundle: { src: bundle, dest: bundle },
+      dataDirs: { data, cache: data, tmp: data },
+      readOnly: [],
+      appArgv: [tools.sh, "-c", PROBE_SCRIPT],
+      limits: DEFAULT_LIMITS,
+      limitMechanisms: limits,
     });
-    const res = spawnSync(plan.argv[0]!, plan.argv.slice(1), { encoding: "utf8", timeout: 10_000 });
-    const out = `${res.stdout ?? ""}`;
-    const want = ["links=1", "outside=blocked", "data=writable", "remount=blocked"];
-    const missingLines = want.filter((w) => !out.split("\n").includes(w));
-    if (res.status === 0 && missingLines.length === 0) return { ok: true };
-    return { ok: false, reason: `exit ${res.status ?? res.signal}; expected ${missingLines.join(", ")}; got ${JSON.stringify(out.trim())} ${JSON.stringify((res.stderr ?? "").trim().slice(0, 300))}` };
+    const env = { PATH: "/usr/bin:/bin", OUTSIDE: join(dir, "outside"), SECRET: secret, DATA: data };
+    const res = spawnSync(argv[0]!, argv.slice(1), { encoding: "utf8", timeout: 15_000, env });
+    const kv = new Map<string, string>();
+    for (const line of (res.stdout ?? "").split("\n")) {
+      const i = line.indexOf("=");
+      if (i > 0) kv.set(line.slice(0, i), line.slice(i + 1));
+    }
+    const dev = (kv.get("dev") ?? "").split(",").filter((x) => x !== "");
+    const devAllowed = new Set(["null", "zero", "full", "random", "urandom", "tty", "pts", "ptmx", "shm", "fd", "stdin", "stdout", "stderr", "core"]);
+    const procs = Number(kv.get("procs") ?? "999");
+    const properties: Record<string, boolean> = {
+      unprivilegedUid: kv.has("uid") && kv.get("uid") !== "0",
+      noCapabilities: kv.get("CapEff") === "0000000000000000" && kv.get("CapBnd") === "0000000000000000",
+      noNewPrivs: kv.get("NoNewPrivs") === "1",
+      // The probe shell and its children: a handful of pids, never the host's.
+      ownPidNamespace: procs > 0 && procs < 10,
+      ownNetworkNamespace: kv.get("links") === "0" || kv.get("links") === "1",
+      noSys: kv.get("sys") === "absent",
+      minimalDev: dev.length > 0 && dev.every((d) => devAllowed.has(d)),
+      readOnlyDev: kv.get("devwrite") === "no",
+      writesOutsideBlocked: kv.get("outside") === "blocked",
+      hostFilesHidden: kv.get("secret") === "hidden" && kv.get("shadow") === "hidden",
+      dataWritable: kv.get("data") === "writable",
+      sysctlBlocked: kv.get("sysctl") === "blocked",
+      rlimitData: limits.memory === "rlimit-data" ? kv.get("rlimit_data") === String(DEFAULT_LIMITS.memoryMiB * 1024 * 1024) : false,
+      rlimitNproc: limits.pids === "rlimit-nproc" ? kv.get("nproc") === String(DEFAULT_LIMITS.pids) : false,
+    };
+    const failed = REQUIRED_PROPERTIES.filter((k) => !properties[k]);
+    if (res.status === 0 && failed.length === 0) return { ok: true, reason: "", properties };
+    const why = res.error ? res.error.message : `exit ${res.status ?? res.signal}`;
+    return { ok: false, reason: `${why}; not enforced: ${failed.join(", ") || "-"}; ${JSON.stringify((res.stderr ?? "").trim().slice(0, 300))}`, properties };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
