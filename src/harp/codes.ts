@@ -49,6 +49,7 @@ export const HARP_CODES = defineCodes([
   { code: "harp.start_failed", severity: "error", summary: "the process exited before it became ready", clause: "HARP §8.3", layer: "L8", reason: "struct_exit_before_ready" },
   { code: "harp.ready_timeout", severity: "error", summary: "the app did not answer the health check with 2xx within timeoutMs", clause: "HARP §8.3", layer: "L8", reason: "struct_ready_timeout" },
   { code: "harp.install_failed", severity: "error", summary: "copying the package into the host failed", clause: "HARP §16", layer: "L7", reason: "audit_install_failed" },
+  { code: "harp.non_utf8_name", severity: "error", summary: "A package entry's name is not valid UTF-8, so the content digest cannot name it; the package is invalid (never skipped)", clause: "HARP §13, §17", layer: "L3", reason: "struct_undecodable_entry_name" },
   { code: "harp.package_file_rejected", severity: "error", summary: "the package contains a file the host will not copy (special file or escaping link)", clause: "HARP §13, §17", layer: "L3", reason: "danger_package_file" },
 ]);
 

@@ -6,6 +6,7 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { describeKind } from "../fs/contained.js";
 import { FsError, type PackageFs } from "../fs/package-fs.js";
 import { extensionOf } from "../fs/paths.js";
+import { packageView } from "../fs/snapshot.js";
 import { DEFAULT_LOAD_LIMITS, LoadContext, LoadFailure, type LoadLimits } from "./context.js";
 import { loadDirectory } from "./directory.js";
 import type { HnsPackage } from "./model.js";
@@ -34,9 +35,12 @@ export type LoadResult =
 
 const IO_CODES = new Set(["hns.not_found", "hns.io_error"]);
 
-export async function loadPackage(fs: PackageFs, path: string, options: LoadOptions = {}): Promise<LoadResult> {
-  const ctx = new LoadContext(fs, { ...DEFAULT_LOAD_LIMITS, ...options.limits });
+export async function loadPackage(diskFs: PackageFs, path: string, options: LoadOptions = {}): Promise<LoadResult> {
   const display = path.length > 1 ? path.replace(/\/+$/, "") : path;
+  // Read the package once into a snapshot (when the file system can take one); everything below —
+  // and the identity, the catalog object and receipts built from the result — comes from it.
+  const fs = extensionOf(display) === "hns" ? await packageView(diskFs, display) : diskFs;
+  const ctx = new LoadContext(fs, { ...DEFAULT_LOAD_LIMITS, ...options.limits });
   return run(ctx, async () => {
     if (extensionOf(display) !== "hns") {
       ctx.fail("hns.bad_suffix", `Harness package must use the .hns suffix: ${display}`, {
