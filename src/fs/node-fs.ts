@@ -9,12 +9,12 @@ import { resolve as resolvePath } from "node:path";
 import { FsError, type FileKind, type FileStat, type PackageFs } from "./package-fs.js";
 import { decodeName } from "./names.js";
 import { pathArg, readPackageSnapshot } from "./node-snapshot.js";
-import type { PackageSnapshot, SnapshotSource } from "./snapshot.js";
+import type { PackageSnapshot, SnapshotLimits, SnapshotSource } from "./snapshot.js";
 
 export class NodeFs implements PackageFs, SnapshotSource {
   /** Read a whole package once (src/fs/node-snapshot.ts); frontends then check the snapshot. */
-  snapshotPackage(path: string): Promise<PackageSnapshot> {
-    return readPackageSnapshot(path);
+  snapshotPackage(path: string, limits?: Partial<SnapshotLimits>): Promise<PackageSnapshot> {
+    return readPackageSnapshot(path, limits);
   }
 
   async lstat(path: string): Promise<FileStat | null> {

@@ -42,7 +42,8 @@ class SnapshotAbort extends Error {
 }
 
 /** Read the package at `requested` (a directory or a single file) into a frozen snapshot. */
-export async function readPackageSnapshot(requested: string, limits: SnapshotLimits = DEFAULT_SNAPSHOT_LIMITS): Promise<PackageSnapshot> {
+export async function readPackageSnapshot(requested: string, overrides: Partial<SnapshotLimits> = {}): Promise<PackageSnapshot> {
+  const limits: SnapshotLimits = { ...DEFAULT_SNAPSHOT_LIMITS, ...overrides };
   const abs = resolvePath(requested);
   const base = { requested, root: abs, entries: new Map<string, SnapshotEntry>(), failure: null };
   let lst: Stats;
@@ -245,7 +246,7 @@ class Reader {
         return { kind: "file", path: rel, size: fst.size, executable, bytes: null, error: { code: "too_large", message: `${this.display(rel)} has ${fst.size} bytes; the largest file a package may hold is ${this.limits.maxFileBytes}` } };
       }
       if (this.totalBytes + fst.size > this.limits.maxTotalBytes) {
-        throw new SnapshotAbort("too_large", `the package holds more than ${this.limits.maxTotalBytes} bytes (at ${this.display(rel)})`);
+        return { kind: "file", path: rel, size: fst.size, executable, bytes: null, error: { code: "too_large", message: `${this.display(rel)} was not read: the package holds more than ${this.limits.maxTotalBytes} bytes` } };
       }
       const bytes = await readBounded(handle, fst.size, this.limits.maxFileBytes);
       if (bytes === null) return { kind: "file", path: rel, size: fst.size + 1, executable, bytes: null, error: { code: "too_large", message: `${this.display(rel)} grew past ${this.limits.maxFileBytes} bytes while being read` } };

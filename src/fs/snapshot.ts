@@ -46,8 +46,9 @@ export interface PackageSnapshot {
 /** Limits of what one snapshot holds (they are above every frontend's own limits). */
 export interface SnapshotLimits {
   readonly maxEntries: number;
-  /** Files larger than this are recorded with their size but without bytes. */
+  /** Files larger than this are recorded with their size but without bytes (a frontend reading one gets `too_large`). */
   readonly maxFileBytes: number;
+  /** Once this many bytes are held, further files are recorded without bytes, as if too large. */
   readonly maxTotalBytes: number;
   readonly maxDepth: number;
 }
@@ -61,7 +62,7 @@ export const DEFAULT_SNAPSHOT_LIMITS: SnapshotLimits = {
 
 /** A file system that can read a package into a snapshot (the Node adapter can; MemoryFs is one already). */
 export interface SnapshotSource {
-  snapshotPackage(path: string): Promise<PackageSnapshot>;
+  snapshotPackage(path: string, limits?: Partial<SnapshotLimits>): Promise<PackageSnapshot>;
 }
 
 export function canSnapshot(fs: PackageFs): fs is PackageFs & SnapshotSource {
@@ -72,8 +73,8 @@ export function canSnapshot(fs: PackageFs): fs is PackageFs & SnapshotSource {
  * The file system a frontend should check `path` through: a `SnapshotFs` over a fresh snapshot when
  * `fs` can take one, otherwise `fs` itself (an in-memory or already-snapshotted file system).
  */
-export async function packageView(fs: PackageFs, path: string): Promise<PackageFs> {
-  return canSnapshot(fs) ? new SnapshotFs(await fs.snapshotPackage(path)) : fs;
+export async function packageView(fs: PackageFs, path: string, limits?: Partial<SnapshotLimits>): Promise<PackageFs> {
+  return canSnapshot(fs) ? new SnapshotFs(await fs.snapshotPackage(path, limits)) : fs;
 }
 
 /** The snapshot behind a file system, when it is a `SnapshotFs`. */
@@ -121,8 +122,16 @@ export class SnapshotFs implements PackageFs {
     const at = this.locate(path);
     if (!at.inside) return null;
     if (at.rel === "") return this.rootStat();
-    const parent = this.resolve(parentRel(at.rel));
-    if (!parent.inside) return null;
+    this.checkFailure(path);
+    let parent: Located;
+    try {
+      parent = this.resolve(parentRel(at.rel));
+    } catch {
+      return null; // a missing (or looping) parent: nothing is there
+    }
+    // Reached through a link that leaves the package: never looked at. Reported as a link, so the
+    // frontends resolve it and reject it as escaping rather than calling it missing.
+    if (!parent.inside) return { kind: "symlink", size: 0 };
     const rel = joinRel(parent.rel, lastName(at.rel));
     const e = this.snapshot.entries.get(rel);
     return e === undefined ? null : statOf(e);

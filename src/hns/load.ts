@@ -39,8 +39,10 @@ export async function loadPackage(diskFs: PackageFs, path: string, options: Load
   const display = path.length > 1 ? path.replace(/\/+$/, "") : path;
   // Read the package once into a snapshot (when the file system can take one); everything below —
   // and the identity, the catalog object and receipts built from the result — comes from it.
-  const fs = extensionOf(display) === "hns" ? await packageView(diskFs, display) : diskFs;
-  const ctx = new LoadContext(fs, { ...DEFAULT_LOAD_LIMITS, ...options.limits });
+  // Files the loader would reject by size are recorded by size only, never read.
+  const limits = { ...DEFAULT_LOAD_LIMITS, ...options.limits };
+  const fs = extensionOf(display) === "hns" ? await packageView(diskFs, display, { maxFileBytes: limits.maxSourceBytes, maxTotalBytes: Math.max(64 * 1024 * 1024, limits.maxPackageBytes) }) : diskFs;
+  const ctx = new LoadContext(fs, limits);
   return run(ctx, async () => {
     if (extensionOf(display) !== "hns") {
       ctx.fail("hns.bad_suffix", `Harness package must use the .hns suffix: ${display}`, {

@@ -11,6 +11,7 @@ import { dirname, join, relative } from "node:path";
 import { diagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { NodeFs } from "../../fs/node-fs.js";
 import { checkHarpPackage } from "../check.js";
+import { writeBundleFromSnapshot } from "./bundle-from-snapshot.js";
 import { harpSeverity, type HarpCode } from "../codes.js";
 import {
   DEFAULT_HEALTH_PATH,
@@ -139,7 +140,7 @@ export class HarpHost {
     mkdirSync(appDir, { recursive: true });
     const staging = join(appDir, `bundle.new-${process.pid}-${Date.now()}`);
     try {
-      await copyTree(source, staging, check.tree.entries);
+      await writeBundleFromSnapshot(check.snapshot, check.tree, staging);
     } catch (e) {
       makeWritable(staging);
       rmSync(staging, { recursive: true, force: true });
