@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { swapLoop } from "../../scripts/swap-loop.js";
 
-const RUNS = 20;
+const RUNS = 15;
 
 describe("swap loop: a directory swapped for an outside symlink while the CLI reads", () => {
   it.each([["hash" as const], ["catalog install" as const], ["harp install" as const]])(
