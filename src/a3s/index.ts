@@ -52,7 +52,7 @@ export async function checkA3s(diskFs: PackageFs, path: string): Promise<CheckRe
     root = await packageRoot(fs, path);
     if (root === null) return fail(diagnostic("a3s.package.not_found", `no ${MANIFEST_FILE} at '${path}'`, { file: path }));
     // One read: the manifest, the declared files, the OKF bundles and the fingerprint come from this snapshot.
-    fs = await packageView(diskFs, root);
+    fs = await packageView(diskFs, root, { fileLimits: new Map([[MANIFEST_FILE, ACL_MAX_BYTES + 4]]) });
     realRoot = await fs.realpath(root);
   } catch (e) {
     return fail(diagnostic("a3s.package.io", `cannot open '${path}': ${e instanceof Error ? e.message : String(e)}`, { file: path }));

@@ -242,14 +242,15 @@ class Reader {
       const fst = await handle.stat();
       if (!fst.isFile() || fst.dev !== st.dev || fst.ino !== st.ino) return "changed";
       const executable = (fst.mode & 0o111) !== 0;
-      if (fst.size > this.limits.maxFileBytes) {
-        return { kind: "file", path: rel, size: fst.size, executable, bytes: null, error: { code: "too_large", message: `${this.display(rel)} has ${fst.size} bytes; the largest file a package may hold is ${this.limits.maxFileBytes}` } };
+      const maxFileBytes = this.limits.fileLimits?.get(rel) ?? this.limits.maxFileBytes;
+      if (fst.size > maxFileBytes) {
+        return { kind: "file", path: rel, size: fst.size, executable, bytes: null, error: { code: "too_large", message: `${this.display(rel)} has ${fst.size} bytes; the limit is ${maxFileBytes}` } };
       }
       if (this.totalBytes + fst.size > this.limits.maxTotalBytes) {
         return { kind: "file", path: rel, size: fst.size, executable, bytes: null, error: { code: "too_large", message: `${this.display(rel)} was not read: the package holds more than ${this.limits.maxTotalBytes} bytes` } };
       }
-      const bytes = await readBounded(handle, fst.size, this.limits.maxFileBytes);
-      if (bytes === null) return { kind: "file", path: rel, size: fst.size + 1, executable, bytes: null, error: { code: "too_large", message: `${this.display(rel)} grew past ${this.limits.maxFileBytes} bytes while being read` } };
+      const bytes = await readBounded(handle, fst.size, maxFileBytes);
+      if (bytes === null) return { kind: "file", path: rel, size: maxFileBytes + 1, executable, bytes: null, error: { code: "too_large", message: `${this.display(rel)} grew past ${maxFileBytes} bytes while being read` } };
       this.totalBytes += bytes.length;
       return { kind: "file", path: rel, size: bytes.length, executable, bytes };
     } finally {

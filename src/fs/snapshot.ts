@@ -51,6 +51,11 @@ export interface SnapshotLimits {
   /** Once this many bytes are held, further files are recorded without bytes, as if too large. */
   readonly maxTotalBytes: number;
   readonly maxDepth: number;
+  /**
+   * Per-file overrides of `maxFileBytes` by package-relative path, for files a frontend bounds more
+   * tightly (a manifest): larger ones are recorded by size only, so a huge one is never read.
+   */
+  readonly fileLimits?: ReadonlyMap<string, number>;
 }
 
 export const DEFAULT_SNAPSHOT_LIMITS: SnapshotLimits = {

@@ -67,7 +67,7 @@ export async function checkHarp(fs: PackageFs, path: string, opts: CheckOptions 
 
 export async function checkHarpPackage(diskFs: PackageFs, path: string, opts: CheckOptions = {}): Promise<HarpCheck> {
   // One read: the manifest, the file rules, the digest and the installed bundle all come from this snapshot.
-  const fs = await packageView(diskFs, path);
+  const fs = await packageView(diskFs, path, { fileLimits: new Map([[MANIFEST_FILE, MAX_MANIFEST_BYTES]]) });
   const snapshot = snapshotOf(fs);
   const sources = new Map<string, string>();
   // Diagnostics name files as the user named the package, so editors and code frames can find them.
