@@ -9,7 +9,8 @@
  * (c) scaling: reader time at 10× and 100× the input over 1× (linear ≈ 10 and 100);
  * (d) cold `yaoc check small.hns` wall time over `node -e 0`;
  * (e) SHA-256 of @noble/hashes vs node:crypto on canonical bytes;
- * (f) batch: a directory of 10,000 packages, one thread vs worker threads on every core.
+ * (f) batch: a directory of 10,000 packages, one thread vs worker threads on every core;
+ * (g) minified browser bundle (npm run build:browser): initial load over its 400 KiB budget.
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -264,6 +265,13 @@ async function main(): Promise<void> {
     if (one.valid !== n || many.valid !== n) throw new Error(`batch: ${one.valid}/${many.valid} of ${n} valid`);
     const speedup = one.ms / many.ms;
     rows.push({ figure: "f", subject: `${n} packages on ${threads} worker threads`, yardstick: `${n} packages on one thread`, ratio: speedup, target: threads >= 2 ? `≥ ${(0.85 * threads).toFixed(1)} (≥ 1.7 on 2 cores)` : "n/a on 1 core", met: threads >= 2 ? speedup >= 0.85 * threads : undefined, detail: `${(n / (one.ms / 1000)).toFixed(0)} vs ${(n / (many.ms / 1000)).toFixed(0)} packages/s` } as Row);
+
+    // (g) browser bundle size (npm run build:browser): initial load over the 400 KiB budget
+    const built = spawnSync(process.execPath, [join(REPO, "scripts", "build-browser.mjs"), "--json"], { encoding: "utf8" });
+    if (built.status !== 0 && built.stdout === "") throw new Error(`build:browser failed: ${built.stderr}`);
+    const size = JSON.parse(built.stdout) as { bytes: number; limit: number; totalBytes: number; top: { name: string; bytes: number }[] };
+    const kib = (b: number) => `${(b / 1024).toFixed(1)} KiB`;
+    rows.push({ figure: "g", subject: `browser bundle, initial load ${kib(size.bytes)}`, yardstick: `the ${kib(size.limit)} budget (all lazy chunks: ${kib(size.totalBytes)})`, ratio: size.bytes / size.limit, target: "≤ 1", met: size.bytes <= size.limit, detail: size.top.slice(0, 3).map((t) => `${t.name} ${kib(t.bytes)}`).join(", ") } as Row);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
