@@ -5,6 +5,7 @@ import { diagnostic, hasErrors, type Diagnostic } from "../diagnostics/diagnosti
 import type { CheckResult } from "../diagnostics/result.js";
 import { FsError, type PackageFs } from "../fs/package-fs.js";
 import { baseName, dirName, joinPath } from "../fs/paths.js";
+import { packageView } from "../fs/snapshot.js";
 import { ACL_MAX_BYTES } from "./acl.js";
 import { rawDigest } from "./digest.js";
 import { MANIFEST_FILE } from "./manifest.js";
@@ -40,7 +41,8 @@ export async function detectA3s(fs: PackageFs, path: string): Promise<boolean> {
   }
 }
 
-export async function checkA3s(fs: PackageFs, path: string): Promise<CheckResult> {
+export async function checkA3s(diskFs: PackageFs, path: string): Promise<CheckResult> {
+  let fs = diskFs;
   const diagnostics: Diagnostic[] = [];
   const sources = new Map<string, string>();
   const fail = (d: Diagnostic): CheckResult => ({ path, kind: "a3s", valid: false, identity: null, diagnostics: [d] });
@@ -49,6 +51,8 @@ export async function checkA3s(fs: PackageFs, path: string): Promise<CheckResult
   try {
     root = await packageRoot(fs, path);
     if (root === null) return fail(diagnostic("a3s.package.not_found", `no ${MANIFEST_FILE} at '${path}'`, { file: path }));
+    // One read: the manifest, the declared files, the OKF bundles and the fingerprint come from this snapshot.
+    fs = await packageView(diskFs, root, { fileLimits: new Map([[MANIFEST_FILE, ACL_MAX_BYTES + 4]]) });
     realRoot = await fs.realpath(root);
   } catch (e) {
     return fail(diagnostic("a3s.package.io", `cannot open '${path}': ${e instanceof Error ? e.message : String(e)}`, { file: path }));

@@ -6,6 +6,8 @@
 import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { PackageFs } from "../fs/package-fs.js";
 import { joinPath } from "../fs/paths.js";
+import { displayName, isUndecodableName, UNDECODABLE_NAME_HINT, undecodableNameMessage } from "../fs/names.js";
+import { packageView } from "../fs/snapshot.js";
 import { CJsonError, parseStrictJson } from "./cjson.js";
 import type { DigestFile } from "./digest.js";
 import { referenceMessage } from "./messages.js";
@@ -47,6 +49,9 @@ export async function readOkfBundle(fs: PackageFs, dir: string, limits: OkfLimit
     }
     for (const name of names) {
       const childRel = rel === "" ? name : `${rel}/${name}`;
+      if (isUndecodableName(name)) {
+        diagnostics.push(diagnostic("a3s.okf.non_utf8_name", undecodableNameMessage(childRel), { file: displayName(at(childRel)), hint: UNDECODABLE_NAME_HINT }));
+      }
       const st = await fs.lstat(joinPath(dir, childRel));
       if (st === null) continue;
       if (st.kind === "directory") stack.push(childRel);
@@ -75,7 +80,9 @@ export interface OkfCheck {
 }
 
 /** Walk, inspect, and (when a contract is given) require an exact match. */
-export async function checkOkfBundle(fs: PackageFs, dir: string, limits: OkfLimits, contract: OkfBundleContract | null, prefix = ""): Promise<OkfCheck> {
+export async function checkOkfBundle(diskFs: PackageFs, dir: string, limits: OkfLimits, contract: OkfBundleContract | null, prefix = ""): Promise<OkfCheck> {
+  // A bundle checked on its own is read once into a snapshot; inside a package check it already is.
+  const fs = await packageView(diskFs, dir);
   const read = await readOkfBundle(fs, dir, limits, prefix);
   if (read.diagnostics.length > 0) return { inspection: null, diagnostics: read.diagnostics };
   const r = inspectOkfBundleFiles(read.files, limits);

@@ -7,6 +7,7 @@ import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { resolveContainedFile } from "../fs/contained.js";
 import { FsError, type PackageFs } from "../fs/package-fs.js";
 import { joinPath } from "../fs/paths.js";
+import { displayName, isUndecodableName, UNDECODABLE_NAME_HINT, undecodableNameMessage } from "../fs/names.js";
 import { expandedDigest, PACKAGE_DOMAIN, rawDigest, type DigestFile } from "./digest.js";
 import type { ExtensionManifest } from "./manifest.js";
 import { referenceMessage } from "./messages.js";
@@ -42,6 +43,9 @@ export async function scanPackage(fs: PackageFs, root: string): Promise<PackageS
     names.sort();
     for (const name of names) {
       const childRel = rel === "" ? name : `${rel}/${name}`;
+      if (isUndecodableName(name)) {
+        diagnostics.push(diagnostic("a3s.package.non_utf8_name", undecodableNameMessage(childRel), { file: displayName(childRel), hint: UNDECODABLE_NAME_HINT }));
+      }
       const st = await fs.lstat(joinPath(root, childRel));
       if (st === null) continue;
       entries++;

@@ -197,6 +197,13 @@ export class Catalog {
       const source = loadableSource(identityInputOf(pkg));
       const bytes = encoder.encode(source);
       const hex = identityHex(pkg.identity);
+      // `export` promises one loadable file: refuse what a loader with the default single-file
+      // limit would reject, rather than store a package that can never be exported.
+      if (bytes.length > DEFAULT_LOAD_LIMITS.maxSourceBytes) {
+        fail("catalog.export_limit", `${name} was not installed: its single-file encoding has ${bytes.length} bytes, more than the ${DEFAULT_LOAD_LIMITS.maxSourceBytes}-byte limit of a single .hns file, so \`catalog export\` could not write it as one loadable file`, {
+          hint: `make the package smaller (contract, mind and functions together under ${DEFAULT_LOAD_LIMITS.maxSourceBytes} bytes as one file), or distribute it as a directory without the catalog`,
+        });
+      }
       // Store only what reloads: the stored text must re-parse to the same identity.
       const problem = this.objectProblem(bytes, hex);
       if (typeof problem === "string") {
@@ -362,8 +369,14 @@ export class Catalog {
         objects++;
         if (referenced.has(m[1]!)) continue;
         unreferenced++;
-        const bytes = await this.store.read(`${OBJECTS_DIR}/${entry.name}`);
-        const problem = bytes === null ? undefined : this.objectProblem(bytes, m[1]!);
+        let problem: string | HnsPackage | undefined;
+        try {
+          const bytes = await this.store.read(`${OBJECTS_DIR}/${entry.name}`, this.maxObjectBytes());
+          problem = bytes === null ? undefined : this.objectProblem(bytes, m[1]!);
+        } catch (e) {
+          if (!(e instanceof StoreError)) throw e;
+          problem = `is damaged: ${e.message}`;
+        }
         const state = typeof problem === "string" ? ` (and it ${problem})` : "";
         diagnostics.push(
           diagnostic("catalog.unreferenced", `${this.where(`${OBJECTS_DIR}/${entry.name}`)} is not referenced by any binding${state}`, {
@@ -402,26 +415,33 @@ export class Catalog {
           hint: "run `yaoc catalog verify` to see which bindings are damaged",
         });
       }
-      // Trash left by an earlier gc that was killed: restore what is referenced, drop the rest once old.
+      // Every copy gc may delete is first *claimed*: renamed to a trash name of this run. Only the
+      // claimant decides its fate, after listing the bindings again (docs/catalog.md, "gc racing
+      // install"); so no gc ever deletes a copy another gc (or a later binding) still needs.
+      const claimed: Array<[string, string]> = [];
+      // Trash left by other gc runs (killed, or still running): restore what is referenced now;
+      // claim what is unreferenced and was trashed longer ago than the grace period.
       for (const entry of await this.store.list(TRASH_DIR)) {
         const m = TRASH_NAME.exec(entry.name);
         if (m === null) continue;
+        const at = `${TRASH_DIR}/${entry.name}`;
         if (first.has(m[1]!)) {
-          if (await this.restore(m[1]!, `${TRASH_DIR}/${entry.name}`)) restoredObjects++;
-        } else if (entry.mtimeMs <= cutoff) {
-          await this.store.remove(`${TRASH_DIR}/${entry.name}`);
+          if (await this.restore(m[1]!, at)) restoredObjects++;
+        } else if (trashedAt(entry) <= cutoff) {
+          const to = this.trashName(m[1]!);
+          if (await this.store.rename(at, to)) claimed.push([m[1]!, to]);
         }
       }
-      const trashed: Array<[string, string]> = [];
       for (const entry of await this.store.list(OBJECTS_DIR)) {
         const m = OBJECT_NAME.exec(entry.name);
         if (m === null || first.has(m[1]!)) continue;
-        const to = `${TRASH_DIR}/${m[1]!}.${nonce()}`;
-        if (await this.store.rename(`${OBJECTS_DIR}/${entry.name}`, to)) trashed.push([m[1]!, to]);
+        const to = this.trashName(m[1]!);
+        if (await this.store.rename(`${OBJECTS_DIR}/${entry.name}`, to)) claimed.push([m[1]!, to]);
       }
-      if (trashed.length > 0) {
+      if (claimed.length > 0) {
+        // Listed after every claim: a binding created before any claim is seen here.
         const second = await this.referencedHexes();
-        for (const [hex, at] of trashed) {
+        for (const [hex, at] of claimed) {
           if (second === null || second.has(hex)) {
             if (await this.restore(hex, at)) restoredObjects++;
           } else if (await this.store.remove(at)) {
@@ -440,6 +460,11 @@ export class Catalog {
   }
 
   // ---------------------------------------------------------------- internals
+
+  /** A trash name owned by this gc run; it records when the copy was trashed (rename keeps the mtime). */
+  private trashName(hex: string): string {
+    return `${TRASH_DIR}/${hex}.t${Math.max(0, Math.floor(this.now())).toString(36)}r${nonce()}`;
+  }
 
   private async restore(hex: string, trashPath: string): Promise<boolean> {
     const bytes = await this.store.read(trashPath);
@@ -499,7 +524,20 @@ export class Catalog {
     const name = `${record.id}@${record.version}`;
     const hex = identityHex(record.identity);
     const objPath = objectPathForHex(hex);
-    const bytes = await this.readObject(hex);
+    let bytes: Uint8Array | null;
+    try {
+      bytes = await this.readObject(hex);
+    } catch (e) {
+      if (!(e instanceof StoreError)) throw e;
+      // A link, directory, FIFO, oversized or unreadable file where the object belongs: damage to
+      // this one package, reported by name; the other packages are still checked.
+      return {
+        ok: false,
+        diagnostic: diagnostic("catalog.corrupt", `the stored object of ${name} (${this.where(objPath)}) is damaged: ${e.message}`, {
+          hint: `re-install the package with identity ${record.identity} to repair it; never edit files in the catalog`,
+        }),
+      };
+    }
     if (bytes === null) {
       return {
         ok: false,
@@ -530,15 +568,24 @@ export class Catalog {
 
   /** The object bytes, looking in trash/ as well (a gc may be about to restore it). */
   private async readObject(hex: string): Promise<Uint8Array | null> {
-    const bytes = await this.store.read(objectPathForHex(hex));
-    if (bytes !== null) return bytes;
-    for (const entry of await this.store.list(TRASH_DIR)) {
-      if (entry.name.startsWith(`${hex}.`)) {
-        const t = await this.store.read(`${TRASH_DIR}/${entry.name}`);
-        if (t !== null) return t;
+    // A concurrent gc moves objects between objects/ and trash/ (and between trash names) with
+    // rename; a copy can be missed only while it is in flight, so look again a few times.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const bytes = await this.store.read(objectPathForHex(hex), this.maxObjectBytes());
+      if (bytes !== null) return bytes;
+      for (const entry of await this.store.list(TRASH_DIR)) {
+        if (entry.name.startsWith(`${hex}.`)) {
+          const t = await this.store.read(`${TRASH_DIR}/${entry.name}`, this.maxObjectBytes()).catch(() => null);
+          if (t !== null) return t;
+        }
       }
     }
     return null;
+  }
+
+  /** No valid object is larger than the package limit: anything larger is refused before reading. */
+  private maxObjectBytes(): number {
+    return Math.max(this.limits.maxPackageBytes, DEFAULT_LOAD_LIMITS.maxSourceBytes);
   }
 
   /**
@@ -565,7 +612,13 @@ export class Catalog {
   /** Write the object unless the exact bytes are already there (a damaged copy is replaced). */
   private async ensureObject(hex: string, bytes: Uint8Array): Promise<void> {
     const path = objectPathForHex(hex);
-    const current = await this.store.read(path);
+    let current: Uint8Array | null = null;
+    try {
+      current = await this.store.read(path, this.maxObjectBytes());
+    } catch (e) {
+      // Damage (a link, directory, FIFO, oversized or unreadable file) is replaced like wrong bytes.
+      if (!(e instanceof StoreError) || e.code === "read_only") throw e;
+    }
     if (current !== null && equalBytes(current, bytes)) return;
     await this.store.writeAtomic(path, bytes);
   }
@@ -613,11 +666,17 @@ export class Catalog {
   }
 
   private statusOf(e: unknown): InstallStatus {
-    return e instanceof CatalogFailure && e.diagnostic.code === "catalog.bad_name" ? "rejected" : "error";
+    return e instanceof CatalogFailure && (e.diagnostic.code === "catalog.bad_name" || e.diagnostic.code === "catalog.export_limit") ? "rejected" : "error";
   }
 
   private failure(e: unknown): { diagnostics: Diagnostic[]; ioError: boolean } {
     if (e instanceof CatalogFailure) return { diagnostics: [e.diagnostic], ioError: e.ioError };
+    if (e instanceof StoreError && e.code === "read_only") {
+      return {
+        diagnostics: [diagnostic("catalog.read_only", `${e.message}; this command needs to write to the catalog`, { file: e.path, hint: "use a writable --catalog directory, or run list, show, export and verify, which only read" })],
+        ioError: true,
+      };
+    }
     if (e instanceof StoreError) {
       return {
         diagnostics: [diagnostic("catalog.io", `catalog storage failed: ${e.message}`, { file: e.path, hint: "check that the catalog directory exists, is writable and is on a local file system" })],
@@ -631,6 +690,12 @@ export class Catalog {
 /** Build a catalog over any store (the Node `openCatalog(dir)` lives in node-store.ts). */
 export function openCatalogStore(store: CatalogStore, options: CatalogOptions = {}): Catalog {
   return new Catalog(store, options);
+}
+
+/** When a trash entry was trashed: from its name (`<hex>.t<ms base 36>r<nonce>`), else its mtime. */
+function trashedAt(entry: { name: string; mtimeMs: number }): number {
+  const m = /\.t([0-9a-z]+)r[0-9a-z]+$/.exec(entry.name);
+  return m === null ? entry.mtimeMs : parseInt(m[1]!, 36);
 }
 
 function equalBytes(a: Uint8Array, b: Uint8Array): boolean {

@@ -22,20 +22,40 @@ export class NodeCatalogStore implements CatalogStore {
     this.location = resolve(dir);
   }
 
-  async read(path: string): Promise<Uint8Array | null> {
+  async read(path: string, maxBytes?: number): Promise<Uint8Array | null> {
     const abs = this.abs(path);
+    let handle: fsp.FileHandle;
     try {
-      const handle = await fsp.open(abs, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-      try {
-        const st = await handle.stat();
-        if (!st.isFile()) throw new StoreError("io", abs, `${abs} is not a regular file`);
-        return new Uint8Array(await handle.readFile());
-      } finally {
-        await handle.close();
-      }
+      // O_NOFOLLOW: a link in place of a stored file is damage, never followed; O_NONBLOCK: a FIFO never blocks.
+      handle = await fsp.open(abs, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     } catch (e) {
       if (errno(e) === "ENOENT") return null;
+      if (errno(e) === "ELOOP") throw new StoreError("not_regular_file", abs, `${abs} is a symbolic link, not a regular file`);
       throw toStoreError(e, abs);
+    }
+    try {
+      const st = await handle.stat();
+      if (!st.isFile()) throw new StoreError("not_regular_file", abs, `${abs} is a ${kindName(st)}, not a regular file`);
+      // Size first: a huge (or sparse) file is refused before a byte of it is read.
+      if (maxBytes !== undefined && st.size > maxBytes) throw new StoreError("too_large", abs, `${abs} has ${st.size} bytes; at most ${maxBytes} are expected`);
+      const limit = maxBytes ?? st.size;
+      const buf = new Uint8Array(Math.min(st.size, limit) + 1);
+      let filled = 0;
+      for (;;) {
+        const { bytesRead } = await handle.read(buf, filled, buf.length - filled, filled);
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+        if (filled === buf.length) {
+          if (maxBytes !== undefined && filled > maxBytes) throw new StoreError("too_large", abs, `${abs} grew past ${maxBytes} bytes while being read`);
+          if (maxBytes === undefined) return new Uint8Array(await readAllFrom(handle, buf, filled));
+          break;
+        }
+      }
+      return buf.slice(0, filled);
+    } catch (e) {
+      throw toStoreError(e, abs);
+    } finally {
+      await handle.close().catch(() => undefined);
     }
   }
 
@@ -50,6 +70,11 @@ export class NodeCatalogStore implements CatalogStore {
         await unlinkQuietly(tmp);
         // A gc with a zero grace period may have removed our temp file: write it again.
         if (errno(e) === "ENOENT" && attempt < RETRIES) continue;
+        // A directory where a stored file belongs is damage: remove it (never following links) and retry.
+        if (["EISDIR", "ENOTEMPTY", "EEXIST", "ENOTDIR"].includes(errno(e) ?? "") && attempt < RETRIES) {
+          await fsp.rm(target, { recursive: true, force: true }).catch(() => undefined);
+          continue;
+        }
         throw toStoreError(e, target);
       }
       await fsyncDir(dirname(target));
@@ -70,7 +95,7 @@ export class NodeCatalogStore implements CatalogStore {
         await unlinkQuietly(tmp);
         if (errno(e) === "EEXIST") return false;
         if (errno(e) === "ENOENT" && attempt < RETRIES) continue;
-        throw toStoreError(e, target);
+        throw await this.writeError(e, target);
       }
       await unlinkQuietly(tmp);
       await fsyncDir(dirname(target));
@@ -115,7 +140,7 @@ export class NodeCatalogStore implements CatalogStore {
       return true;
     } catch (e) {
       if (errno(e) === "ENOENT") return false;
-      throw toStoreError(e, abs);
+      throw await this.writeError(e, abs);
     }
   }
 
@@ -127,11 +152,28 @@ export class NodeCatalogStore implements CatalogStore {
       await fsp.rename(src, dst);
     } catch (e) {
       if (errno(e) === "ENOENT") return false;
-      throw toStoreError(e, src);
+      throw await this.writeError(e, src);
     }
     await fsyncDir(dirname(dst));
     if (dirname(src) !== dirname(dst)) await fsyncDir(dirname(src));
     return true;
+  }
+
+  /**
+   * A failed write: when the catalog directory itself cannot be written (read-only mount, no write
+   * permission) say exactly that, whatever errno the first failing call happened to report.
+   */
+  private async writeError(e: unknown, path: string): Promise<StoreError> {
+    const code = errno(e);
+    let readOnly = code === "EROFS";
+    if (!readOnly && code !== "ENOSPC" && code !== "EDQUOT") {
+      readOnly = await fsp.access(this.location, constants.W_OK).then(
+        () => false,
+        (a: unknown) => errno(a) === "EACCES" || errno(a) === "EROFS" || errno(a) === "EPERM",
+      );
+    }
+    if (readOnly) return new StoreError("read_only", this.location, `the catalog ${this.location} is read-only (${code ?? "error"} writing ${path})`);
+    return toStoreError(e, path);
   }
 
   private abs(path: string): string {
@@ -147,7 +189,7 @@ export class NodeCatalogStore implements CatalogStore {
     try {
       handle = await fsp.open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
     } catch (e) {
-      throw toStoreError(e, tmp);
+      throw await this.writeError(e, tmp);
     }
     try {
       await handle.writeFile(data);
@@ -167,7 +209,7 @@ export class NodeCatalogStore implements CatalogStore {
     try {
       first = await fsp.mkdir(dir, { recursive: true });
     } catch (e) {
-      throw toStoreError(e, dir);
+      throw await this.writeError(e, dir);
     }
     if (first === undefined) return;
     for (let d = dir; ; d = dirname(d)) {
@@ -204,6 +246,27 @@ async function fsyncDir(dir: string): Promise<void> {
     if (!["EISDIR", "EINVAL", "EPERM", "EBADF", "ENOTSUP"].includes(errno(e) ?? "")) throw toStoreError(e, dir);
   } finally {
     await handle?.close().catch(() => undefined);
+  }
+}
+
+function kindName(st: import("node:fs").Stats): string {
+  if (st.isDirectory()) return "directory";
+  if (st.isFIFO()) return "FIFO (named pipe)";
+  if (st.isSocket()) return "socket";
+  if (st.isCharacterDevice() || st.isBlockDevice()) return "device";
+  return "special file";
+}
+
+async function readAllFrom(handle: fsp.FileHandle, buf: Uint8Array, filled: number): Promise<Uint8Array> {
+  for (;;) {
+    if (filled === buf.length) {
+      const bigger = new Uint8Array(buf.length * 2);
+      bigger.set(buf);
+      buf = bigger;
+    }
+    const { bytesRead } = await handle.read(buf, filled, buf.length - filled, filled);
+    if (bytesRead === 0) return buf.slice(0, filled);
+    filled += bytesRead;
   }
 }
 

@@ -13,7 +13,11 @@ export interface StoreEntry {
   readonly mtimeMs: number;
 }
 
-export type StoreErrorCode = "io" | "permission_denied" | "not_directory";
+/**
+ * `not_regular_file` and `too_large` describe a damaged entry (a link, directory, FIFO or oversized
+ * file where a stored file belongs); `read_only` a catalog that cannot be written at all.
+ */
+export type StoreErrorCode = "io" | "permission_denied" | "not_directory" | "not_regular_file" | "too_large" | "read_only";
 
 /** A storage failure; `message` names the path and says what went wrong. */
 export class StoreError extends Error {
@@ -30,8 +34,12 @@ export class StoreError extends Error {
 export interface CatalogStore {
   /** A human-readable name of where the catalog lives (the directory, for the Node store). */
   readonly location: string;
-  /** The whole content of a file, or `null` when it does not exist. */
-  read(path: string): Promise<Uint8Array | null>;
+  /**
+   * The whole content of a file, or `null` when it does not exist. With `maxBytes`, the size is
+   * checked before anything is read (StoreError `too_large`); anything but a regular file is
+   * refused without reading from it (StoreError `not_regular_file`).
+   */
+  read(path: string, maxBytes?: number): Promise<Uint8Array | null>;
   /**
    * Create or replace `path` so that readers see either the old content or all of `data`, never a
    * mix, and so that after the promise resolves the content survives a crash (temp file in `tmp/`,
@@ -67,8 +75,11 @@ export class MemoryCatalogStore implements CatalogStore {
     this.location = location;
   }
 
-  async read(path: string): Promise<Uint8Array | null> {
+  async read(path: string, maxBytes?: number): Promise<Uint8Array | null> {
     const f = this.files.get(path);
+    if (f !== undefined && maxBytes !== undefined && f.data.length > maxBytes) {
+      throw new StoreError("too_large", path, `${path} has ${f.data.length} bytes; at most ${maxBytes} are expected`);
+    }
     return f === undefined ? null : f.data.slice();
   }
 

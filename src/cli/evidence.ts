@@ -150,7 +150,7 @@ function readPackageFiles(root: string, casePath: string): Map<string, Uint8Arra
 }
 
 export async function selfCheck(root: string, cases: readonly string[], receipts: readonly Receipt[], analyze: boolean): Promise<SensitivityReport[]> {
-  const check = async (fs: NodeFs | import("../fs/memory-fs.js").MemoryFs, path: string) => (await checkPaths(fs, [path], { analyze })).results[0]!;
+  const check = async (fs: import("../fs/package-fs.js").PackageFs, path: string) => (await checkPaths(fs, [path], { analyze })).results[0]!;
   const out: SensitivityReport[] = [];
   for (let i = 0; i < cases.length; i++) {
     const casePath = cases[i]!;

@@ -13,6 +13,7 @@ export async function runHash(fs: PackageFs, path: string): Promise<number> {
   const result = results[0]!;
   if (result.valid && result.identity !== null) {
     process.stdout.write(`${result.identity}\n`);
+    if (result.kind === "hcp") process.stderr.write(`${(await import("./hcp.js")).HCP_DIGEST_SCOPE}\n`);
     return EXIT_OK;
   }
   process.stderr.write(renderHuman([result], { color: useColor(process.stderr) }));

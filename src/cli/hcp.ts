@@ -57,6 +57,10 @@ export async function runHcpDigest(dir: string, write: Write, writeErr: Write): 
     return ioError ? EXIT_USAGE : EXIT_INVALID;
   }
   write(`${digest}\n`);
+  writeErr(`${HCP_DIGEST_SCOPE}\n`);
   return 0;
 }
+
+/** Said wherever an HCP digest is printed, so no one mistakes it for an identity of the whole pack. */
+export const HCP_DIGEST_SCOPE = "note: the HCP pack digest covers only surface.json, policy.json and HARNESS.md (by design, docs/hcp.md); other files in the pack are not part of it";
 

@@ -7,11 +7,19 @@
 import { constants, promises as fsp, type Stats } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import { FsError, type FileKind, type FileStat, type PackageFs } from "./package-fs.js";
+import { decodeName } from "./names.js";
+import { pathArg, readPackageSnapshot } from "./node-snapshot.js";
+import type { PackageSnapshot, SnapshotLimits, SnapshotSource } from "./snapshot.js";
 
-export class NodeFs implements PackageFs {
+export class NodeFs implements PackageFs, SnapshotSource {
+  /** Read a whole package once (src/fs/node-snapshot.ts); frontends then check the snapshot. */
+  snapshotPackage(path: string, limits?: Partial<SnapshotLimits>): Promise<PackageSnapshot> {
+    return readPackageSnapshot(path, limits);
+  }
+
   async lstat(path: string): Promise<FileStat | null> {
     try {
-      return toStat(await fsp.lstat(path));
+      return toStat(await fsp.lstat(pathArg(path)));
     } catch (e) {
       if (isMissing(e)) return null;
       throw toFsError(e, path);
@@ -20,7 +28,7 @@ export class NodeFs implements PackageFs {
 
   async stat(path: string): Promise<FileStat | null> {
     try {
-      return toStat(await fsp.stat(path));
+      return toStat(await fsp.stat(pathArg(path)));
     } catch (e) {
       if (isMissing(e) || code(e) === "ELOOP") return null;
       throw toFsError(e, path);
@@ -29,7 +37,7 @@ export class NodeFs implements PackageFs {
 
   async realpath(path: string): Promise<string> {
     try {
-      return await fsp.realpath(resolvePath(path));
+      return decodeName(await fsp.realpath(pathArg(resolvePath(path)), { encoding: "buffer" }));
     } catch (e) {
       throw toFsError(e, path);
     }
@@ -37,7 +45,8 @@ export class NodeFs implements PackageFs {
 
   async readdir(path: string): Promise<string[]> {
     try {
-      return await fsp.readdir(path);
+      // Raw bytes, surrogate-escaped: a lossy decode would merge distinct non-UTF-8 names.
+      return (await fsp.readdir(pathArg(path), { encoding: "buffer" })).map((b) => decodeName(b));
     } catch (e) {
       throw toFsError(e, path);
     }
@@ -46,7 +55,7 @@ export class NodeFs implements PackageFs {
   async readFile(path: string, maxBytes: number): Promise<Uint8Array> {
     let handle: fsp.FileHandle;
     try {
-      handle = await fsp.open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+      handle = await fsp.open(pathArg(path), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     } catch (e) {
       if (code(e) === "ELOOP") throw new FsError("not_regular_file", path, `${path} is a symbolic link`);
       throw toFsError(e, path);

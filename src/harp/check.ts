@@ -9,6 +9,8 @@ import type { CheckResult } from "../diagnostics/result.js";
 import { resolveContainedFile } from "../fs/contained.js";
 import { FsError, type PackageFs } from "../fs/package-fs.js";
 import { joinPath } from "../fs/paths.js";
+import { UNDECODABLE_NAME_HINT } from "../fs/names.js";
+import { packageView, snapshotOf, type PackageSnapshot } from "../fs/snapshot.js";
 import { harpSeverity } from "./codes.js";
 import { isObject } from "./validate.js";
 import { parseJson } from "./json.js";
@@ -32,6 +34,8 @@ export interface HarpCheck {
   /** Canonical package root, when it could be resolved. */
   readonly realRoot: string | null;
   readonly tree: PackageTree | null;
+  /** The snapshot the package was checked from (when read from disk): `harp install` writes the bundle from it. */
+  readonly snapshot: PackageSnapshot | null;
 }
 
 /**
@@ -61,7 +65,10 @@ export async function checkHarp(fs: PackageFs, path: string, opts: CheckOptions 
   return (await checkHarpPackage(fs, path, opts)).result;
 }
 
-export async function checkHarpPackage(fs: PackageFs, path: string, opts: CheckOptions = {}): Promise<HarpCheck> {
+export async function checkHarpPackage(diskFs: PackageFs, path: string, opts: CheckOptions = {}): Promise<HarpCheck> {
+  // One read: the manifest, the file rules, the digest and the installed bundle all come from this snapshot.
+  const fs = await packageView(diskFs, path, { fileLimits: new Map([[MANIFEST_FILE, MAX_MANIFEST_BYTES]]) });
+  const snapshot = snapshotOf(fs);
   const sources = new Map<string, string>();
   // Diagnostics name files as the user named the package, so editors and code frames can find them.
   const display = path.length > 1 ? path.replace(/\/+$/, "") : path;
@@ -71,6 +78,7 @@ export async function checkHarpPackage(fs: PackageFs, path: string, opts: CheckO
     manifest: null,
     realRoot,
     tree: null,
+    snapshot,
   });
 
   const st = await fs.stat(path).catch(() => null);
@@ -121,10 +129,10 @@ export async function checkHarpPackage(fs: PackageFs, path: string, opts: CheckO
     tree = await walkPackage(fs, realRoot, { hash: opts.digest ?? true });
     for (const p of tree.problems) {
       r.diagnostics.push(
-        diagnostic("harp.package_file_rejected", `${p.path}: ${p.reason}`, {
-          severity: harpSeverity("harp.package_file_rejected"),
+        diagnostic(p.code ?? "harp.package_file_rejected", `${p.path}: ${p.reason}`, {
+          severity: harpSeverity(p.code ?? "harp.package_file_rejected"),
           file: `${display}/${p.path}`,
-          hint: "Remove the entry; a host copies only regular files, directories and links that stay inside the package.",
+          hint: p.code === "harp.non_utf8_name" ? UNDECODABLE_NAME_HINT : "Remove the entry; a host copies only regular files, directories and links that stay inside the package.",
         }),
       );
     }
@@ -151,6 +159,7 @@ export async function checkHarpPackage(fs: PackageFs, path: string, opts: CheckO
     manifest,
     realRoot,
     tree,
+    snapshot,
   };
 }
 

@@ -52,6 +52,7 @@ export const HARP_CODES = defineCodes([
   { code: "harp.busy", severity: "error", summary: "another yaoc operation on the same app did not finish in time (one operation at a time per app)", clause: "HARP §16", layer: "L8", reason: "struct_app_busy" },
   { code: "harp.interrupted", severity: "error", summary: "the operation was interrupted (Ctrl-C or SIGTERM); the host stopped what it had started", clause: "HARP §16", layer: "L8", reason: "struct_interrupted" },
   { code: "harp.io_error", severity: "error", summary: "the host could not read, write or remove one of its own files", clause: "HARP §16", layer: "L7", reason: "audit_host_io" },
+  { code: "harp.non_utf8_name", severity: "error", summary: "A package entry's name is not valid UTF-8, so the content digest cannot name it; the package is invalid (never skipped)", clause: "HARP §13, §17", layer: "L3", reason: "struct_undecodable_entry_name" },
   { code: "harp.package_file_rejected", severity: "error", summary: "the package contains a file the host will not copy (special file or escaping link)", clause: "HARP §13, §17", layer: "L3", reason: "danger_package_file" },
 ]);
 

@@ -15,6 +15,7 @@ import { bytesToHex } from "@noble/hashes/utils.js";
 import { describeKind } from "../fs/contained.js";
 import { FsError, type PackageFs } from "../fs/package-fs.js";
 import { isWithin, joinPath } from "../fs/paths.js";
+import { displayName, isUndecodableName, undecodableNameMessage } from "../fs/names.js";
 
 export const MAX_FILES = 20_000;
 export const MAX_FILE_BYTES = 256 * 1024 * 1024;
@@ -28,6 +29,8 @@ export type TreeEntry =
 export interface TreeProblem {
   readonly path: string;
   readonly reason: string;
+  /** The diagnostic code when it is not the generic `harp.package_file_rejected`. */
+  readonly code?: "harp.non_utf8_name";
 }
 
 export interface PackageTree {
@@ -74,6 +77,10 @@ export async function walkPackage(fs: PackageFs, realRoot: string, opts: { hash?
         return;
       }
       const childRel = rel === "" ? name : `${rel}/${name}`;
+      if (isUndecodableName(name)) {
+        // The digest spells paths in UTF-8; a name without that spelling is never skipped.
+        problems.push({ path: displayName(childRel), reason: undecodableNameMessage(childRel), code: "harp.non_utf8_name" });
+      }
       const childAbs = joinPath(realRoot, childRel);
       const st = await fs.lstat(childAbs);
       if (st === null) continue; // removed while walking

@@ -5,8 +5,10 @@
  */
 import type { CheckResult } from "../diagnostics/result.js";
 import type { PackageFs } from "../fs/package-fs.js";
+import { displayName, UNDECODABLE_NAME_HINT, undecodableNameMessage } from "../fs/names.js";
+import { packageView, undecodableNames } from "../fs/snapshot.js";
 import { packDigest } from "./digest.js";
-import { HARNESS, loadPack, POLICY, SURFACE } from "./pack-files.js";
+import { HARNESS, loadPack, MAX_PROTOCOL_FILE_BYTES, POLICY, SURFACE } from "./pack-files.js";
 import { parseJsonFile } from "./parse-documents.js";
 import { Reporter, type JsonDoc } from "./report.js";
 import { checkPackId, checkSurfaceId } from "./rules/identity.js";
@@ -16,10 +18,16 @@ import { checkPlane } from "./rules/plane.js";
 import { checkStimulusPolicy, checkTriggers } from "./rules/triggers.js";
 import { checkVerbPolicy, checkVerbs } from "./rules/verbs.js";
 
-export async function checkHcp(fs: PackageFs, path: string): Promise<CheckResult> {
+export async function checkHcp(diskFs: PackageFs, path: string): Promise<CheckResult> {
   const report = new Reporter();
+  // One read: the protocol files, the manifest-path rules and the digest all come from this snapshot.
+  // Only the protocol files are ever read, so larger files are recorded by size alone.
+  const fs = await packageView(diskFs, path, { maxFileBytes: MAX_PROTOCOL_FILE_BYTES, maxTotalBytes: 64 * 1024 * 1024 });
   const pack = await loadPack(fs, path, report);
   if (pack === null) return result(path, report, null, {}, new Map());
+  for (const rel of await undecodableNames(fs, pack.realRoot)) {
+    report.emit("hcp.pack.non_utf8_name", undecodableNameMessage(rel), { file: displayName(rel), hint: UNDECODABLE_NAME_HINT });
+  }
 
   const sources = new Map<string, string>();
   for (const f of pack.files.values()) sources.set(f.file, f.text);

@@ -39,6 +39,14 @@ export const HCP_CODES = defineCodes([
     reason: "perm_pack_file_escapes",
   },
   {
+    code: "hcp.pack.non_utf8_name",
+    severity: "error",
+    summary: "An entry in the pack has a name that is not valid UTF-8; the pack is invalid (never skipped), although the pack digest covers only the three protocol files.",
+    clause: "HCP §2.1 (yaoc hardening)",
+    layer: "L1",
+    reason: "struct_undecodable_entry_name",
+  },
+  {
     code: "hcp.pack.unreadable",
     severity: "error",
     summary: "A protocol file or the pack root could not be read (permissions, symlink loop, I/O error).",

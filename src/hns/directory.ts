@@ -6,6 +6,8 @@ import { relativePathProblem } from "../fs/contained.js";
 import { extensionOf, fileStem, isWithin } from "../fs/paths.js";
 import { compareCodePoints } from "../canonical/package-identity.js";
 import { FsError } from "../fs/package-fs.js";
+import { displayName, UNDECODABLE_NAME_HINT, undecodableNameMessage } from "../fs/names.js";
+import { undecodableNames } from "../fs/snapshot.js";
 import type { SList, SNode } from "../syntax/tree.js";
 import { didYouMean } from "../diagnostics/suggest.js";
 import { LoadFailure, type LoadContext } from "./context.js";
@@ -19,6 +21,15 @@ import { containedFile, parseForms, parseOneForm, readBytes } from "./source-fil
 
 export async function loadDirectory(ctx: LoadContext, realRoot: string, display: string, origin: string): Promise<HnsPackage> {
   const at = (rel: string): string => `${display}/${rel}`;
+
+  // Every entry must have a name the identity can spell; one that is not UTF-8 is never skipped.
+  const undecodable = await undecodableNames(ctx.fs, realRoot);
+  if (undecodable.length > 0) {
+    ctx.fail("hns.non_utf8_name", `${undecodableNameMessage(undecodable[0]!)}${undecodable.length > 1 ? ` (and ${undecodable.length - 1} more)` : ""}`, {
+      file: at(displayName(undecodable[0]!)),
+      hint: UNDECODABLE_NAME_HINT,
+    });
+  }
 
   const manifestForm = (await readMetadataArtifact(ctx, realRoot, "manifest.yao", at("manifest.yao"), "manifest"))!;
   const manifest = parseManifest(manifestForm as SList, ctx);

@@ -7,6 +7,7 @@ import { orderDiagnostics } from "../diagnostics/order.js";
 import { describeKind } from "../fs/contained.js";
 import { FsError, type PackageFs } from "../fs/package-fs.js";
 import { extensionOf } from "../fs/paths.js";
+import { packageView } from "../fs/snapshot.js";
 import { DEFAULT_LOAD_LIMITS, LoadContext, LoadFailure, type LoadLimits } from "./context.js";
 import { loadDirectory } from "./directory.js";
 import type { HnsPackage } from "./model.js";
@@ -50,9 +51,14 @@ const IO_CODES = new Set(["hns.not_found", "hns.io_error"]);
  * not mean admissible: to admit a package, use `check` (src/check), which runs what `yaoc check`
  * runs, module analysis included.
  */
-export async function loadPackage(fs: PackageFs, path: string, options: LoadOptions = {}): Promise<LoadResult> {
-  const ctx = new LoadContext(fs, { ...DEFAULT_LOAD_LIMITS, ...options.limits });
+export async function loadPackage(diskFs: PackageFs, path: string, options: LoadOptions = {}): Promise<LoadResult> {
   const display = path.length > 1 ? path.replace(/\/+$/, "") : path;
+  // Read the package once into a snapshot (when the file system can take one); everything below —
+  // and the identity, the catalog object and receipts built from the result — comes from it.
+  // Files the loader would reject by size are recorded by size only, never read.
+  const limits = { ...DEFAULT_LOAD_LIMITS, ...options.limits };
+  const fs = extensionOf(display) === "hns" ? await packageView(diskFs, display, { maxFileBytes: limits.maxSourceBytes, maxTotalBytes: Math.max(64 * 1024 * 1024, limits.maxPackageBytes) }) : diskFs;
+  const ctx = new LoadContext(fs, limits);
   return run(ctx, async () => {
     if (extensionOf(display) !== "hns") {
       ctx.fail("hns.bad_suffix", `Harness package must use the .hns suffix: ${display}`, {

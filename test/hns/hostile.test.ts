@@ -406,6 +406,13 @@ describe("hostile layouts on disk (NodeFs)", () => {
     const pkg = diskPackage({ "p.hns/functions/f.yao": FN, "p.hns/functions/.DS_Store": "x", "p.hns/main.yao": "(eval (requires (tools)) 1)\n" });
     rejected(await loadPackage(node, pkg), "hns.non_yao_function_file");
   });
+
+  it("an entry named with a non-UTF-8 byte on disk → hns.non_utf8_name, naming the byte", async () => {
+    const pkg = diskPackage();
+    writeFileSync(Buffer.concat([Buffer.from(`${pkg}/`), Buffer.from([0xff]), Buffer.from("-payload.sh")]), "#!/bin/sh\n");
+    const f = rejected(await loadPackage(node, pkg), "hns.non_utf8_name");
+    expect(f.message).toContain("\\xff-payload.sh");
+  });
 });
 
 describe("coverage of run-time-only codes", () => {

@@ -12,6 +12,7 @@ import { dirname, join, relative } from "node:path";
 import { diagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { NodeFs } from "../../fs/node-fs.js";
 import { checkHarpPackage } from "../check.js";
+import { writeBundleFromSnapshot } from "./bundle-from-snapshot.js";
 import { harpSeverity, type HarpCode } from "../codes.js";
 import {
   DEFAULT_HEALTH_PATH,
@@ -228,7 +229,8 @@ export class HarpHost {
       const digest = treeDigest(tree);
       try {
         mkdirSync(staging);
-        await copyTree(source, join(staging, "bundle"), tree.entries);
+        // Written from the snapshot that was checked, then read back and hashed (issue 14).
+        await writeBundleFromSnapshot(check.snapshot, tree, join(staging, "bundle"));
         const rec: InstallRecord = { id: m.id, version: m.version, name: m.name, digest, source, installedAt: new Date().toISOString(), manifest: m };
         writeFileSync(join(staging, "record.json"), `${JSON.stringify(rec, null, 2)}\n`, { mode: 0o444 });
       } catch (e) {
@@ -619,30 +621,6 @@ export class HarpHost {
 }
 
 // ---------- helpers ----------
-
-async function copyTree(srcRoot: string, dst: string, entries: readonly import("../tree.js").TreeEntry[]): Promise<void> {
-  const fs = new NodeFs();
-  mkdirSync(dst, { recursive: true });
-  const dirs: string[] = [dst];
-  for (const e of entries) {
-    const to = join(dst, e.path);
-    if (e.kind === "dir") {
-      mkdirSync(to);
-      dirs.push(to);
-    } else if (e.kind === "file") {
-      // NodeFs refuses anything that is not a regular file at read time (no FIFO can block us).
-      const bytes = await fs.readFile(join(srcRoot, e.path), MAX_FILE_BYTES);
-      const exec = (statSync(join(srcRoot, e.path)).mode & 0o111) !== 0;
-      writeFileSync(to, bytes, { mode: exec ? 0o555 : 0o444 });
-      chmodSync(to, exec ? 0o555 : 0o444);
-    } else {
-      // Internal links are recreated relative, so the bundle stays self-contained.
-      symlinkSync(relative(dirname(to), join(dst, e.target)) || ".", to);
-    }
-  }
-  // §8.2: the bundle is read-only to the app, also where no sandbox is active.
-  for (const d of dirs.reverse()) chmodSync(d, 0o555);
-}
 
 function listDir(dir: string): string[] {
   try {

@@ -1,0 +1,312 @@
+/**
+ * A package read once: every entry under the package root with its kind, size and (for regular
+ * files) bytes, captured by a reader that cannot be redirected (src/fs/node-snapshot.ts in Node).
+ * Every later step — check, analysis, identity, receipts, catalog install, HARP's bundle copy and
+ * digest, the A3S and HCP digests — works from the snapshot through `SnapshotFs`, so nothing is read
+ * from disk twice and a change on disk after the read can never enter a result.
+ *
+ * The snapshot is immutable: it is frozen when built, and `SnapshotFs.readFile` hands out copies.
+ * Browser-safe (no `node:` imports).
+ */
+import { FsError, type FileKind, type FileStat, type FsErrorCode, type PackageFs } from "./package-fs.js";
+import { isWithin, joinPath, normalizePath } from "./paths.js";
+import { isUndecodableName } from "./names.js";
+
+export type SnapshotEntry =
+  | { readonly kind: "directory"; readonly path: string }
+  | {
+      readonly kind: "file";
+      readonly path: string;
+      readonly size: number;
+      readonly executable: boolean;
+      /** `null` when the file was not held (larger than the snapshot's per-file limit, or unreadable). */
+      readonly bytes: Uint8Array | null;
+      /** Why `bytes` is null. */
+      readonly error?: { readonly code: FsErrorCode; readonly message: string };
+    }
+  | { readonly kind: "symlink"; readonly path: string; readonly target: string }
+  | { readonly kind: Exclude<FileKind, "file" | "symlink" | "directory">; readonly path: string };
+
+export interface PackageSnapshot {
+  /** The path the caller named (possibly relative); `SnapshotFs` answers for it and for `root`. */
+  readonly requested: string;
+  /** Canonical absolute path of the package root at the moment it was opened. */
+  readonly root: string;
+  /**
+   * Entries keyed by package-relative path ("" is the root itself). Names that are not valid UTF-8
+   * are surrogate-escaped (src/fs/names.ts), so they stay distinct and detectable.
+   */
+  readonly entries: ReadonlyMap<string, SnapshotEntry>;
+  /** What the requested path was when it was not a package: missing, or a link that does not resolve. */
+  readonly rootState: "present" | "missing" | "dangling";
+  /** A failure that makes the whole snapshot unusable (root unreadable, limits, concurrent change). */
+  readonly failure: { readonly code: FsErrorCode; readonly message: string } | null;
+}
+
+/** Limits of what one snapshot holds (they are above every frontend's own limits). */
+export interface SnapshotLimits {
+  readonly maxEntries: number;
+  /** Files larger than this are recorded with their size but without bytes (a frontend reading one gets `too_large`). */
+  readonly maxFileBytes: number;
+  /** Once this many bytes are held, further files are recorded without bytes, as if too large. */
+  readonly maxTotalBytes: number;
+  readonly maxDepth: number;
+  /**
+   * Per-file overrides of `maxFileBytes` by package-relative path, for files a frontend bounds more
+   * tightly (a manifest): larger ones are recorded by size only, so a huge one is never read.
+   */
+  readonly fileLimits?: ReadonlyMap<string, number>;
+}
+
+export const DEFAULT_SNAPSHOT_LIMITS: SnapshotLimits = {
+  maxEntries: 50_000,
+  maxFileBytes: 256 * 1024 * 1024,
+  maxTotalBytes: 1024 * 1024 * 1024,
+  maxDepth: 128,
+};
+
+/** A file system that can read a package into a snapshot (the Node adapter can; MemoryFs is one already). */
+export interface SnapshotSource {
+  snapshotPackage(path: string, limits?: Partial<SnapshotLimits>): Promise<PackageSnapshot>;
+}
+
+export function canSnapshot(fs: PackageFs): fs is PackageFs & SnapshotSource {
+  return typeof (fs as Partial<SnapshotSource>).snapshotPackage === "function";
+}
+
+/**
+ * The file system a frontend should check `path` through: a `SnapshotFs` over a fresh snapshot when
+ * `fs` can take one, otherwise `fs` itself (an in-memory or already-snapshotted file system).
+ */
+export async function packageView(fs: PackageFs, path: string, limits?: Partial<SnapshotLimits>): Promise<PackageFs> {
+  return canSnapshot(fs) ? new SnapshotFs(await fs.snapshotPackage(path, limits)) : fs;
+}
+
+/** The snapshot behind a file system, when it is a `SnapshotFs`. */
+export function snapshotOf(fs: PackageFs): PackageSnapshot | null {
+  return fs instanceof SnapshotFs ? fs.snapshot : null;
+}
+
+/** Freeze a snapshot built by a reader (entries map and every entry). */
+export function freezeSnapshot(s: PackageSnapshot): PackageSnapshot {
+  for (const e of s.entries.values()) Object.freeze(e);
+  const entries = new Map(s.entries);
+  const frozenMap: ReadonlyMap<string, SnapshotEntry> = {
+    get: (k) => entries.get(k),
+    has: (k) => entries.has(k),
+    forEach: (cb, thisArg) => entries.forEach((v, k) => cb.call(thisArg, v, k, frozenMap)),
+    entries: () => entries.entries(),
+    keys: () => entries.keys(),
+    values: () => entries.values(),
+    [Symbol.iterator]: () => entries[Symbol.iterator](),
+    get size() {
+      return entries.size;
+    },
+  };
+  return Object.freeze({ ...s, entries: frozenMap });
+}
+
+const MAX_LINK_HOPS = 40;
+
+type Located = { readonly inside: true; readonly rel: string } | { readonly inside: false; readonly abs: string };
+
+/**
+ * `PackageFs` over a snapshot. Paths under the requested path or the canonical root are answered
+ * from the snapshot; symbolic links are resolved inside it, and a link that leaves the root resolves
+ * (lexically) to the outside path, which the frontends' containment checks then reject. Nothing
+ * outside the snapshot is ever read: outside paths do not exist here.
+ */
+export class SnapshotFs implements PackageFs {
+  private readonly requested: string;
+
+  constructor(readonly snapshot: PackageSnapshot) {
+    this.requested = normalizePath(snapshot.requested);
+  }
+
+  async lstat(path: string): Promise<FileStat | null> {
+    const at = this.locate(path);
+    if (!at.inside) return null;
+    if (at.rel === "") return this.rootStat();
+    this.checkFailure(path);
+    let parent: Located;
+    try {
+      parent = this.resolve(parentRel(at.rel));
+    } catch {
+      return null; // a missing (or looping) parent: nothing is there
+    }
+    // Reached through a link that leaves the package: never looked at. Reported as a link, so the
+    // frontends resolve it and reject it as escaping rather than calling it missing.
+    if (!parent.inside) return { kind: "symlink", size: 0 };
+    const rel = joinRel(parent.rel, lastName(at.rel));
+    const e = this.snapshot.entries.get(rel);
+    return e === undefined ? null : statOf(e);
+  }
+
+  async stat(path: string): Promise<FileStat | null> {
+    const at = this.locate(path);
+    if (!at.inside) return null;
+    if (at.rel === "" && this.snapshot.rootState === "dangling") return null;
+    this.checkFailure(path);
+    let r: Located;
+    try {
+      r = this.resolve(at.rel);
+    } catch {
+      return null;
+    }
+    if (!r.inside) return null;
+    const e = this.snapshot.entries.get(r.rel);
+    return e === undefined ? null : statOf(e);
+  }
+
+  async realpath(path: string): Promise<string> {
+    const at = this.locate(path);
+    if (!at.inside) return normalizePath(path);
+    if (at.rel === "" && this.snapshot.rootState !== "present") {
+      throw new FsError("not_found", path, `${path}: no such file or directory`);
+    }
+    this.checkFailure(path);
+    const r = this.resolve(at.rel, path);
+    if (!r.inside) return r.abs;
+    if (!this.snapshot.entries.has(r.rel)) throw new FsError("not_found", path, `${path}: no such file or directory`);
+    return r.rel === "" ? this.snapshot.root : `${this.snapshot.root}/${r.rel}`;
+  }
+
+  async readdir(path: string): Promise<string[]> {
+    const e = this.follow(path);
+    if (e.kind !== "directory") throw new FsError("not_directory", path, `${path} is not a directory`);
+    const prefix = e.path === "" ? "" : `${e.path}/`;
+    const names: string[] = [];
+    for (const key of this.snapshot.entries.keys()) {
+      if (key !== "" && key.startsWith(prefix) && !key.slice(prefix.length).includes("/")) names.push(key.slice(prefix.length));
+    }
+    return names;
+  }
+
+  async readFile(path: string, maxBytes: number): Promise<Uint8Array> {
+    const e = this.follow(path);
+    if (e.kind !== "file") {
+      throw new FsError("not_regular_file", path, `${path} is a ${e.kind === "directory" ? "directory" : e.kind}, not a regular file`);
+    }
+    if (e.size > maxBytes) throw new FsError("too_large", path, `${path} has ${e.size} bytes; the limit is ${maxBytes}`);
+    if (e.bytes === null) {
+      const err = e.error ?? { code: "too_large" as const, message: `${path} is larger than the package snapshot holds` };
+      throw new FsError(err.code, path, err.message);
+    }
+    return e.bytes.slice();
+  }
+
+  /** Every entry path (package-relative) whose name is not valid UTF-8, sorted. */
+  undecodableEntries(): string[] {
+    return [...this.snapshot.entries.keys()].filter((k) => k !== "" && isUndecodableName(k)).sort();
+  }
+
+  private follow(path: string): SnapshotEntry {
+    const at = this.locate(path);
+    if (!at.inside) throw new FsError("not_found", path, `${path} is outside the package`);
+    if (at.rel === "" && this.snapshot.rootState !== "present") throw new FsError("not_found", path, `${path}: no such file or directory`);
+    this.checkFailure(path);
+    const r = this.resolve(at.rel, path);
+    if (!r.inside) throw new FsError("not_found", path, `${path} resolves to ${r.abs}, outside the package`);
+    const e = this.snapshot.entries.get(r.rel);
+    if (e === undefined) throw new FsError("not_found", path, `${path}: no such file or directory`);
+    return e;
+  }
+
+  private checkFailure(path: string): void {
+    const f = this.snapshot.failure;
+    if (f !== null) throw new FsError(f.code, path, f.message);
+  }
+
+  private rootStat(): FileStat | null {
+    if (this.snapshot.rootState === "missing") return null;
+    if (this.snapshot.rootState === "dangling") return { kind: "symlink", size: 0 };
+    this.checkFailure(this.snapshot.requested);
+    const e = this.snapshot.entries.get("");
+    return e === undefined ? null : statOf(e);
+  }
+
+  /** Map a path to a package-relative one, or say it is outside the snapshot. */
+  private locate(path: string): Located {
+    const n = normalizePath(path);
+    for (const base of [this.requested, this.snapshot.root]) {
+      if (n === base) return { inside: true, rel: "" };
+      if (base === "." && !n.startsWith("/") && !n.startsWith("..")) return { inside: true, rel: n };
+      if (isWithin(base, n)) return { inside: true, rel: n.slice(base.length + (base.endsWith("/") ? 0 : 1)) };
+    }
+    return { inside: false, abs: n };
+  }
+
+  /** Resolve every symbolic link in `rel` within the snapshot; throws FsError(not_found | loop). */
+  private resolve(rel: string, display = rel, hops = { n: 0 }): Located {
+    const parts = rel === "" ? [] : rel.split("/");
+    let current = "";
+    for (let i = 0; i < parts.length; i++) {
+      const next = joinRel(current, parts[i]!);
+      const e = this.snapshot.entries.get(next);
+      if (e === undefined) throw new FsError("not_found", display, `${display}: no such file or directory`);
+      if (e.kind !== "symlink") {
+        current = next;
+        continue;
+      }
+      if (++hops.n > MAX_LINK_HOPS) throw new FsError("loop", display, `${display}: too many levels of symbolic links`);
+      const base = current === "" ? this.snapshot.root : `${this.snapshot.root}/${current}`;
+      const targetAbs = e.target.startsWith("/") ? normalizePath(e.target) : joinPath(base, e.target);
+      const rest = parts.slice(i + 1).join("/");
+      if (!isWithin(this.snapshot.root, targetAbs)) {
+        return { inside: false, abs: rest === "" ? targetAbs : joinPath(targetAbs, rest) };
+      }
+      const targetRel = targetAbs === this.snapshot.root ? "" : targetAbs.slice(this.snapshot.root.length + 1);
+      const resolved = this.resolve(targetRel, display, hops);
+      if (!resolved.inside) return { inside: false, abs: rest === "" ? resolved.abs : joinPath(resolved.abs, rest) };
+      current = resolved.rel;
+      if (!this.snapshot.entries.has(current)) throw new FsError("not_found", display, `${display}: no such file or directory`);
+    }
+    return { inside: true, rel: current };
+  }
+}
+
+function statOf(e: SnapshotEntry): FileStat {
+  if (e.kind === "file") return { kind: "file", size: e.size, executable: e.executable };
+  return { kind: e.kind, size: 0 };
+}
+
+function joinRel(a: string, b: string): string {
+  return a === "" ? b : `${a}/${b}`;
+}
+
+function parentRel(rel: string): string {
+  const i = rel.lastIndexOf("/");
+  return i < 0 ? "" : rel.slice(0, i);
+}
+
+function lastName(rel: string): string {
+  return rel.slice(rel.lastIndexOf("/") + 1);
+}
+
+/**
+ * Every entry under `root` whose name is not valid UTF-8, as package-relative paths, walking through
+ * `PackageFs` without following links. For a `SnapshotFs` this is a lookup in memory.
+ */
+export async function undecodableNames(fs: PackageFs, root: string, maxEntries = DEFAULT_SNAPSHOT_LIMITS.maxEntries): Promise<string[]> {
+  if (fs instanceof SnapshotFs) return fs.undecodableEntries();
+  const found: string[] = [];
+  const stack = [""];
+  let seen = 0;
+  while (stack.length > 0 && seen < maxEntries) {
+    const rel = stack.pop()!;
+    let names: string[];
+    try {
+      names = await fs.readdir(rel === "" ? root : joinPath(root, rel));
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      if (++seen > maxEntries) break;
+      const child = joinRel(rel, name);
+      if (isUndecodableName(name)) found.push(child);
+      const st = await fs.lstat(joinPath(root, child)).catch(() => null);
+      if (st?.kind === "directory") stack.push(child);
+    }
+  }
+  return found.sort();
+}
