@@ -43,6 +43,12 @@ export function renderHuman(results: readonly CheckResult[], options: HumanOptio
 
 type Paint = (style: keyof typeof STYLE, text: string) => string;
 
+/** Diagnostics alone, with code frames, for commands that report no package result (`yaoc fmt`). */
+export function renderDiagnosticsHuman(diagnostics: readonly Diagnostic[], sources: ReadonlyMap<string, string>, options: HumanOptions): string {
+  const paint: Paint = (style, text) => (options.color ? `${STYLE[style]}${text}${STYLE.reset}` : text);
+  return diagnostics.map((d) => `${renderDiagnostic(d, sources, paint)}\n`).join("");
+}
+
 function renderDiagnostic(d: Diagnostic, sources: ReadonlyMap<string, string> | undefined, paint: Paint): string {
   const where = d.file === undefined ? "" : d.span ? `${d.file}:${d.span.start.line}:${d.span.start.column}: ` : `${d.file}: `;
   const lines = [`${where}${paint(d.severity, `${d.severity}[${d.code}]`)}: ${paint("bold", d.message)}`];
