@@ -80,6 +80,8 @@ export function filesUnder(root: string): Map<string, Uint8Array> {
 export interface PackageFacts {
   readonly valid: boolean;
   readonly identity: string | null;
+  /** The structural identity (HNS §11 steps 1–7), present even when the analysis rejects the package. */
+  readonly loadedIdentity: string | null;
   readonly programHash: unknown;
   readonly codes: string[];
 }
@@ -97,5 +99,5 @@ export async function packageFacts(files: Map<string, Uint8Array>, name: string,
     entries[path] = yao ? transform(new TextDecoder().decode(bytes)) : bytes;
   }
   const r = await checkHns(MemoryFs.from(entries), root, { analyzer: packageAnalysis });
-  return { valid: r.valid, identity: r.identity, programHash: r.extra?.["program_hash"] ?? null, codes: r.diagnostics.map((d) => d.code) };
+  return { valid: r.valid, identity: r.identity, loadedIdentity: r.package?.identity ?? null, programHash: r.extra?.["program_hash"] ?? null, codes: r.diagnostics.map((d) => d.code) };
 }
