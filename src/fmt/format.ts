@@ -16,6 +16,7 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { readAll, type ReadOptions } from "../syntax/reader.js";
 import type { SNode } from "../syntax/tree.js";
 import { isWhiteSpace } from "../../grammar/yao.js";
+import { isLowSurrogate, utf16IndexOfByte } from "../syntax/utf16-offsets.js";
 
 /** The widest line `compact` may produce, in Unicode scalars (indent included). */
 export const FORMAT_WIDTH = 100;
@@ -44,32 +45,9 @@ export function formatSource(source: string | Uint8Array, options: ReadOptions =
   const read = readAll(source, options);
   if (!read.ok) return read;
   const { text, forms } = read;
-  const indexOfByte = byteToIndexMap(text);
+  const indexOfByte = utf16IndexOfByte(text);
   const roots = forms.map((f) => layoutNode(f, indexOfByte, text));
   return { ok: true, text: render(text, roots) };
-}
-
-/** `map[b]` is the UTF-16 index of UTF-8 byte offset `b` (for every offset that starts a scalar). */
-function byteToIndexMap(text: string): Uint32Array {
-  // At most 3 bytes per UTF-16 unit (a surrogate pair is 4 bytes for 2 units).
-  const map = new Uint32Array(text.length * 3 + 1);
-  let b = 0;
-  for (let i = 0; i < text.length; i++) {
-    map[b] = i;
-    const c = text.charCodeAt(i);
-    if (c < 0x80) b += 1;
-    else if (c < 0x800) b += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && isLowSurrogate(text.charCodeAt(i + 1))) {
-      b += 4;
-      i++;
-    } else b += 3;
-  }
-  map[b] = text.length;
-  return map;
-}
-
-function isLowSurrogate(c: number): boolean {
-  return c >= 0xdc00 && c <= 0xdfff;
 }
 
 function layoutNode(node: SNode, indexOfByte: Uint32Array, text: string): LayoutNode {
