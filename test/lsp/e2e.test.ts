@@ -198,4 +198,26 @@ describe("yaoc lsp over stdio", () => {
     const def = await client.request("textDocument/definition", { textDocument: { uri: mainUri }, position: { line, character: main.split("\n")[line]!.indexOf("load-change") } });
     expect(def[0].uri).toBe(fnUri);
   });
+
+  it("harp.json and surface.json: the HARP and HCP checkers run on the unsaved text", async () => {
+    const { readFileSync } = await import("node:fs");
+    for (const [fixture, file] of [
+      ["fixtures/harp/valid-full", "harp.json"],
+      ["fixtures/hcp/valid", "surface.json"],
+    ] as const) {
+      const copy = join(dir, fixture.replaceAll("/", "-"));
+      cpSync(join(REPO_ROOT, fixture), copy, { recursive: true });
+      const fileUri = pathToFileURL(join(copy, file)).href;
+      const text = readFileSync(join(copy, file), "utf8");
+      let since = client.notifications.length;
+      client.notify("textDocument/didOpen", { textDocument: { uri: fileUri, languageId: "json", version: 1, text } });
+      expect(await client.diagnosticsFor(fileUri, since)).toEqual([]);
+      since = client.notifications.length;
+      client.notify("textDocument/didChange", { textDocument: { uri: fileUri, version: 2 }, contentChanges: [{ text: text.replace("{", "[") }] });
+      const ds = await client.diagnosticsFor(fileUri, since);
+      expect(ds.length, file).toBeGreaterThan(0);
+      expect(ds[0].severity).toBe(1);
+      expect(ds[0].code).toMatch(/^(harp|hcp)\./);
+    }
+  });
 });
