@@ -77,29 +77,36 @@ export class TextLines {
 
 export class YaoDocument {
   readonly lines: TextLines;
-  /** Top-level forms; empty when the source does not read. */
-  readonly forms: readonly YNode[];
-  readonly readOk: boolean;
+  private tree: { readonly forms: readonly YNode[]; readonly ok: boolean } | undefined;
 
   constructor(
     readonly path: string,
     readonly text: string,
   ) {
     this.lines = new TextLines(text);
-    const read = readAll(text, { file: path });
-    this.readOk = read.ok;
-    if (!read.ok) {
-      this.forms = [];
-      return;
-    }
-    const map = utf16IndexOfByte(text);
+  }
+
+  /** Top-level forms; empty when the source does not read. Built on first use (publishing needs only lines). */
+  get forms(): readonly YNode[] {
+    return this.parse().forms;
+  }
+
+  get readOk(): boolean {
+    return this.parse().ok;
+  }
+
+  private parse(): { readonly forms: readonly YNode[]; readonly ok: boolean } {
+    if (this.tree !== undefined) return this.tree;
+    const read = readAll(this.text, { file: this.path });
+    if (!read.ok) return (this.tree = { forms: [], ok: false });
+    const map = utf16IndexOfByte(this.text);
     const build = (node: SNode, parent: YNode | undefined, index: number): YNode => {
       const items: YNode[] = [];
       const y: YNode = { node, from: map[node.span.start.byte]!, to: map[node.span.end.byte]!, parent, index, items };
       if (node.kind === "list") node.items.forEach((n, i) => items.push(build(n, y, i)));
       return y;
     };
-    this.forms = read.forms.map((f, i) => build(f, undefined, i));
+    return (this.tree = { forms: read.forms.map((f, i) => build(f, undefined, i)), ok: true });
   }
 
   /** The innermost node containing `offset` (an atom touching the cursor wins over its list). */
