@@ -1,6 +1,6 @@
 /** `yaoc fmt` on the command line: modes, exit codes, atomic writes and the changed-meanwhile abort. */
 import { spawnSync } from "node:child_process";
-import { chmodSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -72,6 +72,17 @@ describe("yaoc fmt", () => {
     expect([manifestAfter.ino, manifestAfter.mtimeMs]).toEqual([manifestBefore.ino, manifestBefore.mtimeMs]);
     expect(readdirSync(pkg).filter((n) => n.includes(".tmp"))).toEqual([]);
     expect(yaoc(["--check", pkg]).code).toBe(0);
+  });
+
+  it("does not follow symbolic links while searching a directory", () => {
+    const d = tempDir();
+    const outside = tempDir();
+    writeFileSync(join(outside, "x.yao"), "(a   b)");
+    symlinkSync(join(outside, "x.yao"), join(d, "link.yao"));
+    symlinkSync(outside, join(d, "linked-dir"));
+    writeFileSync(join(d, "own.yao"), "(c   d)");
+    const r = yaoc(["--check", d]);
+    expect(r.out).toBe(`${join(d, "own.yao")}\n`);
   });
 
   it("refuses invalid Yao with the reader's diagnostic and a code frame, exit 1, nothing written", () => {

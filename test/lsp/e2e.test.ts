@@ -199,11 +199,12 @@ describe("yaoc lsp over stdio", () => {
     expect(def[0].uri).toBe(fnUri);
   });
 
-  it("harp.json and surface.json: the HARP and HCP checkers run on the unsaved text", async () => {
+  it("harp.json, surface.json and a3s-use-extension.acl: their frontends' checkers run on the unsaved text", async () => {
     const { readFileSync } = await import("node:fs");
     for (const [fixture, file] of [
       ["fixtures/harp/valid-full", "harp.json"],
       ["fixtures/hcp/valid", "surface.json"],
+      ["fixtures/a3s/packages/valid-okf", "a3s-use-extension.acl"],
     ] as const) {
       const copy = join(dir, fixture.replaceAll("/", "-"));
       cpSync(join(REPO_ROOT, fixture), copy, { recursive: true });
@@ -213,11 +214,11 @@ describe("yaoc lsp over stdio", () => {
       client.notify("textDocument/didOpen", { textDocument: { uri: fileUri, languageId: "json", version: 1, text } });
       expect(await client.diagnosticsFor(fileUri, since)).toEqual([]);
       since = client.notifications.length;
-      client.notify("textDocument/didChange", { textDocument: { uri: fileUri, version: 2 }, contentChanges: [{ text: text.replace("{", "[") }] });
+      client.notify("textDocument/didChange", { textDocument: { uri: fileUri, version: 2 }, contentChanges: [{ text: file.endsWith(".acl") ? text.replace('"', "") : text.replace("{", "[") }] });
       const ds = await client.diagnosticsFor(fileUri, since);
       expect(ds.length, file).toBeGreaterThan(0);
       expect(ds[0].severity).toBe(1);
-      expect(ds[0].code).toMatch(/^(harp|hcp)\./);
+      expect(ds[0].code).toMatch(/^(harp|hcp|a3s)\./);
     }
   });
 });
