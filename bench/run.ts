@@ -29,7 +29,7 @@ import { readAll } from "../src/syntax/reader.js";
 import { packageAnalysis } from "../src/yao/package-analysis.js";
 import { NodeFs } from "../src/fs/node-fs.js";
 import { Workspace } from "../src/lsp/workspace.js";
-import { toLspDiagnostic } from "../src/lsp/server.js";
+import { toLspDiagnostic } from "../src/lsp/node-server.js";
 import { minimalRead } from "./baselines/minimal-reader.js";
 import { spanRead } from "./baselines/span-reader.js";
 

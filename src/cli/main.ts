@@ -93,7 +93,7 @@ export function buildProgram(groups: readonly Register[]): Command {
     .description("run the Yao language server over stdio (for editors)")
     .option("--stdio", "use stdio (the default and only transport; accepted for editor clients)")
     .action(async () => {
-      const { runLanguageServer } = await import("../lsp/server.js");
+      const { runLanguageServer } = await import("../lsp/node-server.js");
       runLanguageServer();
     });
 

@@ -2,7 +2,7 @@
  * The language server's model of the author's packages: open documents over the file system, the
  * package each file belongs to, the last check of each package, and the language features (hover,
  * definition, references, symbols, folding, completion, formatting) computed from the reader's tree
- * and the analyzer's typed IR. Browser-safe: the Node adapter (server.ts) supplies the file system,
+ * and the analyzer's typed IR. Browser-safe: the Node adapter (node-server.ts) supplies the file system,
  * the non-HNS checkers and the LSP transport.
  *
  * Diagnostics come from the same check functions as `yaoc check` (checkHns with the package

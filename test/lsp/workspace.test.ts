@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { diagnostic } from "../../src/diagnostics/diagnostic.js";
 import { MemoryFs } from "../../src/fs/memory-fs.js";
-import { toLspDiagnostic } from "../../src/lsp/server.js";
+import { toLspDiagnostic } from "../../src/lsp/node-server.js";
 import { Workspace } from "../../src/lsp/workspace.js";
 import { TextLines } from "../../src/lsp/yao-document.js";
 
