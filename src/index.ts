@@ -25,3 +25,8 @@ export { checkHns, type HnsCheckOptions, type PackageAnalyzer } from "./hns/chec
 
 export * from "./yao/index.js";
 export { admitProgram, analyzePackage, sharedTypes, type PackageAnalysisOptions } from "./yao/package-analysis.js";
+
+// The facade: what `yaoc check` runs, for every package kind. Admission needs `check`, not `loadPackage`.
+export { check, checkSource, strictResult, type CheckOptions, type PackageCheckResult } from "./check/check.js";
+export { packageAnalysis } from "./yao/package-analysis.js";
+export { toReceipt, renderEvidenceJson, type Receipt, type ReceiptOptions } from "./evidence/receipt.js";

@@ -14,7 +14,7 @@ import type { PackageFs } from "../fs/package-fs.js";
 import type { PackageAnalyzer } from "../hns/check.js";
 import type { Catalog, InstallOutcome } from "../catalog/catalog.js";
 import { defaultCatalogDir, openCatalog } from "../catalog/node-store.js";
-import { hnsAnalyzer } from "./analyzer.js";
+import { hnsAnalyzer } from "../check/analyzer.js";
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE, useColor } from "./io.js";
 
 export interface CatalogCommandDeps {

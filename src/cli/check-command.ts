@@ -3,16 +3,12 @@
  * one report. Exit 0 when every package is valid, 1 when some package is invalid, 2 on usage or
  * I/O errors (a missing path, an unreadable file).
  */
-import { diagnostic } from "../diagnostics/diagnostic.js";
 import { renderHuman } from "../diagnostics/render.js";
 import { renderEvidenceJson } from "../evidence/receipt.js";
 import type { CheckResult } from "../diagnostics/result.js";
 import type { PackageFs } from "../fs/package-fs.js";
-import { extensionOf } from "../fs/paths.js";
-import { checkHns } from "../hns/check.js";
-import { hnsAnalyzer } from "./analyzer.js";
+import { check, strictResult } from "../check/check.js";
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE, useColor } from "./io.js";
-import { detectFrontend } from "./frontends.js";
 
 export interface CheckCommandOptions {
   readonly format: "human" | "json";
@@ -26,32 +22,14 @@ export interface CheckOutcome {
   readonly ioError: boolean;
 }
 
+/** Check each path with the library facade (`check` in src/check), the one place detection lives. */
 export async function checkPaths(fs: PackageFs, paths: readonly string[], options: { analyze: boolean }): Promise<CheckOutcome> {
   const results: CheckResult[] = [];
   let ioError = false;
-  const asHns = async (path: string): Promise<void> => {
-    const r = await checkHns(fs, path, { analyzer: options.analyze ? hnsAnalyzer : undefined });
-    ioError ||= r.ioError;
-    results.push(r);
-  };
   for (const path of paths) {
-    if (extensionOf(path) === "hns") {
-      await asHns(path);
-      continue;
-    }
-    const st = await fs.stat(path);
-    if (st === null) {
-      ioError = true;
-      results.push(notFound(path));
-      continue;
-    }
-    const frontend = await detectFrontend(fs, path);
-    if (frontend !== undefined) {
-      results.push(await frontend.check(fs, path));
-      continue;
-    }
-    // Not a recognised package: the HNS loader explains what an HNS package must look like.
-    await asHns(path);
+    const { ioError: io, ...result } = await check(fs, path, { analyze: options.analyze });
+    ioError ||= io;
+    results.push(result);
   }
   return { results, ioError };
 }
@@ -67,23 +45,4 @@ export async function runCheck(fs: PackageFs, paths: readonly string[], options:
   return results.every((r) => r.valid) ? EXIT_OK : EXIT_INVALID;
 }
 
-function notFound(path: string): CheckResult {
-  return {
-    path,
-    kind: "unknown",
-    valid: false,
-    identity: null,
-    diagnostics: [diagnostic("cli.not_found", `${path} does not exist`, { file: path, hint: "check the path" })],
-  };
-}
-
-/** Strict mode: every warning becomes an error, so the package is invalid and has no identity. */
-export function strictResult(r: CheckResult): CheckResult {
-  if (!r.diagnostics.some((d) => d.severity === "warning")) return r;
-  return {
-    ...r,
-    valid: false,
-    identity: null,
-    diagnostics: r.diagnostics.map((d) => (d.severity === "warning" ? { ...d, severity: "error" as const } : d)),
-  };
-}
+export { strictResult };

@@ -5,6 +5,7 @@
  */
 import { A3S_CODES } from "../a3s/codes.js";
 import { CATALOG_CODES } from "../catalog/codes.js";
+import { CHECK_CODES } from "../check/codes.js";
 import { CLI_CODES } from "../cli/codes.js";
 import { EVIDENCE_CODES } from "../evidence/codes.js";
 import { HARP_CODES } from "../harp/codes.js";
@@ -28,6 +29,7 @@ export const CODE_SECTIONS: readonly CodeSection[] = [
   { title: "HCP Harness Packs", rows: HCP_CODES },
   { title: "Package catalog", rows: CATALOG_CODES },
   { title: "Deterministic evidence", rows: EVIDENCE_CODES },
+  { title: "Package detection", rows: CHECK_CODES },
   { title: "Command line", rows: CLI_CODES },
 ];
 

@@ -51,6 +51,8 @@ export function renderGolden(record: GoldenRecord): string {
 
 /** Leaf pointers (RFC 6901) at which two JSON values differ. */
 export function jsonDiff(a: unknown, b: unknown, pointer = ""): string[] {
+  // A key present on one side only differs there (canonicalJson has no text for "absent").
+  if (a === undefined || b === undefined) return a === b ? [] : [pointer === "" ? "/" : pointer];
   if (canonicalJson(a as JsonValue) === canonicalJson(b as JsonValue)) return [];
   const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object";
   if (!isObj(a) || !isObj(b) || Array.isArray(a) !== Array.isArray(b)) return [pointer === "" ? "/" : pointer];
@@ -235,7 +237,8 @@ export async function sourceAtomCheck(
     const build = (mutated: boolean) => {
       const entries: Record<string, Uint8Array> = {};
       for (const [p, bytes] of files) {
-        entries[p === "" ? `/${casePath}` : `/${casePath}/${p}`] = mutated && p === file ? encoder.encode(texts.get(p)!.split(atom).join(mutateAtom(atom))) : bytes;
+        // Every file holding the atom changes: a pack may repeat its id in a file the id is not read from.
+        entries[p === "" ? `/${casePath}` : `/${casePath}/${p}`] = mutated && texts.get(p)?.includes(atom) === true ? encoder.encode(texts.get(p)!.split(atom).join(mutateAtom(atom))) : bytes;
       }
       return MemoryFs.from(entries);
     };

@@ -34,6 +34,12 @@ export type LoadResult =
 
 const IO_CODES = new Set(["hns.not_found", "hns.io_error"]);
 
+/**
+ * The structural load of an HNS package (HNS §11 steps 1–7, 9–10): reading, artifacts, manifest,
+ * entry header, identity. It does not type-check function bodies or the entry, so `ok: true` does
+ * not mean admissible: to admit a package, use `check` (src/check), which runs what `yaoc check`
+ * runs, module analysis included.
+ */
 export async function loadPackage(fs: PackageFs, path: string, options: LoadOptions = {}): Promise<LoadResult> {
   const ctx = new LoadContext(fs, { ...DEFAULT_LOAD_LIMITS, ...options.limits });
   const display = path.length > 1 ? path.replace(/\/+$/, "") : path;

@@ -21,7 +21,6 @@ import {
 import { TextDocument } from "vscode-languageserver-textdocument";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { NodeFs } from "../fs/node-fs.js";
-import { detectFrontend } from "../cli/frontends.js";
 import { TextLines } from "./yao-document.js";
 import { Workspace, type CompletionInfo, type SymbolInfo } from "./workspace.js";
 
@@ -59,10 +58,7 @@ function toUri(path: string): string {
 
 export function runLanguageServer(connection: Connection = createConnection(ProposedFeatures.all, process.stdin, process.stdout)): void {
   const documents = new TextDocuments(TextDocument);
-  const workspace = new Workspace(new NodeFs(), async (fs, dir) => {
-    const frontend = await detectFrontend(fs, dir);
-    return frontend?.check(fs, dir);
-  });
+  const workspace = new Workspace(new NodeFs());
   const timers = new Map<string, ReturnType<typeof setTimeout>>();
   /** Files we published diagnostics for, per package root (so fixed files get cleared). */
   const published = new Map<string, Set<string>>();

@@ -2,14 +2,16 @@
  * The language server's model of the author's packages: open documents over the file system, the
  * package each file belongs to, the last check of each package, and the language features (hover,
  * definition, references, symbols, folding, completion, formatting) computed from the reader's tree
- * and the analyzer's typed IR. Browser-safe: the Node adapter (node-server.ts) supplies the file system,
- * the non-HNS checkers and the LSP transport.
+ * and the analyzer's typed IR. Browser-safe: the Node adapter (node-server.ts) supplies the file
+ * system and the LSP transport.
  *
  * Diagnostics come from the same check functions as `yaoc check` (checkHns with the package
- * analysis; the HARP/HCP/A3S frontends through `checkOther`), run on the overlay of unsaved texts.
+ * analysis, keeping the loaded package and typed IR for the features; the HARP/HCP/A3S packages
+ * through the one `check` facade), run on the overlay of unsaved texts.
  */
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { CheckResult } from "../diagnostics/result.js";
+import { check } from "../check/check.js";
 import { formatSource } from "../fmt/format.js";
 import type { PackageFs } from "../fs/package-fs.js";
 import { baseName, dirName, joinPath } from "../fs/paths.js";
@@ -86,7 +88,7 @@ export class Workspace {
 
   constructor(
     base: PackageFs,
-    private readonly checkOther: CheckOther = async () => undefined,
+    private readonly checkOther: CheckOther = (fs, dir) => check(fs, dir),
   ) {
     this.fs = new OverlayFs(base);
   }

@@ -1,0 +1,263 @@
+/**
+ * The yaoc playground: edit a package in the browser and see what `yaoc check` says, as you type.
+ * Everything runs in the page on the browser bundle of the core (`check` over a `MemoryFs`); the
+ * page needs nothing but a static file server.
+ */
+import { defaultKeymap, history as editHistory, historyKeymap } from "@codemirror/commands";
+import { bracketMatching, defaultHighlightStyle, syntaxHighlighting } from "@codemirror/language";
+import { lintGutter, setDiagnostics, type Diagnostic as CmDiagnostic } from "@codemirror/lint";
+import { EditorState, type Text } from "@codemirror/state";
+import { EditorView, keymap, lineNumbers } from "@codemirror/view";
+import { examples } from "yaoc-playground:examples";
+import { available as fmtAvailable, formatSource } from "yaoc-playground:fmt";
+import {
+  analyzeModule,
+  check,
+  evaluationProfile,
+  loadPackage,
+  MemoryFs,
+  morphzProfile,
+  programJson,
+  sharedTypes,
+  toolsFromManifest,
+  type Diagnostic,
+  type PackageCheckResult,
+} from "../../src/index.js";
+import { decodeFragment, encodeFragment, type PlaygroundPackage } from "./share.js";
+import { yaoLanguage } from "./yao-language.js";
+
+const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
+
+/** The package being edited; `files[""]` is the text of a single-file package. */
+let pkg: PlaygroundPackage = { name: "", files: {} };
+let current = "";
+let checkGeneration = 0;
+let lastResult: PackageCheckResult | undefined;
+
+const view = new EditorView({
+  parent: $("editor"),
+  state: EditorState.create({ doc: "", extensions: editorExtensions() }),
+});
+
+function editorExtensions() {
+  return [
+    lineNumbers(),
+    editHistory(),
+    bracketMatching(),
+    yaoLanguage,
+    syntaxHighlighting(defaultHighlightStyle),
+    lintGutter(),
+    keymap.of([...defaultKeymap, ...historyKeymap]),
+    EditorView.updateListener.of((u) => {
+      if (!u.docChanged) return;
+      pkg = { ...pkg, files: { ...pkg.files, [current]: u.state.doc.toString() } };
+      scheduleCheck();
+    }),
+  ];
+}
+
+let timer: ReturnType<typeof setTimeout> | undefined;
+function scheduleCheck(): void {
+  clearTimeout(timer);
+  timer = setTimeout(() => void runCheck(), 150);
+}
+
+/** The in-memory file system `check` reads: the package at `/<name>`. */
+function packageFs(p: PlaygroundPackage): MemoryFs {
+  const entries: Record<string, string> = {};
+  for (const [rel, text] of Object.entries(p.files)) entries[rel === "" ? `/${p.name}` : `/${p.name}/${rel}`] = text;
+  return MemoryFs.from(entries);
+}
+
+/** The editor file a diagnostic points into ("" for a single file), or undefined. */
+function fileOf(d: Diagnostic): string | undefined {
+  const f = d.file;
+  if (f === undefined) return undefined;
+  for (const candidate of [f, f.replace(/^\//, "")]) {
+    if (candidate === pkg.name && "" in pkg.files) return "";
+    if (candidate.startsWith(`${pkg.name}/`)) return candidate.slice(pkg.name.length + 1);
+    if (candidate in pkg.files) return candidate;
+  }
+  return undefined;
+}
+
+/** Offset in the editor of a (one-based line, one-based column in Unicode scalars) position. */
+function offsetOf(doc: Text, line: number, column: number): number {
+  const l = doc.line(Math.min(Math.max(line, 1), doc.lines));
+  let offset = l.from;
+  let scalars = 1;
+  for (const ch of l.text) {
+    if (scalars >= column) break;
+    offset += ch.length;
+    scalars++;
+  }
+  return offset;
+}
+
+async function runCheck(): Promise<void> {
+  const generation = ++checkGeneration;
+  const snapshot = pkg;
+  const result = await check(packageFs(snapshot), snapshot.name);
+  if (generation !== checkGeneration) return; // a newer edit has already been checked
+  lastResult = result;
+  showDiagnostics(result);
+  showOutputs(snapshot, result);
+  const verdict = $("verdict");
+  verdict.dataset["state"] = result.valid ? "valid" : "invalid";
+  verdict.dataset["generation"] = String(generation);
+  verdict.textContent = result.valid ? `valid (${result.kind})` : `invalid (${result.kind})`;
+}
+
+function showDiagnostics(result: PackageCheckResult): void {
+  const list = $("diagnostics");
+  list.replaceChildren();
+  $("diagnostic-count").textContent = `(${result.diagnostics.length})`;
+  const inline: CmDiagnostic[] = [];
+  const doc = view.state.doc;
+  for (const d of result.diagnostics) {
+    const file = fileOf(d);
+    const li = document.createElement("li");
+    li.className = d.severity;
+    li.dataset["code"] = d.code;
+    if (d.span !== undefined) li.dataset["line"] = String(d.span.start.line);
+    if (file !== undefined) li.dataset["file"] = file;
+    const where = `${file === undefined || file === "" ? (d.file ?? pkg.name) : file}${d.span ? `:${d.span.start.line}:${d.span.start.column}` : ""}`;
+    li.innerHTML = `<code></code> <strong></strong>: <span></span>`;
+    li.children[0]!.textContent = where;
+    li.children[1]!.textContent = `${d.severity}[${d.code}]`;
+    li.children[2]!.textContent = d.message + (d.hint ? ` — help: ${d.hint}` : "");
+    li.addEventListener("click", () => {
+      if (file === undefined) return;
+      openFile(file);
+      if (d.span) view.dispatch({ selection: { anchor: offsetOf(view.state.doc, d.span.start.line, d.span.start.column) }, scrollIntoView: true });
+      view.focus();
+    });
+    list.append(li);
+    if (file === current) {
+      const from = d.span ? offsetOf(doc, d.span.start.line, d.span.start.column) : 0;
+      let to = d.span ? offsetOf(doc, d.span.end.line, d.span.end.column) : Math.min(doc.length, doc.line(1).to);
+      if (to <= from) to = Math.min(doc.length, from + 1);
+      inline.push({ from, to, severity: d.severity === "info" ? "info" : d.severity, message: `${d.code}: ${d.message}`, source: "yaoc" });
+    }
+  }
+  view.dispatch(setDiagnostics(view.state, inline));
+}
+
+function showOutputs(p: PlaygroundPackage, result: PackageCheckResult): void {
+  $("tab-identity").textContent = [
+    `kind:         ${result.kind}`,
+    `valid:        ${result.valid}`,
+    `identity:     ${result.identity ?? "(none: the package is invalid)"}`,
+    ...(result.extra?.["program_hash"] !== undefined ? [`program_hash: ${String(result.extra["program_hash"] ?? "(none)")}`] : []),
+  ].join("\n");
+  void showHnsViews(p, result);
+  const text = p.files[current] ?? "";
+  if (!fmtAvailable) $("tab-fmt").textContent = "formatter not available (yaoc fmt has not landed in this build)";
+  else if (!/\.(hns|yao)$/.test(current === "" ? p.name : current)) $("tab-fmt").textContent = "yaoc fmt formats Yao sources (.hns, .yao) only";
+  else {
+    const f = formatSource(text);
+    $("tab-fmt").textContent = f.ok ? f.text : `cannot format: ${f.diagnostic?.message ?? "invalid input"}`;
+  }
+}
+
+/** Typed IR and evaluation profile, as `yaoc ir` and `yaoc profile` print them (HNS packages). */
+async function showHnsViews(p: PlaygroundPackage, result: PackageCheckResult): Promise<void> {
+  const ir = $("tab-ir");
+  const profile = $("tab-profile");
+  if (result.kind !== "hns" || !result.valid) {
+    const why = result.kind !== "hns" ? `only HNS packages have a typed IR (this is ${result.kind})` : "the package is invalid; fix the diagnostics first";
+    ir.textContent = why;
+    profile.textContent = why;
+    return;
+  }
+  const loaded = await loadPackage(packageFs(p), p.name);
+  if (!loaded.ok) return;
+  const h = loaded.package;
+  const analysis = analyzeModule({ entry: h.entry.form, functions: h.functions, allowInternal: true, profile: morphzProfile(toolsFromManifest(h.manifest.tools).tools) });
+  ir.textContent = analysis.program ? programJson(analysis.program) : analysis.diagnostics.map((d) => d.message).join("\n");
+  profile.textContent = evaluationProfile(sharedTypes(h)[0], h.functions.map((f) => f.form));
+}
+
+function renderTree(): void {
+  const tree = $("file-tree");
+  tree.replaceChildren();
+  const names = Object.keys(pkg.files).sort();
+  const root = document.createElement("li");
+  root.className = "dir";
+  root.textContent = "" in pkg.files ? "(single file)" : `${pkg.name}/`;
+  tree.append(root);
+  for (const name of names) {
+    const li = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = name === "" ? pkg.name : name;
+    button.dataset["file"] = name;
+    if (name === current) button.setAttribute("aria-current", "true");
+    button.addEventListener("click", () => openFile(name));
+    li.append(button);
+    tree.append(li);
+  }
+}
+
+function openFile(name: string): void {
+  if (!(name in pkg.files)) return;
+  current = name;
+  view.setState(EditorState.create({ doc: pkg.files[name], extensions: editorExtensions() }));
+  renderTree();
+  if (lastResult) {
+    showDiagnostics(lastResult);
+    showOutputs(pkg, lastResult);
+  }
+}
+
+function loadPackageIntoPage(p: PlaygroundPackage): void {
+  pkg = p;
+  const names = Object.keys(p.files).sort();
+  current = "" in p.files ? "" : (names.find((n) => /manifest\.yao$|surface\.json$|harp\.json$|\.acl$/.test(n)) ?? names[0] ?? "");
+  lastResult = undefined;
+  openFile(current);
+  void runCheck();
+}
+
+function setUpExamples(): void {
+  const select = $<HTMLSelectElement>("examples");
+  const placeholder = new Option("choose…", "");
+  select.append(placeholder);
+  for (const e of examples) select.append(new Option(e.name, e.name));
+  select.addEventListener("change", () => {
+    const e = examples.find((x) => x.name === select.value);
+    if (e) {
+      history.replaceState(null, "", location.pathname + location.search);
+      loadPackageIntoPage({ name: e.name, files: { ...e.files } });
+    }
+  });
+}
+
+function setUpTabs(): void {
+  for (const tab of document.querySelectorAll<HTMLButtonElement>("#tabs [role=tab]")) {
+    tab.addEventListener("click", () => {
+      for (const t of document.querySelectorAll<HTMLButtonElement>("#tabs [role=tab]")) t.setAttribute("aria-selected", String(t === tab));
+      for (const panel of document.querySelectorAll<HTMLElement>(".tab")) panel.hidden = panel.dataset["tab"] !== tab.dataset["tab"];
+    });
+  }
+}
+
+function setUpShare(): void {
+  $("share").addEventListener("click", async () => {
+    const fragment = await encodeFragment(pkg);
+    history.replaceState(null, "", `#${fragment}`);
+    $("share-status").textContent = "address updated: copy it to share this package";
+  });
+}
+
+async function start(): Promise<void> {
+  setUpExamples();
+  setUpTabs();
+  setUpShare();
+  const fromFragment = location.hash.length > 1 ? await decodeFragment(location.hash.slice(1)) : undefined;
+  if (location.hash.length > 1 && fromFragment === undefined) $("share-status").textContent = "the address holds no readable package; showing an example";
+  loadPackageIntoPage(fromFragment ?? { name: examples[0]!.name, files: { ...examples[0]!.files } });
+  (window as unknown as { yaocPlayground: unknown }).yaocPlayground = { view, examples, get package() { return pkg; } };
+}
+
+void start();
