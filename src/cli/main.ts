@@ -35,7 +35,7 @@ const GROUPS: Record<string, () => Promise<Register>> = {
 /** The groups a command line needs: none for check/hash, the named one, or all (help, unknown). */
 export function groupsFor(argv: readonly string[]): string[] {
   const first = argv.slice(2).find((a) => !a.startsWith("-"));
-  if (first === "check" || first === "hash" || first === "explain") return [];
+  if (first === "check" || first === "hash" || first === "explain" || first === "fmt" || first === "lsp") return [];
   if (first !== undefined && first !== "help" && Object.hasOwn(GROUPS, first)) return [first];
   return Object.keys(GROUPS);
 }
@@ -106,6 +106,27 @@ export function buildProgram(groups: readonly Register[]): Command {
     .action(async (path: string) => {
       const { runHash } = await import("./hash-command.js");
       process.exitCode = await runHash(fs, path);
+    });
+
+  program
+    .command("fmt")
+    .description("format Yao sources exactly like the reference formatter (.yao/.hns files, directories, or - for stdin)")
+    .option("--check", "list the files that would change; exit 1 if any")
+    .option("--diff", "like --check, and print a unified diff of each change")
+    .option("--write", "rewrite the files that change (atomically, keeping their mode)")
+    .argument("<paths...>", "files, directories, or - for stdin")
+    .action(async (paths: string[], opts: { check?: boolean; diff?: boolean; write?: boolean }) => {
+      const { runFmt } = await import("./fmt-command.js");
+      process.exitCode = runFmt(paths, opts);
+    });
+
+  program
+    .command("lsp")
+    .description("run the Yao language server over stdio (for editors)")
+    .option("--stdio", "use stdio (the default and only transport; accepted for editor clients)")
+    .action(async () => {
+      const { runLanguageServer } = await import("../lsp/node-server.js");
+      runLanguageServer();
     });
 
   for (const register of groups) register(program);

@@ -97,6 +97,13 @@ export function renderDiagnosticText(d: Diagnostic, sources?: ReadonlyMap<string
   return renderDiagnostic(d, new SourceLines(sources), PLAIN);
 }
 
+/** Diagnostics alone, with code frames, for commands that report no package result (`yaoc fmt`). */
+export function renderDiagnosticsHuman(diagnostics: readonly Diagnostic[], sources: ReadonlyMap<string, string>, options: HumanOptions): string {
+  const paint: Paint = (style, text) => (options.color ? `${STYLE[style]}${text}${STYLE.reset}` : text);
+  const lines = new SourceLines(sources);
+  return diagnostics.map((d) => `${renderDiagnostic(d, lines, paint)}\n`).join("");
+}
+
 function renderDiagnostic(d: Diagnostic, sources: SourceLines, paint: Paint): string {
   const where = d.file === undefined ? "" : d.span ? `${d.file}:${d.span.start.line}:${d.span.start.column}: ` : `${d.file}: `;
   const lines = [`${where}${paint(d.severity, `${d.severity}[${d.code}]`)}: ${paint("bold", d.message)}`];

@@ -1,4 +1,4 @@
-/** Our own structural tests of the SARIF, GitHub and display-column code (no ../shared needed). */
+/** Our own structural tests of the SARIF, GitHub and display-column code (no reference material needed). */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";

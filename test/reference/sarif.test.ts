@@ -1,6 +1,6 @@
 /**
  * Reference conformance: `--format sarif` output validates against the official OASIS SARIF 2.1.0
- * JSON Schema with Errata 01, read from ../shared/reference/sarif/ (never copied into the project).
+ * JSON Schema with Errata 01, read from the reference folder beside the repository (reference/sarif/) (never copied into the project).
  * Skipped, with the reason, when the shared directory is absent (a bare clone).
  */
 import { readFileSync } from "node:fs";

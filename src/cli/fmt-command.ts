@@ -1,0 +1,235 @@
+/**
+ * `yaoc fmt [--check | --diff | --write] PATH... | -`: the reference formatter (src/fmt) over files,
+ * directories and stdin.
+ *
+ * - no flag: print the formatted text of the one input (a file or `-`);
+ * - `--check`: list the files that would change, exit 1 if any; `--diff` also prints a unified diff;
+ * - `--write`: rewrite only the files that change, atomically (a temp file in the same directory
+ *   with the original mode, fsync'd, renamed over the original), aborting with the reference message
+ *   if the file changed while it was being formatted.
+ *
+ * A directory is searched for `.yao` and `.hns` files (each formatted on its own: a directory package's
+ * manifest, contract, functions and entry are separate Yao sources). Invalid Yao is refused with the
+ * reader's diagnostic and never written. Exit codes: 0 ok; 1 a file is invalid or would change;
+ * 2 usage or I/O error.
+ */
+import { closeSync, fsyncSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { createTwoFilesPatch, FILE_HEADERS_ONLY } from "diff";
+import { formatSource } from "../fmt/format.js";
+import { renderDiagnosticsHuman } from "../diagnostics/render.js";
+import { EXIT_INVALID, EXIT_OK, EXIT_USAGE, useColor } from "./io.js";
+
+export interface FmtOptions {
+  readonly check?: boolean;
+  readonly diff?: boolean;
+  readonly write?: boolean;
+  /** Test hook: runs after the temp file is written and before the changed-meanwhile check. */
+  readonly beforeCommit?: (path: string) => void;
+}
+
+export interface FmtIo {
+  readonly stdout: (s: string) => void;
+  readonly stderr: (s: string) => void;
+  readonly readStdin: () => Uint8Array;
+  readonly color: boolean;
+}
+
+/** Directories never searched: version control and dependency trees. */
+const SKIPPED_DIRECTORIES = new Set([".git", "node_modules"]);
+/** A directory tree is searched to this depth at most (no unbounded walks through odd trees). */
+const MAX_DEPTH = 32;
+
+function isYaoFile(name: string): boolean {
+  return name.endsWith(".yao") || name.endsWith(".hns");
+}
+
+export function defaultFmtIo(): FmtIo {
+  return {
+    stdout: (s) => process.stdout.write(s),
+    stderr: (s) => process.stderr.write(s),
+    readStdin: () => readFileSync(0),
+    color: useColor(process.stderr),
+  };
+}
+
+export function runFmt(paths: readonly string[], options: FmtOptions, io: FmtIo = defaultFmtIo()): number {
+  const usage = (message: string): number => {
+    io.stderr(`yaoc fmt: ${message}\n`);
+    return EXIT_USAGE;
+  };
+  if (options.write && (options.check || options.diff)) {
+    return usage(`--write and --${options.check ? "check" : "diff"} are mutually exclusive`);
+  }
+  if (paths.includes("-") && paths.length > 1) return usage("`-` (stdin) cannot be combined with other paths");
+  if (paths.includes("-") && options.write) return usage("--write needs files; stdin (`-`) has nowhere to be written back");
+
+  const files: string[] = [];
+  let status = EXIT_OK;
+  if (paths[0] === "-") files.push("-");
+  else {
+    for (const path of paths) {
+      const found = collect(path, io);
+      if (found === undefined) status = EXIT_USAGE;
+      else files.push(...found);
+    }
+  }
+  const reportMode = options.check || options.diff;
+  if (!reportMode && !options.write && (files.length !== 1 || paths.length !== 1 || isDirectory(paths[0]!))) {
+    if (status !== EXIT_OK) return status;
+    return usage("printing the formatted text needs exactly one file or `-`; use --check, --diff or --write for several files or a directory");
+  }
+
+  let changed = 0;
+  for (const file of files) {
+    const outcome = formatOne(file, options, io);
+    if (outcome === "changed") changed++;
+    else if (outcome === "invalid") status = Math.max(status, EXIT_INVALID);
+    else if (outcome === "io") status = EXIT_USAGE;
+  }
+  if (reportMode && changed > 0) {
+    io.stderr(`${changed} file${changed === 1 ? "" : "s"} would be reformatted\n`);
+    status = Math.max(status, EXIT_INVALID);
+  }
+  return status;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The `.yao`/`.hns` files a path names (itself, or those under a directory, sorted), or undefined on error. */
+function collect(path: string, io: FmtIo): string[] | undefined {
+  let st;
+  try {
+    st = statSync(path);
+  } catch {
+    io.stderr(`yaoc fmt: ${path} does not exist\n`);
+    return undefined;
+  }
+  if (st.isFile()) {
+    if (!isYaoFile(path)) {
+      io.stderr(`yaoc fmt: ${path} is not a .yao or .hns file; format expects .yao/.hns files, directories or -\n`);
+      return undefined;
+    }
+    return [path];
+  }
+  if (!st.isDirectory()) {
+    io.stderr(`yaoc fmt: ${path} is neither a regular file nor a directory\n`);
+    return undefined;
+  }
+  const out: string[] = [];
+  const walk = (dir: string, depth: number): void => {
+    if (depth > MAX_DEPTH) return;
+    const names = readdirSync(dir).sort();
+    for (const name of names) {
+      const child = join(dir, name);
+      const entry = lstatSync(child);
+      // Symbolic links are never followed: a link could lead out of the tree or loop.
+      if (entry.isDirectory() && !SKIPPED_DIRECTORIES.has(name)) walk(child, depth + 1);
+      else if (entry.isFile() && isYaoFile(name)) out.push(child);
+    }
+  };
+  try {
+    walk(path, 0);
+  } catch (e) {
+    io.stderr(`yaoc fmt: cannot read ${path}: ${(e as Error).message}\n`);
+    return undefined;
+  }
+  return out;
+}
+
+type Outcome = "unchanged" | "changed" | "invalid" | "io";
+
+function formatOne(file: string, options: FmtOptions, io: FmtIo): Outcome {
+  const name = file === "-" ? "<stdin>" : file;
+  let bytes: Uint8Array;
+  try {
+    bytes = file === "-" ? io.readStdin() : readFileSync(file);
+  } catch (e) {
+    io.stderr(`yaoc fmt: cannot read ${name}: ${(e as Error).message}\n`);
+    return "io";
+  }
+  const result = formatSource(bytes, { file: name });
+  if (!result.ok) {
+    const sources = new Map<string, string>(result.text === undefined ? [] : [[name, result.text]]);
+    io.stderr(renderDiagnosticsHuman([result.diagnostic], sources, { color: io.color }));
+    io.stderr(`yaoc fmt: ${name} is not valid Yao; nothing written\n`);
+    return "invalid";
+  }
+  const original = new TextDecoder().decode(bytes);
+  const same = original === result.text;
+  if (options.check || options.diff) {
+    if (same) return "unchanged";
+    io.stdout(`${name}\n`);
+    if (options.diff) io.stdout(createTwoFilesPatch(name, name, original, result.text, undefined, undefined, { context: 3, headerOptions: FILE_HEADERS_ONLY }));
+    return "changed";
+  }
+  if (options.write) {
+    if (same) return "unchanged";
+    return writeAtomically(file, bytes, result.text, options, io);
+  }
+  io.stdout(result.text);
+  return same ? "unchanged" : "changed";
+}
+
+/**
+ * Replace `file` with `text` through a temp file in the same directory (so the rename is atomic),
+ * keeping the original mode, fsync'd before the rename. If the file no longer holds the bytes that
+ * were formatted, nothing is written (the reference's `source changed during formatting`).
+ */
+function writeAtomically(file: string, formattedFrom: Uint8Array, text: string, options: FmtOptions, io: FmtIo): Outcome {
+  const dir = dirname(file);
+  const temp = join(dir, `.${basename(file)}.yaoc-fmt-${process.pid}-${Date.now()}.tmp`);
+  let fd: number | undefined;
+  try {
+    const mode = statSync(file).mode & 0o7777;
+    // wx: never reuse or follow an existing path.
+    fd = openSync(temp, "wx", mode);
+    const data = new TextEncoder().encode(text);
+    let off = 0;
+    while (off < data.length) off += writeSync(fd, data, off, data.length - off);
+    fsyncSync(fd);
+    closeSync(fd);
+    fd = undefined;
+    options.beforeCommit?.(file);
+    const now = readFileSync(file);
+    if (!sameBytes(now, formattedFrom)) {
+      rmSync(temp, { force: true });
+      io.stderr(`yaoc fmt: ${file}: source changed during formatting; no write performed\n`);
+      return "io";
+    }
+    renameSync(temp, file);
+    syncDirectory(dir);
+    return "changed";
+  } catch (e) {
+    if (fd !== undefined) closeSync(fd);
+    rmSync(temp, { force: true });
+    io.stderr(`yaoc fmt: cannot write ${file}: ${(e as Error).message}\n`);
+    return "io";
+  }
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Make the rename durable; some platforms cannot fsync a directory, which is not an error here. */
+function syncDirectory(dir: string): void {
+  try {
+    const fd = openSync(dir, "r");
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // best effort
+  }
+}

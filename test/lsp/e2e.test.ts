@@ -1,0 +1,224 @@
+/**
+ * `yaoc lsp` end to end: spawn the real executable and speak LSP JSON-RPC over its stdio
+ * (Content-Length framing), asserting real results for every feature the server announces.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../support/shared.js";
+
+const BIN = join(REPO_ROOT, "bin/yaoc.js");
+
+class LspClient {
+  private buffer = Buffer.alloc(0);
+  private nextId = 1;
+  private readonly pending = new Map<number, (m: { result?: unknown; error?: unknown }) => void>();
+  readonly notifications: { method: string; params: any }[] = [];
+  private waiters: (() => void)[] = [];
+
+  constructor(readonly child: ChildProcessWithoutNullStreams) {
+    child.stdout.on("data", (chunk: Buffer) => {
+      this.buffer = Buffer.concat([this.buffer, chunk]);
+      for (;;) {
+        const headerEnd = this.buffer.indexOf("\r\n\r\n");
+        if (headerEnd < 0) return;
+        const length = Number(/Content-Length: (\d+)/i.exec(this.buffer.subarray(0, headerEnd).toString())![1]);
+        if (this.buffer.length < headerEnd + 4 + length) return;
+        const body = JSON.parse(this.buffer.subarray(headerEnd + 4, headerEnd + 4 + length).toString("utf8"));
+        this.buffer = this.buffer.subarray(headerEnd + 4 + length);
+        if (body.id !== undefined && body.method === undefined) this.pending.get(body.id)?.(body);
+        else if (body.method !== undefined && body.id !== undefined) this.send({ jsonrpc: "2.0", id: body.id, result: null });
+        else if (body.method !== undefined) {
+          this.notifications.push(body);
+          this.waiters.splice(0).forEach((w) => w());
+        }
+      }
+    });
+  }
+
+  private send(message: unknown): void {
+    const text = JSON.stringify(message);
+    this.child.stdin.write(`Content-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
+  }
+
+  request(method: string, params: unknown): Promise<any> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, (m) => (m.error ? reject(new Error(JSON.stringify(m.error))) : resolve(m.result)));
+      this.send({ jsonrpc: "2.0", id, method, params });
+    });
+  }
+
+  notify(method: string, params: unknown): void {
+    this.send({ jsonrpc: "2.0", method, params });
+  }
+
+  /** The next diagnostics published for `uri` after `since` notifications. */
+  async diagnosticsFor(uri: string, since: number): Promise<any[]> {
+    for (;;) {
+      const hit = this.notifications.slice(since).find((n) => n.method === "textDocument/publishDiagnostics" && n.params.uri === uri);
+      if (hit) return hit.params.diagnostics;
+      await new Promise<void>((r) => this.waiters.push(r));
+    }
+  }
+}
+
+const SINGLE = `(manifest (id demo) (version "1") (title "Demo") (capabilities (tools read)))
+(contract (purpose "demo"))
+(fn load
+  (visibility exported)
+  (description "Read one file")
+  (params (path String))
+  (returns Json)
+  (effects (tool read))
+  (body (call read (path path))))
+(eval
+  (requires (tools read))
+  (seq
+    (bind n (add 1 2))
+    (bind doc (load (path "README.md")))
+    (list n (add n 1))))
+`;
+
+let dir: string;
+let client: LspClient;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "yaoc-lsp-"));
+  cpSync(join(REPO_ROOT, "examples/review-dir.hns"), join(dir, "review-dir.hns"), { recursive: true });
+  const child = spawn(process.execPath, [BIN, "lsp", "--stdio"], { cwd: REPO_ROOT });
+  client = new LspClient(child);
+  const init = await client.request("initialize", { processId: process.pid, rootUri: pathToFileURL(dir).href, capabilities: {} });
+  expect(init.capabilities.hoverProvider).toBe(true);
+  client.notify("initialized", {});
+});
+
+afterAll(async () => {
+  await client.request("shutdown", null);
+  const exited = new Promise<number | null>((r) => client.child.on("exit", (code) => r(code)));
+  client.notify("exit", null);
+  expect(await exited).toBe(0);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("yaoc lsp over stdio", () => {
+  const uri = (): string => pathToFileURL(join(dir, "demo.hns")).href;
+
+  it("publishes no diagnostics for a valid package, then the analyzer's error after a change", async () => {
+    let since = client.notifications.length;
+    client.notify("textDocument/didOpen", { textDocument: { uri: uri(), languageId: "yao", version: 1, text: SINGLE } });
+    expect(await client.diagnosticsFor(uri(), since)).toEqual([]);
+
+    since = client.notifications.length;
+    // One edit: `(add 1 2)` → `(add 1 "2")` on line 13 (0-based 12).
+    const line = SINGLE.split("\n")[12]!;
+    const col = line.indexOf("2)");
+    client.notify("textDocument/didChange", {
+      textDocument: { uri: uri(), version: 2 },
+      contentChanges: [{ range: { start: { line: 12, character: col }, end: { line: 12, character: col + 1 } }, text: '"2"' }],
+    });
+    const diagnostics = await client.diagnosticsFor(uri(), since);
+    expect(diagnostics).toHaveLength(1);
+    expect(diagnostics[0]).toMatchObject({ severity: 1, source: "yaoc", code: "yao.type_mismatch", range: { start: { line: 12 } } });
+    expect(diagnostics[0].codeDescription.href).toMatch(/docs\/diagnostics\.md$/);
+    expect(diagnostics[0].range.start.character).toBeGreaterThan(0);
+
+    since = client.notifications.length;
+    client.notify("textDocument/didChange", { textDocument: { uri: uri(), version: 3 }, contentChanges: [{ text: SINGLE }] });
+    expect(await client.diagnosticsFor(uri(), since)).toEqual([]);
+  });
+
+  it("hover: a function's signature with its description and effects, an operator's type, a binding's inferred type", async () => {
+    const at = (line: number, text: string, delta = 0) => ({ line, character: SINGLE.split("\n")[line]!.indexOf(text) + delta });
+    const fn = await client.request("textDocument/hover", { textDocument: { uri: uri() }, position: at(13, "load") });
+    expect(fn.contents.value).toContain("(fn load");
+    expect(fn.contents.value).toContain("Read one file");
+    expect(fn.contents.value).toContain("effects:");
+    expect(fn.contents.value).toContain("read");
+    const op = await client.request("textDocument/hover", { textDocument: { uri: uri() }, position: at(12, "add") });
+    expect(op.contents.value).toContain("(add A B...)");
+    const bound = await client.request("textDocument/hover", { textDocument: { uri: uri() }, position: at(12, " n", 1) });
+    expect(bound.contents.value).toContain("n : Int");
+    const use = await client.request("textDocument/hover", { textDocument: { uri: uri() }, position: at(14, "list n", 5) });
+    expect(use.contents.value).toContain("Int");
+    const tool = await client.request("textDocument/hover", { textDocument: { uri: uri() }, position: at(8, "read") });
+    expect(tool.contents.value).toContain("tool `read`");
+  });
+
+  it("definition and references: a function and a binding", async () => {
+    const def = await client.request("textDocument/definition", { textDocument: { uri: uri() }, position: { line: 13, character: SINGLE.split("\n")[13]!.indexOf("load") } });
+    expect(def).toEqual([{ uri: uri(), range: { start: { line: 2, character: 4 }, end: { line: 2, character: 8 } } }]);
+    const useOfN = { line: 14, character: SINGLE.split("\n")[14]!.indexOf("list n") + 5 };
+    const nDef = await client.request("textDocument/definition", { textDocument: { uri: uri() }, position: useOfN });
+    expect(nDef[0].range.start).toEqual({ line: 12, character: SINGLE.split("\n")[12]!.indexOf(" n") + 1 });
+    const refs = await client.request("textDocument/references", { textDocument: { uri: uri() }, position: useOfN, context: { includeDeclaration: true } });
+    expect(refs.map((r: any) => r.range.start.line)).toEqual([12, 14, 14]);
+  });
+
+  it("completion offers operators, functions with their parameters, types and manifest tools", async () => {
+    const items = await client.request("textDocument/completion", { textDocument: { uri: uri() }, position: { line: 14, character: 5 } });
+    const byLabel = new Map(items.map((i: any) => [i.label, i]));
+    expect(byLabel.get("add")).toBeDefined();
+    expect(byLabel.get("load")).toMatchObject({ insertText: "load (path $1)" });
+    expect(byLabel.get("String")).toBeDefined();
+    expect(byLabel.get("read")).toMatchObject({ detail: "tool declared in the manifest" });
+  });
+
+  it("document symbols and formatting", async () => {
+    const symbols = await client.request("textDocument/documentSymbol", { textDocument: { uri: uri() } });
+    expect(symbols.map((s: any) => s.name)).toEqual(["manifest", "contract", "load", "eval"]);
+    expect(symbols[2].children.map((c: any) => c.name)).toEqual(["path"]);
+    const edits = await client.request("textDocument/formatting", { textDocument: { uri: uri() }, options: { tabSize: 2, insertSpaces: true } });
+    expect(edits).toHaveLength(1);
+    expect(edits[0].newText).toContain('(eval\n  (requires (tools read))\n  (seq (bind n (add 1 2)) (bind doc (load (path "README.md"))) (list n (add n 1))))\n');
+  });
+
+  it("a directory package: a functions/ file is re-checked with its package, across files", async () => {
+    const fnPath = join(dir, "review-dir.hns/functions/load-change.yao");
+    const mainPath = join(dir, "review-dir.hns/programs/main.yao");
+    const fnUri = pathToFileURL(fnPath).href;
+    const mainUri = pathToFileURL(mainPath).href;
+    const { readFileSync } = await import("node:fs");
+    const fnText = readFileSync(fnPath, "utf8");
+    let since = client.notifications.length;
+    client.notify("textDocument/didOpen", { textDocument: { uri: fnUri, languageId: "yao", version: 1, text: fnText } });
+    expect(await client.diagnosticsFor(fnUri, since)).toEqual([]);
+    // Unsaved edit: the function now returns Int, which its body does not produce.
+    since = client.notifications.length;
+    client.notify("textDocument/didChange", { textDocument: { uri: fnUri, version: 2 }, contentChanges: [{ text: fnText.replace("(returns Json)", "(returns Int)") }] });
+    const ds = await client.diagnosticsFor(fnUri, since);
+    expect(ds.length).toBe(1);
+    expect(ds[0].code).toBe("yao.type_mismatch");
+    // Go to the function's definition from the entry file, which is not open.
+    const main = readFileSync(mainPath, "utf8");
+    const line = main.split("\n").findIndex((l) => l.includes("load-change"));
+    const def = await client.request("textDocument/definition", { textDocument: { uri: mainUri }, position: { line, character: main.split("\n")[line]!.indexOf("load-change") } });
+    expect(def[0].uri).toBe(fnUri);
+  });
+
+  it("harp.json, surface.json and a3s-use-extension.acl: their frontends' checkers run on the unsaved text", async () => {
+    const { readFileSync } = await import("node:fs");
+    for (const [fixture, file] of [
+      ["fixtures/harp/valid-full", "harp.json"],
+      ["fixtures/hcp/valid", "surface.json"],
+      ["fixtures/a3s/packages/valid-okf", "a3s-use-extension.acl"],
+    ] as const) {
+      const copy = join(dir, fixture.replaceAll("/", "-"));
+      cpSync(join(REPO_ROOT, fixture), copy, { recursive: true });
+      const fileUri = pathToFileURL(join(copy, file)).href;
+      const text = readFileSync(join(copy, file), "utf8");
+      let since = client.notifications.length;
+      client.notify("textDocument/didOpen", { textDocument: { uri: fileUri, languageId: "json", version: 1, text } });
+      expect(await client.diagnosticsFor(fileUri, since)).toEqual([]);
+      since = client.notifications.length;
+      client.notify("textDocument/didChange", { textDocument: { uri: fileUri, version: 2 }, contentChanges: [{ text: file.endsWith(".acl") ? text.replace('"', "") : text.replace("{", "[") }] });
+      const ds = await client.diagnosticsFor(fileUri, since);
+      expect(ds.length, file).toBeGreaterThan(0);
+      expect(ds[0].severity).toBe(1);
+      expect(ds[0].code).toMatch(/^(harp|hcp|a3s)\./);
+    }
+  });
+});
