@@ -5,7 +5,7 @@
 export type { Diagnostic, Position, Severity, Span } from "./diagnostics/diagnostic.js";
 export type { CheckResult, PackageKind } from "./diagnostics/result.js";
 export type { CodeInfo } from "./diagnostics/codes.js";
-export { ALL_CODES, codeInfo } from "./diagnostics/registry.js";
+export { ALL_CODES, codeInfo } from "./codes/registry.js";
 export { renderHuman, renderJson } from "./diagnostics/render.js";
 
 export type { FileKind, FileStat, PackageFs } from "./fs/package-fs.js";

@@ -1,7 +1,16 @@
-/** Diagnostics of package-kind detection (the routing step of `check`, before any frontend runs). */
+/**
+ * Diagnostics of package-kind detection (the routing step of `check`, before any frontend runs) and
+ * of the command-line front door. Both live here, below `src/cli`, so the registry and evidence can
+ * read them without importing the CLI.
+ */
 import { defineCodes } from "../diagnostics/codes.js";
 
 export const CHECK_CODES = defineCodes([
   { code: "check.no_marker", severity: "error", summary: "A directory holds none of the files that identify a package kind (`.hns` suffix, `harp.json`, `surface.json`+`policy.json`+`HARNESS.md`, `a3s-use-extension.acl`).", clause: "yaoc check", layer: "L1", reason: "struct_unknown_package_kind" },
   { code: "check.broken_link", severity: "error", summary: "The package path is a symbolic link that does not resolve (dangling, or a loop).", clause: "yaoc check", layer: "L1", reason: "struct_broken_link" },
+]);
+
+/** Diagnostics of the command-line front door itself. */
+export const CLI_CODES = defineCodes([
+  { code: "cli.not_found", severity: "error", summary: "A path given on the command line does not exist (I/O error, exit 2).", clause: "yaoc CLI", layer: "L1", reason: "struct_path_not_found" },
 ]);

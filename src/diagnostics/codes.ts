@@ -30,6 +30,12 @@ export interface CodeInfo {
   readonly reason: `${ReasonFamily}${string}`;
 }
 
+/** One titled group of rows in docs/diagnostics.md (one per frontend table). */
+export interface CodeSection {
+  readonly title: string;
+  readonly rows: readonly CodeInfo[];
+}
+
 /** Declare a frontend's code table; keeps rows typed and ordered as written. */
 export function defineCodes<const T extends readonly CodeInfo[]>(rows: T): T {
   return rows;

@@ -4,19 +4,11 @@
  * Positions follow the Yao reference: `byte` is a zero-based UTF-8 offset, `line` and `column` are
  * one-based and columns count Unicode scalars (never UTF-16 units).
  */
+import type { Span } from "../../ir/span.js";
+
+export type { Position, SourceSpan, Span } from "../../ir/span.js";
+
 export type Severity = "error" | "warning" | "info";
-
-export interface Position {
-  readonly byte: number;
-  readonly line: number;
-  readonly column: number;
-}
-
-/** Half-open byte range `[start.byte, end.byte)`. */
-export interface Span {
-  readonly start: Position;
-  readonly end: Position;
-}
 
 export interface RelatedLocation {
   readonly file?: string;

@@ -199,13 +199,13 @@ export class FunctionModule implements FunctionResolver {
     for (const p of decl.params) scope.bind(p.name, p.ty);
     const body: HirExpr = new ExpressionAnalyzer(env, true).expr(decl.body, scope, 0);
     if (!isAssignable(body.ty, decl.returns)) {
-      fail("type_mismatch", `expected ${debugType(decl.returns)}, found ${debugType(body.ty)}`, body.span as SourceSpan);
+      fail("type_mismatch", `expected ${debugType(decl.returns)}, found ${debugType(body.ty)}`, body.span);
     }
     if (decl.effects !== undefined && !isEffectSubset(body.effects, decl.effects)) {
       fail(
         "effect_escape",
         `fn '${decl.name}' effects ${debugEffects(body.effects)} exceed declared upper bound ${debugEffects(decl.effects)}; missing ${debugEffects(effectDifference(body.effects, decl.effects))}`,
-        body.span as SourceSpan,
+        body.span,
       );
     }
     return { name: decl.name, visibility: decl.visibility, params: decl.params, returns: decl.returns, body };

@@ -131,7 +131,7 @@ function checkDeclaredEffects(body: HirExpr, declared: EffectSet | null): void {
   fail(
     "effect_escape",
     `program effects ${debugEffects(body.effects)} exceed declared upper bound ${debugEffects(declared)}; missing ${debugEffects(effectDifference(body.effects, declared))}. Remove requires.effects to let Yao infer the complete set, or add every missing effect explicitly`,
-    body.span as SourceSpan,
+    body.span,
   );
 }
 
