@@ -6,7 +6,7 @@
  *
  * Browser-safe: all file access goes through `PackageFs` (`NodeFs` from "yaoc/node", `MemoryFs`).
  */
-import { diagnostic } from "../diagnostics/diagnostic.js";
+import { diagnostic } from "./codes.js";
 import type { CheckResult } from "../diagnostics/result.js";
 import { MemoryFs } from "../fs/memory-fs.js";
 import { FsError, type PackageFs } from "../fs/package-fs.js";

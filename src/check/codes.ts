@@ -3,7 +3,7 @@
  * of the command-line front door. Both live here, below `src/cli`, so the registry and evidence can
  * read them without importing the CLI.
  */
-import { defineCodes } from "../diagnostics/codes.js";
+import { defineCodes, diagnosticsFor, type CodeOf } from "../diagnostics/codes.js";
 
 export const CHECK_CODES = defineCodes([
   { code: "check.no_marker", severity: "error", summary: "A directory holds none of the files that identify a package kind (`.hns` suffix, `harp.json`, `surface.json`+`policy.json`+`HARNESS.md`, `a3s-use-extension.acl`).", clause: "yaoc check", layer: "L1", reason: "struct_unknown_package_kind" },
@@ -14,3 +14,9 @@ export const CHECK_CODES = defineCodes([
 export const CLI_CODES = defineCodes([
   { code: "cli.not_found", severity: "error", summary: "A path given on the command line does not exist (I/O error, exit 2).", clause: "yaoc CLI", layer: "L1", reason: "struct_path_not_found" },
 ]);
+
+export type CheckCode = CodeOf<typeof CHECK_CODES>;
+export type CliCode = CodeOf<typeof CLI_CODES>;
+
+/** Diagnostics of routing and the command line: codes from either table, severity from the row. */
+export const diagnostic = diagnosticsFor([...CHECK_CODES, ...CLI_CODES] as const);

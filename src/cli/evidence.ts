@@ -20,7 +20,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSyn
 import { join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
-import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { diagnostic } from "../evidence/codes.js";
 import { NodeFs } from "../fs/node-fs.js";
 import { buildAttestation, renderJsonl, renderMarkdown, type GitEvidence } from "../evidence/attest.js";
 import { canonicalize } from "../evidence/canonicalize.js";
@@ -233,10 +234,10 @@ export function gitGoldenCheck(root: string, since: string | undefined): GitEvid
       .map(([sha, title]) => diagnostic("evidence.golden_unmarked_commit", `commit ${sha.slice(0, 12)} "${title}" changes golden/ without [golden] in its title`, { file: sha.slice(0, 12) }));
     const status = execFileSync("git", ["-C", root, "status", "--porcelain", "--", "golden/"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
     const pending = status.split("\n").filter((l) => l.trim() !== "").length;
-    if (pending > 0) findings.push(diagnostic("evidence.golden_uncommitted", `${pending} uncommitted change(s) under golden/; the commit recording them must carry [golden]`, { severity: "info" }));
+    if (pending > 0) findings.push(diagnostic("evidence.golden_uncommitted", `${pending} uncommitted change(s) under golden/; the commit recording them must carry [golden]`));
     return { available: true, range, commitsTouchingGolden: commits.length, findings };
   } catch (e) {
-    return { available: false, range, commitsTouchingGolden: 0, findings: [diagnostic("evidence.git_unavailable", `git history unavailable: ${String(e).split("\n")[0]}`, { severity: "warning" })] };
+    return { available: false, range, commitsTouchingGolden: 0, findings: [diagnostic("evidence.git_unavailable", `git history unavailable: ${String(e).split("\n")[0]}`)] };
   }
 }
 

@@ -2,7 +2,8 @@
  * Golden freeze/verify and the sensitivity self-check (seed 002 §2 Golden, §3.3, §3.4), as pure
  * functions over receipts. The CLI (src/cli/evidence.ts) supplies files, fresh processes and git.
  */
-import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { diagnostic } from "./codes.js";
 import type { CheckResult } from "../diagnostics/result.js";
 import type { PackageFs } from "../fs/package-fs.js";
 import { MemoryFs } from "../fs/memory-fs.js";

@@ -3,22 +3,15 @@
  * order, is the one reported. Internally a violation is thrown as a YaoError and turned into a
  * Diagnostic at the API boundary.
  */
-import { diagnostic, START_OF_FILE, type Diagnostic, type Span } from "../diagnostics/diagnostic.js";
+import { START_OF_FILE, type Diagnostic, type Span } from "../diagnostics/diagnostic.js";
+import { diagnostic, type YaoAnalyzerCode } from "./codes.js";
 import type { SourceSpan } from "../syntax/tree.js";
 
-/** The reference codes (yao-v0.1.md §1.6) the analyzer reports, plus our strict additions. */
-export type YaoCode =
-  | "invalid_type"
-  | "duplicate_name"
-  | "recursive_type"
-  | "recursive_function"
-  | "type_mismatch"
-  | "unknown_name"
-  | "unknown_operator"
-  | "effect_escape"
-  | "resource_limit"
-  | "integer_out_of_range"
-  | "invalid_ir";
+/**
+ * The reference codes (yao-v0.1.md §1.6) the analyzer reports, plus our strict additions: the rows of
+ * YAO_ANALYZER_CODES without their `yao.` prefix, so the table is the only list.
+ */
+export type YaoCode = YaoAnalyzerCode extends `yao.${infer Code}` ? Code : never;
 
 export class YaoError extends Error {
   /** Innermost HNS function the violation arose in (reference `Diagnostic.function`). */

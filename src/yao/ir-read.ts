@@ -20,7 +20,8 @@ import type {
   YaoType,
 } from "../../ir/yao-ir-0.1.js";
 import type { SourceSpan } from "../../ir/span.js";
-import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { diagnostic } from "./codes.js";
 import { programHash } from "./ir-json.js";
 import { JObject, JsonSyntaxError, parseJson, type JValue } from "./json-text.js";
 import { effectSet } from "./types.js";
