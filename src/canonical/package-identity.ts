@@ -75,17 +75,5 @@ export function loadableSource(p: IdentityInput): string {
   return artifacts.join("\n");
 }
 
-/** Compare names by Unicode code point (= UTF-8 byte order), never by UTF-16 units or locale. */
-export function compareCodePoints(a: string, b: string): number {
-  const ia = a[Symbol.iterator]();
-  const ib = b[Symbol.iterator]();
-  for (;;) {
-    const x = ia.next();
-    const y = ib.next();
-    if (x.done) return y.done ? 0 : -1;
-    if (y.done) return 1;
-    const cx = x.value.codePointAt(0)!;
-    const cy = y.value.codePointAt(0)!;
-    if (cx !== cy) return cx < cy ? -1 : 1;
-  }
-}
+/** Names are compared by Unicode code point (= UTF-8 byte order); the one implementation is shared. */
+export { compareCodePoints } from "../text/code-point-order.js";

@@ -22,6 +22,7 @@ import type {
 import type { SourceSpan } from "../../ir/span.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { diagnostic } from "./codes.js";
+import { escapePointerToken } from "../json/pointer.js";
 import { programHash } from "./ir-json.js";
 import { JObject, JsonSyntaxError, parseJson, type JValue } from "./json-text.js";
 import { effectSet } from "./types.js";
@@ -61,9 +62,8 @@ function num(v: JValue | undefined, p: Path): number {
   if (i < 0n || i > BigInt(Number.MAX_SAFE_INTEGER)) throw new IrError(p, "position out of range");
   return Number(i);
 }
-const esc = (k: string): string => k.replace(/~/g, "~0").replace(/\//g, "~1");
 const at = (o: JObject, key: string, p: Path): JValue | undefined => o.get(key);
-const field = (p: Path, key: string | number): Path => `${p}/${typeof key === "number" ? key : esc(key)}`;
+const field = (p: Path, key: string | number): Path => `${p}/${typeof key === "number" ? key : escapePointerToken(key)}`;
 
 /** The file name decoded spans carry when the caller does not say where the program came from. */
 export const PERSISTED_PROGRAM = "<persisted program>";
