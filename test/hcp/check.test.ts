@@ -69,9 +69,10 @@ describe("checkHcp", () => {
     expect(surface.length).toBeLessThan(1024 * 1024);
     const t0 = performance.now();
     const r = await checkHcp(MemoryFs.from(files(surface, { surface_id: "acme" })), "/p");
-    expect(performance.now() - t0).toBeLessThan(10_000); // quadratic position lookups would take minutes
+    // A hang guard, not a speed test: quadratic position lookups would take minutes.
+    expect(performance.now() - t0).toBeLessThan(30_000);
     expect(r.diagnostics.filter((d) => d.code === "hcp.verb.passthrough")).toHaveLength(10_000);
-  });
+  }, 60_000);
 });
 
 describe("pack digest", () => {

@@ -111,8 +111,10 @@ describe("readJson", () => {
     const t0 = performance.now();
     const r = readJson(big);
     expect(r.ok).toBe(true);
-    expect(performance.now() - t0).toBeLessThan(2000);
-  });
+    // A hang guard, not a speed test (speed is measured in `npm run bench`): a quadratic reader takes
+    // minutes on this input, a linear one milliseconds, so the bound holds on any loaded machine.
+    expect(performance.now() - t0).toBeLessThan(30_000);
+  }, 60_000);
 });
 
 describe("TextPositions", () => {

@@ -230,7 +230,7 @@ describe("hostile layouts in memory (MemoryFs)", () => {
     rejected(await load(mem({ "/p.hns/main.yao": `(eval ${deep}` })), "yao.nesting_limit");
     const r = readAll(deep);
     expect(r.ok).toBe(false);
-    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(Date.now() - t0).toBeLessThan(25_000); // a hang guard under load, not a speed test
   });
 
   it("invalid UTF-8 → yao.invalid_utf8 with the byte offset, both forms", async () => {

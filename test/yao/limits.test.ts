@@ -77,6 +77,6 @@ describe("hostile input", () => {
     expect(first(`(eval (types ${decls}) (to-json (none T0)))`)).toBeUndefined();
     const cyclic = decls.replace(`(record T${n - 1})`, `(record T${n - 1} (back T0))`);
     expect(first(`(eval (types ${cyclic}) 1)`)).toMatchObject({ code: "yao.recursive_type", message: "recursive type 'T0' is not supported in Yao v0.1" });
-    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(Date.now() - t0).toBeLessThan(25_000); // a hang guard under load, not a speed test
   });
 });
