@@ -1,4 +1,4 @@
-// Bundles the compiled CLI (dist/src/cli/main.js) and its dependencies into dist/bundle/ so that
+// Bundles the compiled CLI (dist/src/cli/bin.js, which runs main.js) and its dependencies into dist/bundle/ so that
 // start-up does not resolve hundreds of small ES modules (chevrotain imports all of lodash-es,
 // ~300 ms on its own). Frontend command groups stay separate chunks, loaded only when used.
 import { build } from "vite";
@@ -7,7 +7,7 @@ await build({
   configFile: false,
   logLevel: "warn",
   build: {
-    ssr: "dist/src/cli/main.js",
+    ssr: "dist/src/cli/bin.js",
     outDir: "dist/bundle",
     emptyOutDir: true,
     target: "node20",

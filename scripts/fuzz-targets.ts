@@ -48,7 +48,6 @@ function repoRoot(): string {
 }
 
 export const REPO = repoRoot();
-export const SHARED = join(REPO, "..", "shared", "reference");
 
 function walk(dir: string): string[] {
   if (!existsSync(dir)) return [];
@@ -90,9 +89,6 @@ function yaoSeeds(): Seed[] {
   for (const p of walk(join(REPO, "fixtures"))) {
     if (p.endsWith(".yao") || p.endsWith(".hns")) out.push(single(`file:${relative(REPO, p)}`, "/in.yao", new Uint8Array(readFileSync(p))));
   }
-  for (const p of walk(join(SHARED, "morphz-fixtures"))) {
-    if (/\.(yao|hns|sexp)$/.test(p)) out.push(single(`shared:${relative(SHARED, p)}`, "/in.yao", new Uint8Array(readFileSync(p))));
-  }
   return out;
 }
 
@@ -118,9 +114,9 @@ function hnsSeeds(): Seed[] {
 
 function aclSeeds(): Seed[] {
   const out: Seed[] = [];
-  const a3s = join(SHARED, "a3s");
-  for (const p of walk(a3s)) if (p.endsWith(".acl")) out.push(single(`shared:${relative(SHARED, p)}`, "/x.acl", new Uint8Array(readFileSync(p))));
-  const casesFile = join(a3s, "acl-0.2.2-parse-cases.json");
+  for (const p of walk(join(REPO, "fixtures", "a3s"))) if (p.endsWith(".acl")) out.push(single(`file:${relative(REPO, p)}`, "/x.acl", new Uint8Array(readFileSync(p))));
+  // Our own ACL reader cases (fixtures/a3s/cases/acl-parse.json): every leniency and rejection.
+  const casesFile = join(REPO, "fixtures", "a3s", "cases", "acl-parse.json");
   if (existsSync(casesFile)) {
     const cases = JSON.parse(readFileSync(casesFile, "utf8")) as { id: string; input: string }[];
     for (const c of cases) out.push(single(`acl-case:${c.id}`, "/x.acl", enc.encode(c.input)));
@@ -130,7 +126,7 @@ function aclSeeds(): Seed[] {
 
 function harpSeeds(): Seed[] {
   const out: Seed[] = [];
-  const dirs = [join(REPO, "fixtures", "harp"), join(SHARED, "harp")];
+  const dirs = [join(REPO, "fixtures", "harp")];
   for (const base of dirs) {
     for (const name of existsSync(base) ? readdirSync(base).sort() : []) {
       const d = join(base, name);
@@ -144,18 +140,13 @@ function harpSeeds(): Seed[] {
 }
 
 function okfSeeds(): Seed[] {
-  const dir = join(SHARED, "a3s", "Use", "crates", "extension", "fixtures", "packages", "plugin-v3-okf", "package");
+  // Our own package acme/atlas with its OKF bundle (fixtures/a3s, written by test/a3s/fixtures-gen.ts).
+  const dir = join(REPO, "fixtures", "a3s", "packages", "valid-okf");
   if (!existsSync(dir)) return [];
   const files = mount(dir);
-  const snapFile = join(SHARED, "a3s", "okf-bundle-snapshots.json");
-  if (existsSync(snapFile)) {
-    const snaps = JSON.parse(readFileSync(snapFile, "utf8")) as { source: string; files: { path: string; base64: string }[] }[];
-    const snap = snaps.find((s) => s.source.endsWith("plugin-v3-okf/package/okf/domain-knowledge"));
-    for (const f of snap?.files ?? []) files[`/pkg/okf/domain-knowledge/${f.path}`] ??= new Uint8Array(Buffer.from(f.base64, "base64"));
-  }
   return Object.keys(files)
     .sort()
-    .map((key) => ({ id: `okf:plugin-v3-okf#${key.slice(5)}`, files, key }));
+    .map((key) => ({ id: `okf:valid-okf#${key.slice(5)}`, files, key }));
 }
 
 function hcpSeeds(): Seed[] {

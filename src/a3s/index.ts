@@ -55,16 +55,17 @@ export async function checkA3s(fs: PackageFs, path: string): Promise<CheckResult
     return fail(diagnostic("a3s.package.io", `cannot open '${path}': ${e instanceof Error ? e.message : String(e)}`, { file: path }));
   }
 
+  const manifestFile = joinPath(root, MANIFEST_FILE);
   const manifestStat = await fs.lstat(joinPath(realRoot, MANIFEST_FILE));
   if (manifestStat === null || manifestStat.kind !== "file") {
-    return fail(diagnostic("a3s.package.declared_file", `${MANIFEST_FILE} must be a regular file`, { file: MANIFEST_FILE }));
+    return fail(diagnostic("a3s.package.declared_file", `${MANIFEST_FILE} must be a regular file`, { file: manifestFile }));
   }
   let bytes: Uint8Array;
   try {
     bytes = await fs.readFile(joinPath(realRoot, MANIFEST_FILE), ACL_MAX_BYTES + 4);
   } catch (e) {
     const why = e instanceof FsError && e.code === "too_large" ? `is larger than ${ACL_MAX_BYTES} bytes (ACL 0.3 document limit)` : `cannot be read: ${e instanceof Error ? e.message : String(e)}`;
-    return fail(diagnostic("a3s.acl.too_large", `${MANIFEST_FILE} ${why}`, { file: MANIFEST_FILE }));
+    return fail(diagnostic("a3s.acl.too_large", `${MANIFEST_FILE} ${why}`, { file: manifestFile }));
   }
   const manifestDigest = rawDigest(bytes);
   const decoded = decodeManifest(bytes, MANIFEST_FILE);
@@ -102,5 +103,21 @@ export async function checkA3s(fs: PackageFs, path: string): Promise<CheckResult
     extra["version"] = manifest.version;
   }
   extra["verification"] = "signatures and TUF metadata are not verified by this check; release descriptors are checked only for size, schema and their bindings to the manifest (timeout_ms, base_path, API contract digest); executable bits are not checked";
-  return { path, kind: "a3s", valid, identity: valid ? scan.fingerprint : null, diagnostics, extra, sources };
+  return rebased({ path, kind: "a3s", valid, identity: valid ? scan.fingerprint : null, diagnostics, extra, sources }, root);
+}
+
+/**
+ * The checks name files relative to the package root (as the A3S reference words them); a result
+ * names them as the user would, under the root as given (`pkg/a3s-use-extension.acl`, relative to
+ * the working directory when the user gave a relative path), like every other frontend.
+ */
+function rebased(result: CheckResult, root: string): CheckResult {
+  const under = (file: string | undefined): string | undefined => (file === undefined || file.startsWith("/") ? file : joinPath(root, file));
+  const diagnostics = result.diagnostics.map((d) => {
+    const file = under(d.file);
+    const related = d.related?.map((r) => (r.file === undefined ? r : { ...r, file: under(r.file)! }));
+    return { ...d, ...(file !== undefined ? { file } : {}), ...(related !== undefined ? { related } : {}) };
+  });
+  const sources = new Map([...(result.sources ?? new Map<string, string>())].map(([f, text]) => [under(f)!, text] as const));
+  return { ...result, diagnostics, sources };
 }

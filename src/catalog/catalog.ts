@@ -77,6 +77,14 @@ export interface VerifyEntry extends BindingRecord {
   readonly status: EntryStatus;
 }
 
+/** Callbacks so a caller can show progress and stream entries while a large catalog is verified. */
+export interface VerifyOptions {
+  /** Binding `index` of `total` is about to be reloaded. */
+  readonly onStart?: (binding: { readonly id: string; readonly version: string }, index: number, total: number) => void;
+  /** A binding was verified; `problem` is its diagnostic when it is not ok. */
+  readonly onEntry?: (entry: VerifyEntry, problem: Diagnostic | undefined) => void;
+}
+
 export interface VerifyReport {
   readonly ok: boolean;
   readonly entries: readonly VerifyEntry[];
@@ -324,7 +332,7 @@ export class Catalog {
    * name an object that reloads to exactly that identity, id and version, in the canonical loadable
    * encoding. Reports catalog.corrupt / catalog.dangling per entry.
    */
-  async verify(): Promise<VerifyReport> {
+  async verify(options: VerifyOptions = {}): Promise<VerifyReport> {
     const diagnostics: Diagnostic[] = [];
     const entries: VerifyEntry[] = [];
     try {
@@ -332,14 +340,16 @@ export class Catalog {
       const { bindings, diagnostics: bindingProblems } = await this.readAllBindings();
       diagnostics.push(...bindingProblems);
       const referenced = new Set<string>();
-      for (const { record, path } of bindings) {
+      for (const [index, { record, path }] of bindings.entries()) {
         referenced.add(identityHex(record.identity));
+        options.onStart?.(record, index, bindings.length);
         const loaded = await this.loadBound(record, path);
         if (loaded.ok) entries.push({ ...record, status: "ok" });
         else {
           entries.push({ ...record, status: loaded.diagnostic.code === "catalog.dangling" ? "dangling" : "corrupt" });
           diagnostics.push(loaded.diagnostic);
         }
+        options.onEntry?.(entries[entries.length - 1]!, loaded.ok ? undefined : loaded.diagnostic);
       }
       let objects = 0;
       let unreferenced = 0;

@@ -12,17 +12,40 @@ import { resolveFromRegistry, verifyLockFile } from "../a3s/registry.js";
 import { checkOkfBundle, okfErrorDiagnostic, parseOkfContractJson } from "../a3s/okf-bundle.js";
 import { DEFAULT_OKF_LIMITS, type OkfBundleContract } from "../a3s/okf-contract.js";
 import { packageState, StateError, unavailableObservations, type DesiredPackage, type PackageStateReport } from "../a3s/state.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { renderResults } from "../output/format.js";
+import { jsonDiagnostics } from "../output/format-json.js";
+import type { CheckResult } from "../diagnostics/result.js";
 import { NodeFs } from "../fs/node-fs.js";
 import { joinPath } from "../fs/paths.js";
+import { addFormatOption, formatOf, formatOptions, type OutputFormat } from "./output.js";
 
+/** The manifest of `dir` (a package directory or the manifest file), its diagnostics named by the path as given. */
 async function loadManifest(dir: string) {
   const fs = new NodeFs();
   const st = await fs.stat(dir);
   const file = st?.kind === "directory" ? joinPath(dir, MANIFEST_FILE) : dir;
   const bytes = await fs.readFile(file, 1024 * 1024 + 4);
-  const decoded = decodeManifest(bytes, MANIFEST_FILE);
-  if ("diagnostic" in decoded) return { manifest: null, diagnostics: [decoded.diagnostic] };
-  return checkManifestText(decoded.text, MANIFEST_FILE);
+  const decoded = decodeManifest(bytes, file);
+  if ("diagnostic" in decoded) return { manifest: null, diagnostics: [decoded.diagnostic], file, sources: new Map<string, string>() };
+  return { ...checkManifestText(decoded.text, file), file, sources: new Map([[file, decoded.text]]) };
+}
+
+/** Diagnostics of a command that is not a package check, as one result for the output family. */
+function subject(path: string, diagnostics: readonly Diagnostic[], sources?: ReadonlyMap<string, string>): CheckResult {
+  return { path, kind: "a3s", valid: !diagnostics.some((d) => d.severity === "error"), identity: null, diagnostics, ...(sources !== undefined ? { sources } : {}) };
+}
+
+/** Human: diagnostics on stderr (stdout keeps the command's own output); other formats: nothing here. */
+function reportHuman(format: OutputFormat, results: readonly CheckResult[]): void {
+  if (format === "human") process.stderr.write(renderResults(results, "human", formatOptions(process.stderr, { diagnosticsOnly: true })));
+}
+
+/** SARIF and GitHub: the diagnostics are the whole output. */
+function machineDiagnostics(format: OutputFormat, results: readonly CheckResult[]): boolean {
+  if (format !== "sarif" && format !== "github") return false;
+  process.stdout.write(renderResults(results, format, formatOptions(process.stdout)));
+  return true;
 }
 
 /**
@@ -42,47 +65,53 @@ function exitOnFailure<A extends unknown[]>(name: string, body: (...args: A) => 
 
 const NOT_VERIFIED = "note: catalog signatures and TUF metadata are not verified (out of scope); provenance is trusted as written\n";
 
-function report(diags: readonly { code: string; message: string; severity?: string; file?: string; span?: { start: { line: number; column: number } } }[]): void {
-  for (const d of diags) {
-    const at = d.span ? `${d.file ?? MANIFEST_FILE}:${d.span.start.line}:${d.span.start.column}: ` : d.file ? `${d.file}: ` : "";
-    process.stderr.write(`${at}${d.code}: ${d.message}\n`);
-  }
+/** Diagnostics of resolve and lock verify, in the one human form on stderr. */
+function report(diags: readonly Diagnostic[]): void {
+  process.stderr.write(renderResults([{ path: "", kind: "a3s", valid: true, identity: null, diagnostics: diags }], "human", formatOptions(process.stderr, { diagnosticsOnly: true })));
 }
 
 export function registerA3sCommands(program: Command): void {
   const a3s = program.command("a3s").description("A3S Use cognitive packages");
 
-  a3s
+  const model = a3s
     .command("model")
     .argument("<dir>", "package directory or a3s-use-extension.acl")
-    .description("print the typed schema-v3 model as JSON")
-    .action(
-      exitOnFailure("a3s model", async (dir: string) => {
-        const r = await loadManifest(dir);
-        report(r.diagnostics);
-        if (r.manifest === null) {
-          process.exitCode = 1;
-          return;
-        }
-        process.stdout.write(`${JSON.stringify(r.manifest, null, 2)}\n`);
-      }),
-    );
+    .description("print the typed schema-v3 model as JSON (--format json: with the diagnostics in one document)");
+  addFormatOption(model).action(
+    exitOnFailure("a3s model", async (dir: string, opts: { format?: string }) => {
+      const format = formatOf(opts);
+      const r = await loadManifest(dir);
+      const results = [subject(dir, r.diagnostics, r.sources)];
+      process.exitCode = r.manifest === null ? 1 : 0;
+      if (machineDiagnostics(format, results)) return;
+      if (format === "json") {
+        process.stdout.write(`${JSON.stringify({ path: dir, kind: "a3s", valid: r.manifest !== null, model: r.manifest, diagnostics: jsonDiagnostics(r.diagnostics, r.sources) }, null, 2)}\n`);
+        return;
+      }
+      reportHuman(format, results);
+      if (r.manifest !== null) process.stdout.write(`${JSON.stringify(r.manifest, null, 2)}\n`);
+    }),
+  );
 
-  a3s
+  const readiness = a3s
     .command("readiness")
     .argument("<dir>", "package directory or a3s-use-extension.acl")
     .option("--unavailable <surfaces>", "comma-separated kind:id surfaces observed as failed; all others observed as desired")
     .option("--desired <state>", "desired package state: enabled, installed-disabled or absent", "enabled")
-    .option("--json", "print levels and state as JSON")
-    .description("print the surface graph's readiness levels, required closure and (with --unavailable) the package state")
-    .action(
-      exitOnFailure("a3s readiness", async (dir: string, opts: { unavailable?: string; desired: string; json?: boolean }) => {
+    .description("print the surface graph's readiness levels, required closure and (with --unavailable) the package state");
+  addFormatOption(readiness, { jsonAlias: true }).action(
+      exitOnFailure("a3s readiness", async (dir: string, opts: { unavailable?: string; desired: string; json?: boolean; format?: string }) => {
+        const format = formatOf(opts);
         const r = await loadManifest(dir);
-        report(r.diagnostics);
+        const results = [subject(dir, r.diagnostics, r.sources)];
         if (r.manifest === null) {
           process.exitCode = 1;
+          if (format === "json") process.stdout.write(`${JSON.stringify({ path: dir, valid: false, levels: null, diagnostics: jsonDiagnostics(r.diagnostics, r.sources) }, null, 2)}\n`);
+          else if (!machineDiagnostics(format, results)) reportHuman(format, results);
           return;
         }
+        if (machineDiagnostics(format, results)) return;
+        reportHuman(format, results);
         const graph = surfaceGraph(r.manifest);
         const levels = readinessLevels(graph);
         if (levels === null) {
@@ -103,8 +132,8 @@ export function registerA3sCommands(program: Command): void {
             return;
           }
         }
-        if (opts.json === true) {
-          process.stdout.write(`${JSON.stringify({ levels, ...(state ? { state: state.state, capabilityReady: state.capabilityReady, surfaces: state.surfaces } : {}) }, null, 2)}\n`);
+        if (format === "json") {
+          process.stdout.write(`${JSON.stringify({ path: dir, valid: true, levels, ...(state ? { state: state.state, capabilityReady: state.capabilityReady, surfaces: state.surfaces } : {}), diagnostics: jsonDiagnostics(r.diagnostics, r.sources) }, null, 2)}\n`);
           return;
         }
         if (state === null) {
@@ -118,17 +147,19 @@ export function registerA3sCommands(program: Command): void {
       }),
     );
 
-  a3s
+  const check = a3s
     .command("check")
     .argument("<dir>", "package directory or a3s-use-extension.acl")
-    .description("check a package (manifest, files, fingerprint) and print the result as JSON")
-    .action(
-      exitOnFailure("a3s check", async (dir: string) => {
-        const { sources: _sources, ...r } = await checkA3s(new NodeFs(), dir);
-        process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
-        process.exitCode = r.valid ? 0 : 1;
-      }),
-    );
+    .description("check a package (manifest, files, fingerprint) and report the result");
+  addFormatOption(check, { jsonAlias: true }).action(
+    exitOnFailure("a3s check", async (dir: string, opts: { format?: string; json?: boolean }) => {
+      const fs = new NodeFs();
+      if ((await fs.stat(dir)) === null) throw new Error(`${dir} does not exist`);
+      const r = await checkA3s(fs, dir);
+      process.stdout.write(renderResults([r], formatOf(opts), formatOptions(process.stdout)));
+      process.exitCode = r.valid ? 0 : 1;
+    }),
+  );
 
   a3s
     .command("resolve")
@@ -186,30 +217,44 @@ export function registerA3sCommands(program: Command): void {
       }),
     );
 
-  program
+  const okfCheck = program
     .command("okf")
     .description("OKF v0.2 knowledge bundles")
     .command("check")
     .argument("<dir>", "bundle root directory")
     .option("--contract <file>", "an a3s.use.okf-bundle.v1 contract JSON; its limits apply and the bundle must match it")
-    .description("inspect an OKF v0.2 bundle (frontmatter, links, reserved files, limits) and print the inspection as JSON")
-    .action(
-      exitOnFailure("okf check", async (dir: string, opts: { contract?: string }) => {
-        const fs = new NodeFs();
-        let contract: OkfBundleContract | null = null;
-        if (opts.contract !== undefined) {
-          const c = parseOkfContractJson(await fs.readFile(opts.contract, 128 * 1024 + 1));
-          if (!c.ok) {
-            report([okfErrorDiagnostic(c.error, opts.contract)]);
-            process.exitCode = 1;
-            return;
-          }
-          contract = c.contract;
-        }
+    .description("inspect an OKF v0.2 bundle (frontmatter, links, reserved files, limits); --format json prints the inspection");
+  addFormatOption(okfCheck, { jsonAlias: true }).action(
+    exitOnFailure("okf check", async (dir: string, opts: { contract?: string; format?: string; json?: boolean }) => {
+      const format = formatOf(opts);
+      const fs = new NodeFs();
+      if ((await fs.stat(dir)) === null) throw new Error(`${dir} does not exist`);
+      let contract: OkfBundleContract | null = null;
+      let diagnostics: Diagnostic[] = [];
+      let inspection: unknown = null;
+      if (opts.contract !== undefined) {
+        const c = parseOkfContractJson(await fs.readFile(opts.contract, 128 * 1024 + 1));
+        if (c.ok) contract = c.contract;
+        else diagnostics = [okfErrorDiagnostic(c.error, opts.contract)];
+      }
+      if (diagnostics.length === 0) {
         const r = await checkOkfBundle(fs, dir, contract?.limits ?? DEFAULT_OKF_LIMITS, contract);
-        const valid = !r.diagnostics.some((d) => d.severity === "error");
-        process.stdout.write(`${JSON.stringify({ path: dir, kind: "okf", valid, inspection: r.inspection, diagnostics: r.diagnostics }, null, 2)}\n`);
-        process.exitCode = valid ? 0 : 1;
-      }),
-    );
+        diagnostics = [...r.diagnostics].map((d) => (d.file === undefined || d.file.startsWith("/") ? d : { ...d, file: joinPath(dir, d.file) }));
+        inspection = r.inspection;
+      }
+      const valid = !diagnostics.some((d) => d.severity === "error");
+      const result: CheckResult = { path: dir, kind: "unknown", valid, identity: null, diagnostics };
+      process.exitCode = valid ? 0 : 1;
+      if (format === "json") {
+        process.stdout.write(`${JSON.stringify({ path: dir, kind: "okf", valid, inspection, diagnostics: jsonDiagnostics(diagnostics) }, null, 2)}\n`);
+        return;
+      }
+      if (format !== "human") {
+        process.stdout.write(renderResults([result], format, formatOptions(process.stdout)));
+        return;
+      }
+      process.stdout.write(renderResults([result], "human", formatOptions(process.stdout, { diagnosticsOnly: true })));
+      process.stdout.write(`${dir}: ${valid ? "valid" : "invalid"} OKF bundle${inspection !== null && typeof inspection === "object" && "contentDigest" in inspection ? ` ${String((inspection as { contentDigest: unknown }).contentDigest)}` : ""}\n`);
+    }),
+  );
 }

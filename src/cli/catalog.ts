@@ -8,14 +8,18 @@ import { promises as fsp, constants } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { jsonDiagnostic, renderHuman } from "../diagnostics/render.js";
+import { renderHuman } from "../diagnostics/render.js";
+import { jsonDiagnostic } from "../output/format-json.js";
 import { NodeFs } from "../fs/node-fs.js";
 import type { PackageFs } from "../fs/package-fs.js";
 import type { PackageAnalyzer } from "../hns/check.js";
 import type { Catalog, InstallOutcome } from "../catalog/catalog.js";
 import { defaultCatalogDir, openCatalog } from "../catalog/node-store.js";
 import { hnsAnalyzer } from "../check/analyzer.js";
+import { renderResults } from "../output/format.js";
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE, useColor } from "./io.js";
+import { addFormatOption, formatOptions, type OutputFormat } from "./output.js";
+import { Progress } from "./progress.js";
 
 export interface CatalogCommandDeps {
   readonly fs?: PackageFs;
@@ -164,16 +168,37 @@ export function registerCatalogCommands(program: Command, deps: CatalogCommandDe
       process.exitCode = EXIT_OK;
     });
 
-  common(catalog.command("verify"))
+  addFormatOption(catalog.command("verify").option("--catalog <dir>", "catalog directory"))
     .description("reload every stored package, recompute its identity and check every binding")
-    .action(async (opts: CommonOptions) => {
-      const cat = open(opts);
-      const r = await cat.verify();
+    .action(async (opts: { catalog?: string; format: OutputFormat }) => {
+      const cat = open({ ...opts, format: "human" });
+      const human = opts.format === "human";
+      // Human output streams one line per binding as it is verified; a terminal also gets progress.
+      let progress: Progress | undefined;
+      const streamed = new Set<Diagnostic>();
+      const r = await cat.verify({
+        onStart: (b, index, total) => {
+          progress ??= new Progress(process.stderr, total, "verifying");
+          progress.update(`${b.id}@${b.version}`);
+        },
+        onEntry: (e, problem) => {
+          progress?.done();
+          if (!human) return;
+          progress?.clear();
+          if (problem !== undefined) {
+            streamed.add(problem);
+            writeDiagnostics([problem]);
+          }
+          process.stdout.write(`${e.status} ${e.id}@${e.version} ${e.identity}\n`);
+        },
+      });
+      progress?.clear();
       if (opts.format === "json") {
         writeJson({ catalog: cat.store.location, ok: r.ok, packages: r.entries, objects: r.objects, unreferenced: r.unreferenced, diagnostics: r.diagnostics.map(jsonDiagnostic) });
+      } else if (!human) {
+        process.stdout.write(renderResults([{ path: cat.store.location, kind: "unknown", valid: r.ok, identity: null, diagnostics: r.diagnostics }], opts.format, formatOptions(process.stdout)));
       } else {
-        writeDiagnostics(r.diagnostics);
-        for (const e of r.entries) process.stdout.write(`${e.status} ${e.id}@${e.version} ${e.identity}\n`);
+        writeDiagnostics(r.diagnostics.filter((d) => !streamed.has(d)));
         const count = (s: string) => r.entries.filter((e) => e.status === s).length;
         process.stdout.write(
           `${r.entries.length} package${r.entries.length === 1 ? "" : "s"} verified: ${count("ok")} ok, ${count("corrupt")} corrupt, ${count("dangling")} dangling; ${r.objects} object${r.objects === 1 ? "" : "s"}, ${r.unreferenced} unreferenced\n`,
@@ -223,18 +248,10 @@ function writeJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value)}\n`);
 }
 
-/** Diagnostics without source frames (catalog diagnostics point at catalog files, not source spans). */
+/** Diagnostics on stderr in the one human form (catalog diagnostics point at catalog files, not source spans). */
 function writeDiagnostics(diagnostics: readonly Diagnostic[]): void {
-  const color = useColor(process.stderr);
-  const paint = (style: string, text: string): string => (color ? `${style}${text}\x1b[0m` : text);
-  const sev = { error: "\x1b[1;31m", warning: "\x1b[1;33m", info: "\x1b[1;36m" } as const;
-  for (const d of diagnostics) {
-    const where = d.file !== undefined ? `${d.file}: ` : "";
-    const lines = [`${where}${paint(sev[d.severity], `${d.severity}[${d.code}]`)}: ${d.message}`];
-    for (const r of d.related ?? []) lines.push(`  = note: ${r.message}`);
-    if (d.hint !== undefined) lines.push(`  = help: ${d.hint}`);
-    process.stderr.write(`${lines.join("\n")}\n`);
-  }
+  if (diagnostics.length === 0) return;
+  process.stderr.write(renderResults([{ path: "", kind: "unknown", valid: true, identity: null, diagnostics }], "human", formatOptions(process.stderr, { diagnosticsOnly: true })));
 }
 
 /** Write a file whole: temp file next to it, fsync, rename. */

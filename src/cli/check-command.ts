@@ -1,20 +1,45 @@
 /**
- * `yaoc check [--format human|json] PATH...`: detect each path's package kind, check it, and print
- * one report. Exit 0 when every package is valid, 1 when some package is invalid, 2 on usage or
- * I/O errors (a missing path, an unreadable file).
+ * `yaoc check [options] [PATH|GLOB|-]...`: expand the inputs into packages (check-inputs.ts), check
+ * each one by its kind, and report through the one output family (`--format human|json|sarif|github`).
+ * Exit 0 when every package is valid (and warnings stay within `--max-warnings`), 1 when some package
+ * is invalid or there are too many warnings, 2 on usage or I/O errors (a missing path, a glob with no
+ * match, an unreadable file or tool-schema file).
+ *
+ * Human and GitHub output stream: each package's diagnostics are written as soon as it is checked.
+ * On a terminal, stderr shows a progress line while more than one package is being checked.
  */
-import { renderHuman } from "../diagnostics/render.js";
+import { diagnostic } from "../diagnostics/diagnostic.js";
+import { renderHumanResult, renderHumanSummary } from "../diagnostics/render.js";
+import { renderGithub } from "../output/format-github.js";
+import { renderResults, type OutputFormat } from "../output/format.js";
 import { renderEvidenceJson } from "../evidence/receipt.js";
 import type { CheckResult } from "../diagnostics/result.js";
+import { MemoryFs } from "../fs/memory-fs.js";
 import type { PackageFs } from "../fs/package-fs.js";
+import type { PackageAnalyzer } from "../hns/check.js";
+import { analyzePackage } from "../yao/package-analysis.js";
 import { check, strictResult } from "../check/check.js";
+import { hnsAnalyzer } from "../check/analyzer.js";
+import { expandInputs } from "./check-inputs.js";
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE, useColor } from "./io.js";
+import { formatOptions } from "./output.js";
+import { Progress } from "./progress.js";
 
 export interface CheckCommandOptions {
-  readonly format: "human" | "json";
+  readonly format: OutputFormat;
   readonly analyze: boolean;
   /** Treat warnings (ignored manifest fields, unknown capability categories, …) as errors. */
   readonly strict?: boolean;
+  /** Report errors only (warnings still count towards `maxWarnings`). */
+  readonly quiet?: boolean;
+  /** Fail (exit 1) when more warnings than this are found. */
+  readonly maxWarnings?: number;
+  /** Tool input schemas by tool name, as read from `--tools FILE`. */
+  readonly toolSchemas?: Readonly<Record<string, unknown>>;
+  /** The name of the package read from stdin (`-`). */
+  readonly stdinFilename?: string;
+  /** Reads standard input (tests replace it). */
+  readonly readStdin?: () => Promise<Uint8Array>;
 }
 
 export interface CheckOutcome {
@@ -22,27 +47,119 @@ export interface CheckOutcome {
   readonly ioError: boolean;
 }
 
-/** Check each path with the library facade (`check` in src/check), the one place detection lives. */
-export async function checkPaths(fs: PackageFs, paths: readonly string[], options: { analyze: boolean }): Promise<CheckOutcome> {
+/** Check each path with the library facade (`check` in src/check), the one place detection lives; no walk (see check-inputs.ts). */
+export async function checkPaths(fs: PackageFs, paths: readonly string[], options: { analyze: boolean; analyzer?: PackageAnalyzer }): Promise<CheckOutcome> {
   const results: CheckResult[] = [];
   let ioError = false;
   for (const path of paths) {
-    const { ioError: io, ...result } = await check(fs, path, { analyze: options.analyze });
-    ioError ||= io;
-    results.push(result);
+    const r = await checkOnePath(fs, path, options);
+    ioError ||= r.ioError;
+    results.push(r.result);
   }
   return { results, ioError };
 }
 
-export async function runCheck(fs: PackageFs, paths: readonly string[], options: CheckCommandOptions): Promise<number> {
-  const outcome = await checkPaths(fs, paths, options);
-  const { ioError } = outcome;
-  const results = options.strict ? outcome.results.map(strictResult) : outcome.results;
-  // The JSON document is a set of evidence receipts (seed 002): each result with its ReproHash.
-  if (options.format === "json") process.stdout.write(renderEvidenceJson(results, { analyze: options.analyze }));
-  else process.stdout.write(renderHuman(results, { color: useColor(process.stdout) }));
+async function checkOnePath(fs: PackageFs, path: string, options: { analyze: boolean; analyzer?: PackageAnalyzer }): Promise<{ result: CheckResult; ioError: boolean }> {
+  const { ioError, ...result } = await check(fs, path, { analyze: options.analyze, ...(options.analyzer !== undefined ? { analyzer: options.analyzer } : {}) });
+  return { result, ioError };
+}
+
+/** At most this many bytes are read from stdin (a package larger than the loader's limits is reported by it). */
+const STDIN_LIMIT = 16 * 1024 * 1024;
+
+async function readProcessStdin(): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of process.stdin) {
+    const b = chunk as Buffer;
+    size += b.length;
+    if (size > STDIN_LIMIT) throw new Error(`standard input is larger than ${STDIN_LIMIT} bytes`);
+    chunks.push(b);
+  }
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
+export async function runCheck(fs: PackageFs, inputs: readonly string[], options: CheckCommandOptions): Promise<number> {
+  const inputsExpanded = await expandInputs(fs, inputs);
+  const analyzer = options.toolSchemas !== undefined ? analyzerWithTools(options.toolSchemas) : hnsAnalyzer;
+  const results: CheckResult[] = [];
+  let ioError = false;
+  const stream = options.format === "human" || options.format === "github";
+  const color = useColor(process.stdout);
+  const progress = new Progress(process.stderr, inputsExpanded.length, "checking");
+  let warnings = 0;
+  for (const input of inputsExpanded) {
+    let r: { result: CheckResult; ioError: boolean };
+    if (input.kind === "no_match") {
+      r = { result: noMatch(input.pattern), ioError: true };
+    } else if (input.kind === "stdin") {
+      r = await checkStdin(options, analyzer);
+    } else {
+      progress.update(input.path);
+      r = await checkOnePath(fs, input.path, { analyze: options.analyze, analyzer });
+    }
+    ioError ||= r.ioError;
+    let result = options.strict ? strictResult(r.result) : r.result;
+    warnings += result.diagnostics.filter((d) => d.severity === "warning").length;
+    if (options.quiet) result = errorsOnly(result);
+    results.push(result);
+    if (stream) {
+      progress.clear();
+      process.stdout.write(options.format === "human" ? renderHumanResult(result, { color }) : renderGithub([result]));
+    }
+    progress.done();
+  }
+  progress.clear();
+  if (options.format === "human") process.stdout.write(renderHumanSummary(results));
+  else if (!stream) {
+    // The JSON document is a set of evidence receipts (seed 002): each result with its ReproHash.
+    const json = (rs: readonly CheckResult[]) => renderEvidenceJson(rs, { analyze: options.analyze });
+    process.stdout.write(renderResults(results, options.format, formatOptions(process.stdout, { json })));
+  }
+  const tooManyWarnings = options.maxWarnings !== undefined && warnings > options.maxWarnings;
+  if (tooManyWarnings) process.stderr.write(`yaoc check: ${warnings} warning${warnings === 1 ? "" : "s"} found, more than --max-warnings ${options.maxWarnings}\n`);
   if (ioError) return EXIT_USAGE;
-  return results.every((r) => r.valid) ? EXIT_OK : EXIT_INVALID;
+  return results.every((r) => r.valid) && !tooManyWarnings ? EXIT_OK : EXIT_INVALID;
+}
+
+/** `-`: one single-file package from stdin, checked in memory under `--stdin-filename` (default stdin.hns). */
+async function checkStdin(options: CheckCommandOptions, analyzer: PackageAnalyzer): Promise<{ result: CheckResult; ioError: boolean }> {
+  const name = options.stdinFilename ?? "stdin.hns";
+  let bytes: Uint8Array;
+  try {
+    bytes = await (options.readStdin ?? readProcessStdin)();
+  } catch (e) {
+    const d = diagnostic("cli.stdin", `cannot read standard input: ${e instanceof Error ? e.message : String(e)}`, { file: name, hint: "pipe one single-file package into `yaoc check -`" });
+    return { result: { path: name, kind: "unknown", valid: false, identity: null, diagnostics: [d] }, ioError: true };
+  }
+  return checkOnePath(MemoryFs.from({ [name]: bytes }), name, { analyze: options.analyze, analyzer });
+}
+
+/** The module analysis with tool input schemas from `--tools` (tools without one stay dynamic). */
+function analyzerWithTools(toolSchemas: Readonly<Record<string, unknown>>): PackageAnalyzer {
+  return (pkg) => {
+    const r = analyzePackage(pkg, { toolSchemas });
+    return { diagnostics: r.diagnostics, programHash: r.programHash };
+  };
+}
+
+function noMatch(pattern: string): CheckResult {
+  return {
+    path: pattern,
+    kind: "unknown",
+    valid: false,
+    identity: null,
+    diagnostics: [
+      diagnostic("cli.no_match", `the pattern ${pattern} matches no file or directory`, {
+        hint: "check the pattern; quote it so the shell does not expand it, and note that hidden entries, node_modules and .git are skipped",
+      }),
+    ],
+  };
+}
+
+function errorsOnly(r: CheckResult): CheckResult {
+  if (r.diagnostics.every((d) => d.severity === "error")) return r;
+  return { ...r, diagnostics: r.diagnostics.filter((d) => d.severity === "error") };
 }
 
 export { strictResult };

@@ -45,7 +45,10 @@ import { reproHashOf } from "../evidence/canonicalize.js";
 import { docClaimFindings, receiptFindings, toReceipt, type EvidenceClass, type Receipt } from "../evidence/receipt.js";
 import { VERSION } from "../version.js";
 import { checkPaths } from "./check-command.js";
-import { renderHuman } from "../diagnostics/render.js";
+import { renderResults } from "../output/format.js";
+import { jsonDiagnostics } from "../output/format-json.js";
+import type { CheckResult } from "../diagnostics/result.js";
+import { addFormatOption, formatOptions, type OutputFormat } from "./output.js";
 
 const THIS_FILE = fileURLToPath(import.meta.url);
 export const DEFAULT_GOLDEN_DIR = "golden/evidence";
@@ -294,9 +297,13 @@ export function docFindings(root: string): Diagnostic[] {
   return out;
 }
 
+function findingsResult(ds: readonly Diagnostic[]): CheckResult {
+  return { path: "evidence", kind: "unknown", valid: !ds.some((d) => d.severity === "error"), identity: null, diagnostics: ds };
+}
+
 function printFindings(ds: readonly Diagnostic[]): void {
   if (ds.length === 0) return;
-  process.stderr.write(renderHuman([{ path: "evidence", kind: "unknown", valid: !ds.some((d) => d.severity === "error"), identity: null, diagnostics: ds }], { color: false }));
+  process.stderr.write(renderResults([findingsResult(ds)], "human", formatOptions(process.stderr, { diagnosticsOnly: true })));
 }
 
 function readInput(file: string | undefined): string {
@@ -327,15 +334,14 @@ export function registerEvidenceCommands(program: Command): void {
       process.exitCode = EXIT_OK;
     });
 
-  golden
-    .command("verify")
+  addFormatOption(golden.command("verify"))
     .description("recompute in ≥ 2 fresh processes, compare with the goldens, run the sensitivity self-check")
     .argument("[dir]", "golden directory", DEFAULT_GOLDEN_DIR)
     .option("--root <dir>", "repository root holding fixtures/ and examples/", ".")
     .option("--runs <n>", "independent runs (≥ 2)", "2")
     .option("--git", "also require [golden] in the title of every commit touching golden/ since the last green run")
     .option("--since <rev>", "with --git: check commits after this revision (default: reports/last-green.json, else all history)")
-    .action(async (dir: string, opts: { root: string; runs: string; git?: boolean; since?: string }) => {
+    .action(async (dir: string, opts: { root: string; runs: string; git?: boolean; since?: string; format: OutputFormat }) => {
       const root = resolve(opts.root);
       const runs = Number(opts.runs);
       if (!Number.isInteger(runs) || runs < 2) {
@@ -354,11 +360,21 @@ export function registerEvidenceCommands(program: Command): void {
         ...(physicalOk ? [] : [diagnostic("evidence.no_physical_difference", "the independent runs have identical physical fields")]),
         ...(git?.findings ?? []),
       ];
-      printFindings(errors);
       const matched = v.golden.filter((g) => g.status === "match").length;
-      process.stdout.write(
-        `golden verify: ${matched}/${v.cases.length} match, ${v.runs.filter((r) => r.agree).length}/${v.runs.length} stable over ${v.runCount} fresh runs, sensitivity ${v.sensitivity.filter((s) => s.passed).length}/${v.sensitivity.length} passed${git ? `, git ${git.range}: ${git.commitsTouchingGolden} golden commit(s) checked` : ""}\n`,
-      );
+      const stable = v.runs.filter((r) => r.agree).length;
+      const sensitivityPassedCount = v.sensitivity.filter((s) => s.passed).length;
+      if (opts.format === "json") {
+        process.stdout.write(
+          `${JSON.stringify({ ok: !errors.some((d) => d.severity === "error"), cases: v.cases.length, matched, stable, runs: v.runCount, sensitivity: { passed: sensitivityPassedCount, total: v.sensitivity.length }, git: git ? { range: git.range, commits: git.commitsTouchingGolden } : null, diagnostics: jsonDiagnostics(errors) })}\n`,
+        );
+      } else if (opts.format !== "human") {
+        process.stdout.write(renderResults([findingsResult(errors)], opts.format, formatOptions(process.stdout)));
+      } else {
+        printFindings(errors);
+        process.stdout.write(
+          `golden verify: ${matched}/${v.cases.length} match, ${stable}/${v.runs.length} stable over ${v.runCount} fresh runs, sensitivity ${sensitivityPassedCount}/${v.sensitivity.length} passed${git ? `, git ${git.range}: ${git.commitsTouchingGolden} golden commit(s) checked` : ""}\n`,
+        );
+      }
       process.exitCode = errors.some((d) => d.severity === "error") ? EXIT_FAIL : EXIT_OK;
     });
 

@@ -10,6 +10,8 @@ import { checkHarp } from "../harp/check.js";
 import { platformTriple, PLATFORMS, type Platform } from "../harp/manifest.js";
 import { runConformance } from "../harp/host/conformance.js";
 import { HarpHost, HostError } from "../harp/host/host.js";
+import { OUTPUT_FORMATS, renderResults, type OutputFormat } from "../output/format.js";
+import { formatOptions } from "./output.js";
 
 const EXIT_OK = 0;
 const EXIT_INVALID = 1;
@@ -22,11 +24,10 @@ function err(s: string): void {
   process.stderr.write(s.endsWith("\n") ? s : `${s}\n`);
 }
 
+/** Host diagnostics in the one human form (docs/output.md). */
 export function renderDiagnostic(d: Diagnostic): string {
-  const where = d.file === undefined ? "" : d.span === undefined ? `${d.file}: ` : `${d.file}:${d.span.start.line}:${d.span.start.column}: `;
-  let s = `${where}${d.severity} ${d.code}: ${d.message}`;
-  if (d.hint !== undefined) s += `\n  hint: ${d.hint}`;
-  return s;
+  const result = { path: "", kind: "harp" as const, valid: false, identity: null, diagnostics: [d] };
+  return renderResults([result], "human", formatOptions(process.stderr, { diagnosticsOnly: true })).trimEnd();
 }
 
 interface GlobalOpts {
@@ -63,18 +64,12 @@ export function registerHarpCommands(program: Command): void {
     .command("validate")
     .description("validate a HARP package directory (schema and beyond-schema checks)")
     .argument("<dir>", "package directory containing harp.json")
-    .addOption(new Option("--format <format>", "output format").choices(["human", "json"]).default("human"))
+    .addOption(new Option("--format <format>", "output format").choices([...OUTPUT_FORMATS]).default("human"))
     .addOption(new Option("--platform <triple>", "platform to check start.platforms against").choices([...PLATFORMS]))
-    .action(async (dir: string, opts: { format: string; platform?: Platform }) => {
+    .action(async (dir: string, opts: { format: OutputFormat; platform?: Platform }) => {
       const platform = opts.platform ?? platformTriple(process.platform, process.arch);
       const r = await checkHarp(new NodeFs(), dir, { platform });
-      if (opts.format === "json") {
-        const { sources: _s, ...rest } = r;
-        out(JSON.stringify(rest, null, 2));
-      } else {
-        for (const d of r.diagnostics) err(renderDiagnostic(d));
-        out(r.valid ? `${dir}: valid HARP v1 package (${String(r.extra?.["id"])} ${String(r.extra?.["version"])}, ${r.identity})` : `${dir}: invalid`);
-      }
+      process.stdout.write(renderResults([r], opts.format, formatOptions(process.stdout)));
       process.exitCode = r.valid ? EXIT_OK : EXIT_INVALID;
     });
 

@@ -6,9 +6,13 @@
  * the command line names them (or asks for help), so `yaoc check x.hns` does not load the HARP
  * installer, the catalog or the A3S resolver. A new command group goes into GROUPS.
  */
-import { Command, CommanderError, Option } from "commander";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { NodeFs } from "../fs/node-fs.js";
-import { EXIT_USAGE } from "./io.js";
+import { OUTPUT_FORMATS, type OutputFormat } from "../output/format.js";
+import type { PackageFs } from "../fs/package-fs.js";
+import { toolsFromManifest } from "../yao/profile.js";
+import { addHelpFooters, helpArgv, unknownHelpTopic } from "./help.js";
+import { COLOR_MODES, EXIT_USAGE, setColorMode, type ColorMode } from "./io.js";
 import { VERSION } from "../version.js";
 
 type Register = (program: Command) => void;
@@ -31,7 +35,7 @@ const GROUPS: Record<string, () => Promise<Register>> = {
 /** The groups a command line needs: none for check/hash, the named one, or all (help, unknown). */
 export function groupsFor(argv: readonly string[]): string[] {
   const first = argv.slice(2).find((a) => !a.startsWith("-"));
-  if (first === "check" || first === "hash") return [];
+  if (first === "check" || first === "hash" || first === "explain") return [];
   if (first !== undefined && first !== "help" && Object.hasOwn(GROUPS, first)) return [first];
   return Object.keys(GROUPS);
 }
@@ -53,18 +57,46 @@ export function buildProgram(groups: readonly Register[]): Command {
     .description("Compiler and analyzer for agent harness packages (HNS/Yao, HARP, A3S, HCP)")
     .version(VERSION)
     .exitOverride()
-    .configureOutput({ outputError: (text, write) => write(text) });
+    .configureOutput({ outputError: (text, write) => write(text) })
+    .addOption(new Option("--color <when>", "colour human output: always, never or auto (a terminal; FORCE_COLOR and NO_COLOR apply)").choices([...COLOR_MODES]).default("auto"))
+    .hook("preAction", (cmd) => setColorMode((cmd.opts() as { color: ColorMode }).color));
 
   program
     .command("check")
     .description("check packages and report every problem found")
-    .addOption(new Option("--format <format>", "output format").choices(["human", "json"]).default("human"))
+    .addOption(new Option("--format <format>", "output format").choices([...OUTPUT_FORMATS]).default("human"))
     .option("--no-analyze", "HNS: structural load only (skip type and effect analysis)")
     .option("--strict", "treat warnings as errors (e.g. manifest fields HNS v0.1 does not define)")
-    .argument("<paths...>", "package files or directories")
-    .action(async (paths: string[], opts: { format: "human" | "json"; analyze: boolean; strict?: boolean }) => {
+    .option("-q, --quiet", "report errors only (warnings still count towards --max-warnings)")
+    .addOption(new Option("--max-warnings <n>", "exit 1 when more than n warnings are found").argParser(parseCount))
+    .option("--tools <file>", "HNS: JSON object mapping tool names to input JSON Schemas (others stay dynamic)")
+    .option("--stdin-filename <name>", "the name of the package read from - (default stdin.hns)")
+    .argument("[inputs...]", "package files or directories (walked for packages), quoted globs, or - for stdin; default .")
+    .action(async (inputs: string[], opts: CheckCliOptions) => {
       const { runCheck } = await import("./check-command.js");
-      process.exitCode = await runCheck(fs, paths, opts);
+      const toolSchemas = opts.tools === undefined ? undefined : await readToolSchemas(fs, opts.tools);
+      if (toolSchemas === null) {
+        process.exitCode = EXIT_USAGE;
+        return;
+      }
+      process.exitCode = await runCheck(fs, inputs, {
+        format: opts.format,
+        analyze: opts.analyze,
+        ...(opts.strict !== undefined ? { strict: opts.strict } : {}),
+        ...(opts.quiet !== undefined ? { quiet: opts.quiet } : {}),
+        ...(opts.maxWarnings !== undefined ? { maxWarnings: opts.maxWarnings } : {}),
+        ...(toolSchemas !== undefined ? { toolSchemas } : {}),
+        ...(opts.stdinFilename !== undefined ? { stdinFilename: opts.stdinFilename } : {}),
+      });
+    });
+
+  program
+    .command("explain")
+    .description("print a diagnostic code's documentation: meaning, spec clause, an example of the error and its fix")
+    .argument("<code>", "a diagnostic code, e.g. yao.unclosed_list")
+    .action(async (code: string) => {
+      const { runExplain } = await import("./explain.js");
+      process.exitCode = runExplain(code, (t) => process.stdout.write(t), (t) => process.stderr.write(t));
     });
 
   program
@@ -77,6 +109,7 @@ export function buildProgram(groups: readonly Register[]): Command {
     });
 
   for (const register of groups) register(program);
+  addHelpFooters(program);
   return program;
 }
 
@@ -86,8 +119,46 @@ function overrideExits(command: Command): void {
   for (const sub of command.commands) overrideExits(sub);
 }
 
-export async function main(argv: readonly string[]): Promise<void> {
+interface CheckCliOptions {
+  format: OutputFormat;
+  analyze: boolean;
+  strict?: boolean;
+  quiet?: boolean;
+  maxWarnings?: number;
+  tools?: string;
+  stdinFilename?: string;
+}
+
+function parseCount(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n)) throw new InvalidArgumentError("expected a whole number >= 0");
+  return n;
+}
+
+/** `--tools FILE` for check: a JSON object of tool input schemas; null (after a message) when unusable. */
+async function readToolSchemas(fs: PackageFs, file: string): Promise<Record<string, unknown> | null> {
+  try {
+    const value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(await fs.readFile(file, 16 * 1024 * 1024))) as unknown;
+    if (value === null || typeof value !== "object" || Array.isArray(value)) throw new Error("expected a JSON object mapping tool names to input JSON Schemas");
+    const schemas = value as Record<string, unknown>;
+    const built = toolsFromManifest(Object.keys(schemas), schemas);
+    if (built.errors.length > 0) throw new Error(built.errors.join("; "));
+    return schemas;
+  } catch (e) {
+    process.stderr.write(`yaoc check: cannot use tool schemas ${file}: ${e instanceof Error ? e.message : String(e)}\n`);
+    return null;
+  }
+}
+
+export async function main(rawArgv: readonly string[]): Promise<void> {
+  const argv = helpArgv(rawArgv);
   const program = buildProgram(await loadGroups(groupsFor(argv)));
+  const unknown = unknownHelpTopic(program, rawArgv);
+  if (unknown !== undefined) {
+    process.stderr.write(`yaoc help: unknown command '${unknown}' (yaoc help lists the commands)\n`);
+    process.exitCode = EXIT_USAGE;
+    return;
+  }
   overrideExits(program);
   try {
     await program.parseAsync(argv as string[]);
@@ -101,4 +172,3 @@ export async function main(argv: readonly string[]): Promise<void> {
   }
 }
 
-await main(process.argv);

@@ -27,7 +27,7 @@ export function renderCodesDoc(sections: readonly CodeSection[]): string {
     out.push("", `## ${section.title}`, "", "| code | severity | meaning | enforces | action | layer | reason |", "| --- | --- | --- | --- | --- | --- | --- |");
     for (const row of section.rows) {
       out.push(
-        `| \`${row.code}\` | ${row.severity} | ${escape(row.summary)} | ${escape(row.clause)} | ${actionOf(row)} | ${row.layer} | \`${row.reason}\` |`,
+        `| <a id="${row.code}"></a>\`${row.code}\` | ${row.severity} | ${escape(row.summary)} | ${escape(row.clause)} | ${actionOf(row)} | ${row.layer} | \`${row.reason}\` |`,
       );
     }
   }

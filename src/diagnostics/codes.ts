@@ -53,15 +53,10 @@ export type CodeOf<T extends readonly CodeInfo[]> = T[number]["code"];
 export type CodeWithSeverity<T extends readonly CodeInfo[], S extends Severity> = Extract<T[number], { readonly severity: S }>["code"];
 
 /** Where a diagnostic points; severity is not here because it comes from the code's row. */
-export interface DiagnosticPlace {
-  readonly file?: string | undefined;
-  readonly span?: Diagnostic["span"] | undefined;
-  readonly pointer?: string | undefined;
-  readonly hint?: string | undefined;
-  readonly related?: Diagnostic["related"] | undefined;
+export type DiagnosticPlace = Omit<NonNullable<Parameters<typeof diagnostic>[2]>, "severity"> & {
   /** Report at the row's `downgradedTo` severity; only for rows that declare one. */
   readonly downgraded?: boolean;
-}
+};
 
 /**
  * A frontend's diagnostic constructor: the code must be a row of `rows` and the severity is the

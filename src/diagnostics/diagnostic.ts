@@ -30,6 +30,10 @@ export interface Diagnostic {
   /** How to fix it, when there is something useful to say. */
   readonly hint?: string;
   readonly related?: readonly RelatedLocation[];
+  /** Text under the primary caret: what was expected and what was found. */
+  readonly label?: string;
+  /** The HNS function the diagnostic is inside, when there is one. */
+  readonly function?: string;
 }
 
 export const START_OF_FILE: Span = Object.freeze({
@@ -56,6 +60,8 @@ export function diagnostic(
     pointer?: string | undefined;
     hint?: string | undefined;
     related?: readonly RelatedLocation[] | undefined;
+    label?: string | undefined;
+    function?: string | undefined;
   } = {},
 ): Diagnostic {
   const d: { -readonly [K in keyof Diagnostic]: Diagnostic[K] } = {
@@ -68,5 +74,7 @@ export function diagnostic(
   if (where.pointer !== undefined) d.pointer = where.pointer;
   if (where.hint !== undefined) d.hint = where.hint;
   if (where.related !== undefined && where.related.length > 0) d.related = where.related;
+  if (where.label !== undefined) d.label = where.label;
+  if (where.function !== undefined) d.function = where.function;
   return d;
 }

@@ -1,5 +1,6 @@
 /**
- * Rendering check results: a rustc-like human form with code frames, and the one-document JSON form.
+ * Rendering check results in the human form: rustc-like, with code frames. The machine formats are
+ * in src/output/format-json.ts, format-sarif.ts and format-github.ts; format.ts picks one.
  */
 import type { Diagnostic } from "./diagnostic.js";
 import type { CheckResult } from "./result.js";
@@ -19,26 +20,44 @@ const STYLE = {
 } as const;
 
 export function renderHuman(results: readonly CheckResult[], options: HumanOptions): string {
+  return results.map((r) => renderHumanResult(r, options)).join("") + renderHumanSummary(results);
+}
+
+/** One package's diagnostics and its verdict line (streamed by `check` as each package finishes). */
+export function renderHumanResult(result: CheckResult, options: HumanOptions): string {
   const paint = (style: keyof typeof STYLE, text: string): string => (options.color ? `${STYLE[style]}${text}${STYLE.reset}` : text);
   const out: string[] = [];
+  for (const d of result.diagnostics) out.push(renderDiagnostic(d, result.sources, paint));
+  const status = result.valid ? paint("bold", "ok") : paint("error", "invalid");
+  const identity = result.identity ? ` ${result.identity}` : "";
+  out.push(`${result.path}: ${status} (${result.kind})${identity}`);
+  return `${out.join("\n")}\n`;
+}
+
+/** The closing line: packages checked, valid and invalid, errors and warnings. */
+export function renderHumanSummary(results: readonly CheckResult[]): string {
   let errors = 0;
   let warnings = 0;
   for (const result of results) {
     for (const d of result.diagnostics) {
       if (d.severity === "error") errors++;
       else if (d.severity === "warning") warnings++;
-      out.push(renderDiagnostic(d, result.sources, paint));
     }
-    const status = result.valid ? paint("bold", "ok") : paint("error", "invalid");
-    const identity = result.identity ? ` ${result.identity}` : "";
-    out.push(`${result.path}: ${status} (${result.kind})${identity}`);
   }
   const invalid = results.filter((r) => !r.valid).length;
   const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
-  out.push(
-    `${plural(results.length, "package")} checked: ${results.length - invalid} valid, ${invalid} invalid; ${plural(errors, "error")}, ${plural(warnings, "warning")}`,
-  );
-  return `${out.join("\n")}\n`;
+  return `${plural(results.length, "package")} checked: ${results.length - invalid} valid, ${invalid} invalid; ${plural(errors, "error")}, ${plural(warnings, "warning")}\n`;
+}
+
+/**
+ * The human form of diagnostics alone, without package verdict lines or the summary: for commands
+ * whose own output is not a package check (catalog verify, golden verify, a3s model, …).
+ */
+export function renderHumanDiagnostics(results: readonly CheckResult[], options: HumanOptions): string {
+  const paint = (style: keyof typeof STYLE, text: string): string => (options.color ? `${STYLE[style]}${text}${STYLE.reset}` : text);
+  const out: string[] = [];
+  for (const result of results) for (const d of result.diagnostics) out.push(renderDiagnostic(d, result.sources, paint));
+  return out.length === 0 ? "" : `${out.join("\n")}\n`;
 }
 
 type Paint = (style: keyof typeof STYLE, text: string) => string;
@@ -90,32 +109,5 @@ function nthLine(source: string, line: number): string | undefined {
   return source.slice(start, end < 0 ? source.length : end);
 }
 
-/** The JSON document of `yaoc check --format json`. */
-export function renderJson(results: readonly CheckResult[]): string {
-  return `${JSON.stringify({ results: results.map(jsonResult) })}\n`;
-}
-
-export function jsonResult(r: CheckResult): Record<string, unknown> {
-  return {
-    path: r.path,
-    kind: r.kind,
-    valid: r.valid,
-    identity: r.identity,
-    ...r.extra,
-    diagnostics: r.diagnostics.map(jsonDiagnostic),
-  };
-}
-
-export function jsonDiagnostic(d: Diagnostic): Record<string, unknown> {
-  const out: Record<string, unknown> = {
-    code: d.code,
-    severity: d.severity,
-    message: d.message,
-    file: d.file ?? null,
-    line: d.span?.start.line ?? null,
-    column: d.span?.start.column ?? null,
-  };
-  if (d.pointer !== undefined) out.pointer = d.pointer;
-  if (d.hint !== undefined) out.hint = d.hint;
-  return out;
-}
+// Machine formats live in src/output (format-json.ts, format-sarif.ts, format-github.ts), above
+// src/diagnostics because they read reason codes and the code registry.

@@ -6,7 +6,7 @@
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { diagnostic, EVIDENCE_CODES } from "./codes.js";
 import type { CodeWithSeverity } from "../diagnostics/codes.js";
-import { jsonResult } from "../diagnostics/render.js";
+import { jsonResult } from "../output/format-json.js";
 import type { CheckResult } from "../diagnostics/result.js";
 import { canonicalize, type Canonicalized } from "./canonicalize.js";
 import { RECEIPT_TABLE } from "./classification.js";

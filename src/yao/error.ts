@@ -49,6 +49,7 @@ export function toDiagnostic(e: YaoError, fallbackFile?: string): Diagnostic {
     file,
     span: e.span === undefined ? START_OF_FILE : plainSpan(e.span),
     hint,
+    function: e.function,
     related: e.related.map((s) => ({ file: s.file, span: plainSpan(s), message: "related location" })),
   });
 }

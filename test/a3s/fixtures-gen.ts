@@ -1,20 +1,18 @@
 /**
  * Writes fixtures/a3s/ (run with A3S_WRITE_FIXTURES=1 npx vitest run test/a3s/golden.test.ts).
- * Packages derive from the shared A3S Use fixture `plugin-v3-okf` (with the bundle file the shared
- * copy lacks restored from okf-bundle-snapshots.json); registry records derive from the shared
- * `catalog-record-okf-v3.json` with IDs, versions and digests rewritten (as the upstream resolver
+ * Packages derive from our own package acme/atlas (test/a3s/own-package.ts); registry records derive
+ * from our own catalog-v3 record with IDs, versions and digests rewritten (as the upstream resolver
  * tests do). Every fixture is one rule family.
  */
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { canonicalDigest, olpcCanonical, type CJson } from "../../src/a3s/cjson.js";
 import { readVerifiedRecord } from "../../src/a3s/catalog.js";
 import { buildLock, resolve } from "../../src/a3s/resolve.js";
-import { REPO, SHARED_A3S } from "./helpers.js";
+import { REPO } from "./helpers.js";
+import { ATLAS_BUNDLE, ATLAS_BUNDLE_ROOT, atlasPackage, atlasRecord, bundleFacts } from "./own-package.js";
 
 const OUT = join(REPO, "fixtures", "a3s");
-const PKG = join(SHARED_A3S, "Use", "crates", "extension", "fixtures", "packages", "plugin-v3-okf", "package");
-const snap = (JSON.parse(readFileSync(join(SHARED_A3S, "okf-bundle-snapshots.json"), "utf8")) as { files: { path: string; base64: string }[] }[])[0]!;
 
 function write(path: string, data: string | Uint8Array): void {
   mkdirSync(dirname(path), { recursive: true });
@@ -22,8 +20,7 @@ function write(path: string, data: string | Uint8Array): void {
 }
 
 function basePackage(dir: string): void {
-  cpSync(PKG, dir, { recursive: true });
-  for (const f of snap.files) write(join(dir, "okf", "domain-knowledge", f.path), Buffer.from(f.base64, "base64"));
+  for (const [path, content] of Object.entries(atlasPackage())) write(join(dir, path), content);
 }
 
 function edit(path: string, from: string, to: string): void {
@@ -32,7 +29,7 @@ function edit(path: string, from: string, to: string): void {
   writeFileSync(path, s.replace(from, to));
 }
 
-const BASE_RECORD = JSON.parse(readFileSync(join(SHARED_A3S, "Use", "crates", "core", "fixtures", "plugins", "catalog-record-okf-v3.json"), "utf8")) as Record<string, CJson>;
+const BASE_RECORD = atlasRecord();
 
 function verified(id: string, version: string, deps: [string, string][] = [], registry = "official"): Record<string, CJson> {
   const record: Record<string, CJson> = { ...BASE_RECORD, packageId: id, version };
@@ -53,30 +50,33 @@ function verified(id: string, version: string, deps: [string, string][] = [], re
 }
 
 export function writeFixtures(): void {
-  rmSync(OUT, { recursive: true, force: true });
+  // cases/ belongs to test/a3s/cases-gen.ts.
+  for (const dir of ["packages", "okf", "registry", "locks"]) rmSync(join(OUT, dir), { recursive: true, force: true });
   const p = (n: string) => join(OUT, "packages", n);
   const acl = (n: string) => join(p(n), "a3s-use-extension.acl");
 
   basePackage(p("valid-okf"));
   basePackage(p("acl-unterminated-string"));
-  edit(acl("acl-unterminated-string"), 'route          = "knowledge"', 'route          = "knowledge');
+  edit(acl("acl-unterminated-string"), 'route          = "atlas"', 'route          = "atlas');
   basePackage(p("schema-reserved-route"));
-  edit(acl("schema-reserved-route"), 'route          = "knowledge"', 'route          = "registry"');
+  edit(acl("schema-reserved-route"), 'route          = "atlas"', 'route          = "registry"');
   basePackage(p("dependency-noncanonical"));
   edit(acl("dependency-noncanonical"), "  repository {", '  dependency "acme/base" {\n    version = "1.0.0"\n  }\n\n  repository {');
   basePackage(p("readme-missing"));
   rmSync(join(p("readme-missing"), "README.md"));
   basePackage(p("path-escape"));
-  edit(acl("path-escape"), 'path          = "skills/research/SKILL.md"', 'path          = "../skills/research/SKILL.md"');
+  edit(acl("path-escape"), 'path          = "skills/navigate/SKILL.md"', 'path          = "../skills/navigate/SKILL.md"');
   basePackage(p("okf-contract-mismatch"));
-  write(join(p("okf-contract-mismatch"), "okf", "domain-knowledge", "references", "extra.bin"), new Uint8Array([1, 2, 3]));
+  write(join(p("okf-contract-mismatch"), ATLAS_BUNDLE_ROOT, "references", "extra.bin"), new Uint8Array([1, 2, 3]));
   basePackage(p("okf-concept-invalid"));
-  edit(join(p("okf-concept-invalid"), "okf", "domain-knowledge", "concepts", "runtime-boundary.md"), "type: Architecture Boundary", "type: [Architecture Boundary]");
+  edit(join(p("okf-concept-invalid"), ATLAS_BUNDLE_ROOT, "concepts", "retention.md"), "type: Guideline", "type: [Guideline]");
 
   // Bare OKF bundles.
   const o = (n: string) => join(OUT, "okf", n);
-  for (const f of snap.files) write(join(o("bundle-v02"), f.path), Buffer.from(f.base64, "base64"));
-  write(join(o("bundle-v02.contract.json")), `${readFileSync(join(SHARED_A3S, "Use", "crates", "core", "fixtures", "okf", "bundle-contract-v1.json"), "utf8").trimEnd()}\n`);
+  for (const [path, content] of Object.entries(ATLAS_BUNDLE)) write(join(o("bundle-v02"), path), content);
+  const facts = bundleFacts();
+  const limits = { maxConcepts: 64, maxDocumentBytes: 1048576, maxExpandedBytes: 67108864, maxFiles: 256, maxLinksPerDocument: 2048 };
+  write(join(o("bundle-v02.contract.json")), `${olpcCanonical({ ...facts, formatVersion: "0.2", limits, root: ATLAS_BUNDLE_ROOT, schema: "a3s.use.okf-bundle.v1" })}\n`);
   write(join(o("link-escape"), "concepts", "a.md"), "---\ntype: Metric\n---\n\n[escape](../../outside.md)\n");
   write(join(o("log-order"), "a.md"), "---\ntype: Metric\n---\n");
   write(join(o("log-order"), "log.md"), "## 2026-01-01\n\n## 2026-02-01\n");

@@ -4,78 +4,12 @@ import { describe, expect, test } from "vitest";
 import { parseOkfContractJson } from "../../src/a3s/okf-bundle.js";
 import { DEFAULT_OKF_LIMITS, type OkfLimits } from "../../src/a3s/okf-contract.js";
 import { inspectOkfBundleFiles, markdownFacts, verifyInspection } from "../../src/a3s/okf.js";
-import { SHARED_A3S, loadReference } from "./helpers.js";
-
-interface Case {
-  id: string;
-  files: { path: string; content: string }[];
-  limits: OkfLimits;
-  expectedErrorCode: string | null;
-  observed: {
-    errorCode?: string;
-    message?: string;
-    conceptCount?: number;
-    fileCount?: number;
-    expandedBytes?: number;
-    contentDigest?: string;
-    concepts?: unknown[];
-    diagnostics?: [string, string][];
-  };
-}
-interface Snapshot {
-  source: string;
-  files: { path: string; base64: string }[];
-  expectedInspection: Record<string, unknown>;
-}
+import { REPO } from "./helpers.js";
+import { ATLAS_BUNDLE, bundleFacts } from "./own-package.js";
 
 const enc = new TextEncoder();
-/**
- * The cases file stores contents as JSON strings, so the one binary file (`data.bin`, bytes 00 FF)
- * was written with U+FFFD; its expandedBytes (23) and digest pin the original byte 0xFF, which is
- * what this decoding restores (checked: no other byte gives the recorded digest).
- */
-const caseBytes = (content: string) => (content.includes("\ufffd") ? new Uint8Array([...content].map((c) => (c === "\ufffd" ? 0xff : c.charCodeAt(0)))) : enc.encode(content));
-const cases = loadReference<Case[]>("okf-inspection-cases.json");
-const snapshots = loadReference<Snapshot[]>("okf-bundle-snapshots.json");
-
-describe("okf-inspection-cases.json", () => {
-  test("14 cases", () => expect(cases.length).toBe(14));
-  test.each(cases.map((c) => [c.id, c] as const))("%s", (_id, c) => {
-    const r = inspectOkfBundleFiles(c.files.map((f) => ({ path: f.path, bytes: caseBytes(f.content) })), c.limits);
-    if (c.expectedErrorCode !== null) {
-      expect(r.ok).toBe(false);
-      if (r.ok) return;
-      expect(r.errors[0]!.code).toBe(c.expectedErrorCode);
-      expect(r.errors[0]!.message).toBe(c.observed.message);
-      return;
-    }
-    if (!r.ok) throw new Error(JSON.stringify(r.errors));
-    const i = r.inspection;
-    expect({ conceptCount: i.conceptCount, fileCount: i.fileCount, expandedBytes: i.expandedBytes, contentDigest: i.contentDigest, concepts: i.concepts }).toEqual({
-      conceptCount: c.observed.conceptCount,
-      fileCount: c.observed.fileCount,
-      expandedBytes: c.observed.expandedBytes,
-      contentDigest: c.observed.contentDigest,
-      concepts: c.observed.concepts,
-    });
-    expect(i.diagnostics.map((d) => [d.path, d.target])).toEqual(c.observed.diagnostics);
-  });
-});
-
-describe("okf-bundle-snapshots.json: full inspection equality", () => {
-  test.each(snapshots.map((s) => [s.source.split(":")[1]!, s] as const))("%s", (_n, s) => {
-    const files = s.files.map((f) => ({ path: f.path, bytes: new Uint8Array(Buffer.from(f.base64, "base64")) }));
-    const r = inspectOkfBundleFiles(files, s.expectedInspection["limits"] as OkfLimits);
-    if (!r.ok) throw new Error(JSON.stringify(r.errors));
-    expect(r.inspection).toEqual(s.expectedInspection);
-    // File order does not matter (okf_bundle_contracts.rs "file order reversed").
-    const rev = inspectOkfBundleFiles([...files].reverse(), s.expectedInspection["limits"] as OkfLimits);
-    expect(rev).toEqual(r);
-  });
-});
-
-// The upstream cases of reference §6.3, rebuilt from its table.
-const bundle = snapshots[0]!.files.map((f) => ({ path: f.path, bytes: new Uint8Array(Buffer.from(f.base64, "base64")) }));
+// The upstream cases of reference §6.3, rebuilt from its table, on our own bundle (test/a3s/own-package.ts).
+const bundle = Object.entries(ATLAS_BUNDLE).map(([path, c]) => ({ path, bytes: enc.encode(c) }));
 const codeOf = (files: Record<string, string>, limits: OkfLimits = DEFAULT_OKF_LIMITS) => {
   const r = inspectOkfBundleFiles(Object.entries(files).map(([path, c]) => ({ path, bytes: enc.encode(c) })), limits);
   return r.ok ? null : r.errors[0]!.code;
@@ -106,7 +40,8 @@ describe("okf_bundle_contracts.rs cases (reference §6.3)", () => {
   test("contract with a different digest is a contract_mismatch", () => {
     const a = inspectOkfBundleFiles(bundle, DEFAULT_OKF_LIMITS);
     if (!a.ok) throw new Error("bundle");
-    const contract = { schema: "a3s.use.okf-bundle.v1" as const, formatVersion: "0.2" as const, root: "okf", contentDigest: `sha256:${"f".repeat(64)}`, conceptCount: 4, fileCount: 7, expandedBytes: 2053, limits: DEFAULT_OKF_LIMITS };
+    const { conceptCount, fileCount, expandedBytes } = bundleFacts();
+    const contract = { schema: "a3s.use.okf-bundle.v1" as const, formatVersion: "0.2" as const, root: "okf", contentDigest: `sha256:${"f".repeat(64)}`, conceptCount, fileCount, expandedBytes, limits: DEFAULT_OKF_LIMITS };
     expect(verifyInspection(contract, a.inspection)?.code).toBe("use.okf.contract_mismatch");
     expect(verifyInspection({ ...contract, contentDigest: a.inspection.contentDigest }, a.inspection)).toBeNull();
   });
@@ -136,14 +71,14 @@ describe("Markdown link extraction (pulldown-cmark Options::all behaviour)", () 
   });
 });
 
-describe("OKF contract JSON (reference §5.1, okf_bundle_contracts.rs)", () => {
-  const raw = readFileSync(join(SHARED_A3S, "Use", "crates", "core", "fixtures", "okf", "bundle-contract-v1.json"));
+describe("OKF contract JSON (reference §5.1, okf_bundle_contracts.rs; fixtures/a3s/okf/bundle-v02.contract.json)", () => {
+  const raw = readFileSync(join(REPO, "fixtures", "a3s", "okf", "bundle-v02.contract.json"));
   const edit = (f: (o: Record<string, any>) => void) => {
     const o = JSON.parse(raw.toString("utf8"));
     f(o);
     return new TextEncoder().encode(JSON.stringify(o));
   };
-  test("the shared contract parses, and the bundle matches it", () => {
+  test("our contract parses, and our bundle matches it", () => {
     const c = parseOkfContractJson(raw);
     if (!c.ok) throw new Error(c.error.message);
     const i = inspectOkfBundleFiles(bundle, c.contract.limits);

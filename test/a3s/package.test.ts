@@ -1,4 +1,5 @@
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { A3S_CODES } from "../../src/a3s/codes.js";
@@ -7,73 +8,49 @@ import { checkA3s, detectA3s } from "../../src/a3s/index.js";
 import { checkManifestText } from "../../src/a3s/manifest-check.js";
 import { readinessLevels, surfaceGraph } from "../../src/a3s/readiness.js";
 import { MemoryFs } from "../../src/fs/memory-fs.js";
-import { SHARED_A3S, loadReference } from "./helpers.js";
+import { REPO } from "./helpers.js";
+import { ATLAS_BUNDLE, atlasPackage, WORKBENCH_MANIFEST } from "./own-package.js";
 
-const FIXTURES = join(SHARED_A3S, "Use", "crates", "extension", "fixtures");
+const enc = new TextEncoder();
+const atlasFiles = atlasPackage();
+const memFs = (files: Record<string, string>, at = "/pkg") => MemoryFs.from(Object.fromEntries(Object.entries(files).map(([k, v]) => [`${at}/${k}`, v])));
 
-interface Snapshot {
-  source: string;
-  files: { path: string; base64: string }[];
-  expectedInspection: { contentDigest: string; fileCount: number; expandedBytes: number; conceptCount: number };
-}
-
-function walk(dir: string, prefix = ""): Record<string, Uint8Array> {
-  const out: Record<string, Uint8Array> = {};
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    const rel = prefix ? `${prefix}/${name}` : name;
-    if (statSync(p).isDirectory()) Object.assign(out, walk(p, rel));
-    else out[rel] = readFileSync(p);
-  }
-  return out;
-}
-
-const snapshots = loadReference<Snapshot[]>("okf-bundle-snapshots.json");
-
-describe("digests", () => {
-  test("raw manifest digests equal the fixtures' .sha256", () => {
-    for (const name of ["plugin-v3", "plugin-v3-okf"]) {
-      const bytes = readFileSync(join(FIXTURES, "manifests", `${name}.acl`));
-      expect(rawDigest(bytes)).toBe(readFileSync(join(FIXTURES, "manifests", `${name}.sha256`), "utf8").trim());
-    }
+describe("digests (our package acme/atlas)", () => {
+  test("the raw manifest digest is SHA-256 over the manifest bytes", () => {
+    const bytes = enc.encode(atlasFiles["a3s-use-extension.acl"]!);
+    expect(rawDigest(bytes)).toBe(`sha256:${createHash("sha256").update(bytes).digest("hex")}`);
   });
 
-  test.each(snapshots.map((s) => [s.source.split(":")[1]!, s] as const))("OKF content digest and counts of %s", (_n, s) => {
-    const files = s.files.map((f) => ({ path: f.path, bytes: Buffer.from(f.base64, "base64") }));
-    expect(expandedDigest(OKF_DOMAIN, files)).toBe(s.expectedInspection.contentDigest);
-    expect(files.length).toBe(s.expectedInspection.fileCount);
-    expect(files.reduce((n, f) => n + f.bytes.length, 0)).toBe(s.expectedInspection.expandedBytes);
-    const concepts = files.filter((f) => f.path.endsWith(".md") && !/(^|\/)(index|log)\.md$/.test(f.path));
-    expect(concepts.length).toBe(s.expectedInspection.conceptCount);
+  test("the OKF content digest ignores file order and changes with any byte", () => {
+    const files = Object.entries(ATLAS_BUNDLE).map(([path, c]) => ({ path, bytes: enc.encode(c) }));
+    const digest = expandedDigest(OKF_DOMAIN, files);
+    expect(digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(expandedDigest(OKF_DOMAIN, [...files].reverse())).toBe(digest);
+    const changed = files.map((f) => (f.path.endsWith(".py") ? { ...f, bytes: enc.encode(`${ATLAS_BUNDLE[f.path]}#\n`) } : f));
+    expect(expandedDigest(OKF_DOMAIN, changed)).not.toBe(digest);
   });
 
-  test("plugin-v3-okf package fingerprint equals package.sha256 and package.stats.json", async () => {
-    // The shared copy lacks the bundle's non-Markdown file; the OKF snapshot carries its bytes.
-    const dir = join(FIXTURES, "packages", "plugin-v3-okf");
-    const files = walk(join(dir, "package"));
-    const snap = snapshots.find((s) => s.source.endsWith("plugin-v3-okf/package/okf/domain-knowledge"))!;
-    for (const f of snap.files) files[`okf/domain-knowledge/${f.path}`] ??= Buffer.from(f.base64, "base64");
-    const fs = MemoryFs.from(Object.fromEntries(Object.entries(files).map(([k, v]) => [`/pkg/${k}`, new Uint8Array(v)])));
-    const stats = JSON.parse(readFileSync(join(dir, "package.stats.json"), "utf8"));
+  test("the package fingerprint, file and byte counts; in memory and on disk alike", async () => {
+    const fs = memFs(atlasFiles);
     expect(await detectA3s(fs, "/pkg")).toBe(true);
     const r = await checkA3s(fs, "/pkg");
-    expect(r.extra?.["fingerprint"]).toBe(readFileSync(join(dir, "package.sha256"), "utf8").trim());
-    expect(r.extra?.["fingerprint"]).toBe(stats.sha256);
-    expect(r.extra?.["fileCount"]).toBe(stats.fileCount);
-    expect(r.extra?.["byteCount"]).toBe(stats.byteCount);
+    expect(r.extra?.["fileCount"]).toBe(Object.keys(atlasFiles).length);
+    expect(r.extra?.["byteCount"]).toBe(Object.values(atlasFiles).reduce((n, c) => n + enc.encode(c).length, 0));
+    const onDisk = JSON.parse(readFileSync(join(REPO, "golden", "a3s", "packages", "valid-okf.json"), "utf8"));
+    expect(r.extra?.["fingerprint"]).toBe(onDisk.extra.fingerprint);
+    expect(r.identity).toBe(onDisk.identity);
     // The bundle's one dangling link is a reference diagnostic, not an error (§5.3).
-    expect(r.diagnostics.map((d) => [d.code, d.severity, d.file])).toEqual([["a3s.okf.dangling_link", "warning", "okf/domain-knowledge/concepts/package-lifecycle.md"]]);
+    expect(r.diagnostics.map((d) => [d.code, d.severity, d.file])).toEqual([["a3s.okf.dangling_link", "warning", "/pkg/okf/field-guide/concepts/storage-policy.md"]]);
     expect(r.valid).toBe(true);
-    expect(r.identity).toBe(stats.sha256);
   });
 });
 
 describe("package checks", () => {
-  const manifest = readFileSync(join(FIXTURES, "manifests", "plugin-v3-okf.acl"), "utf8");
+  const manifest = atlasFiles["a3s-use-extension.acl"]!;
   test("missing README, missing declared file, links and FIFOs are each reported", async () => {
     const fs = MemoryFs.from({
       "/p/a3s-use-extension.acl": manifest,
-      "/p/okf/domain-knowledge/index.md": "# x\n",
+      "/p/okf/field-guide/index.md": "# x\n",
       "/p/evil": { kind: "symlink", target: "/etc/passwd" },
       "/p/pipe": { kind: "fifo" },
     });
@@ -89,27 +66,25 @@ describe("package checks", () => {
   });
 });
 
-describe("readiness against manifest-models.json", () => {
-  const models = loadReference<{ file: string; surfaceGraph: unknown; readiness: unknown }[]>("manifest-models.json");
-  // Doc snippets are shared under doc-snippets/; the science package's manifest is not shared.
-  const sharedPath = (file: string): string =>
-    file.startsWith("generated/doc-snippets/")
-      ? join(SHARED_A3S, "doc-snippets", file.slice("generated/doc-snippets/".length))
-      : join(SHARED_A3S, "Use", file);
-  const available = models.filter((m) => {
-    try {
-      statSync(sharedPath(m.file));
-      return true;
-    } catch {
-      return false;
-    }
+describe("readiness of our manifests", () => {
+  const levels = (text: string) => readinessLevels(surfaceGraph(checkManifestText(text, "a3s-use-extension.acl").manifest!));
+  test("workbench: servers and tools first, then what needs them, the UI bound to a skill last", () => {
+    expect(levels(WORKBENCH_MANIFEST)).toEqual([
+      { surface: "mcp:catalog", level: 0, required: true },
+      { surface: "mcp:local-cache", level: 0, required: false },
+      { surface: "tool:render", level: 0, required: true },
+      { surface: "tool:search", level: 0, required: true },
+      { surface: "skill:audit", level: 1, required: true },
+      { surface: "skill:peek", level: 1, required: false },
+      { surface: "ui:status", level: 1, required: false },
+      { surface: "ui:audit", level: 2, required: true },
+    ]);
   });
-  test("five shared manifests are available", () => expect(available.length).toBe(5));
-  test.each(available.map((m) => [m.file, m] as const))("%s", (file, m) => {
-    const r = checkManifestText(readFileSync(sharedPath(file), "utf8"), "a3s-use-extension.acl");
-    const graph = surfaceGraph(r.manifest!);
-    expect(graph).toEqual(m.surfaceGraph);
-    expect(readinessLevels(graph)).toEqual(m.readiness);
+  test("atlas: the OKF bundle before the skill that requires it", () => {
+    expect(levels(atlasFiles["a3s-use-extension.acl"]!)).toEqual([
+      { surface: "okf:field-guide", level: 0, required: true },
+      { surface: "skill:navigate", level: 1, required: true },
+    ]);
   });
 });
 
@@ -122,24 +97,58 @@ test("every emitted code has a row", () => {
 });
 
 describe("executable bit (use.extension.surface_not_executable)", () => {
-  const root = join(SHARED_A3S, "Use", "crates", "extension", "fixtures", "packages", "plugin-v3-cognitive", "package");
-  const files = (dir: string, prefix = ""): Record<string, string> =>
-    Object.fromEntries(
-      readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((e) => {
-        const rel = prefix === "" ? e.name : `${prefix}/${e.name}`;
-        return e.isDirectory() ? Object.entries(files(dir, rel)) : [[rel, readFileSync(join(dir, rel), "utf8")]];
-      }),
-    );
+  const manifest = `extension "acme/runner" {
+  schema_version = 3
+  version        = "0.1.0"
+  route          = "runner"
+  requires_use   = ">=0.3.0, <0.4.0"
+  actions        = ["execute"]
+
+  repository {
+    url      = "https://github.com/acme/runner"
+    revision = "0011223344556677889900112233445566778899"
+  }
+
+  tool "render" {
+    workload    = "task"
+    interface   = "cli"
+    executable  = "tools/render"
+    command     = "acme-runner-render"
+    json_output = true
+    interactive = false
+    timeout_ms  = 1000
+    activation  = "lazy"
+    optional    = false
+  }
+
+  mcp "local-cache" {
+    transport  = "stdio"
+    executable = "mcp/cache"
+    args       = []
+    activation = "lazy"
+    optional   = false
+  }
+
+  skill "run" {
+    path          = "skills/run/SKILL.md"
+    requires_tool = ["render"]
+    requires_mcp  = ["local-cache"]
+    optional      = false
+  }
+}
+`;
 
   test("a tool task executable without an execute bit is reported; an executable one is not", async () => {
-    const fs = MemoryFs.from(Object.fromEntries(Object.entries(files(root)).map(([k, v]) => [`/p/${k}`, v])));
-    fs.writeFile("/p/tools/echo", "#!/bin/sh\n", { executable: false });
-    fs.writeFile("/p/mcp/context", "#!/bin/sh\n", { executable: true });
+    const fs = memFs({ "a3s-use-extension.acl": manifest, "README.md": "# Runner\n", "skills/run/SKILL.md": "---\nname: run\ndescription: Run it.\n---\n\n# Run\n" }, "/p");
+    fs.writeFile("/p/tools/render", "#!/bin/sh\n", { executable: false });
+    fs.writeFile("/p/mcp/cache", "#!/bin/sh\n", { executable: true });
     const r = await checkA3s(fs, "/p");
     const flagged = r.diagnostics.filter((d) => d.code === "a3s.package.not_executable");
-    expect(flagged.map((d) => d.file)).toEqual(["tools/echo"]);
+    expect(flagged.map((d) => d.file)).toEqual(["/p/tools/render"]); // named under the package path as given
     expect(flagged[0]!.message).toContain("use.extension.surface_not_executable");
-    fs.writeFile("/p/tools/echo", "#!/bin/sh\n", { executable: true });
-    expect((await checkA3s(fs, "/p")).diagnostics.some((d) => d.code === "a3s.package.not_executable")).toBe(false);
+    fs.writeFile("/p/tools/render", "#!/bin/sh\n", { executable: true });
+    const again = await checkA3s(fs, "/p");
+    expect(again.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    expect(again.diagnostics.some((d) => d.code === "a3s.package.not_executable")).toBe(false);
   });
 });

@@ -1,13 +1,12 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { readVerifiedRecord, type VerifiedRecord } from "../../src/a3s/catalog.js";
 import { canonicalDigest, type CJson } from "../../src/a3s/cjson.js";
 import { verifyLock } from "../../src/a3s/lock.js";
 import { buildLock, lockDigest, resolve } from "../../src/a3s/resolve.js";
-import { SHARED_A3S } from "./helpers.js";
+import { atlasRecord } from "./own-package.js";
 
-const BASE = JSON.parse(readFileSync(join(SHARED_A3S, "Use", "crates", "core", "fixtures", "plugins", "catalog-record-okf-v3.json"), "utf8")) as Record<string, CJson>;
+/** Our own catalog-v3 record (test/a3s/own-package.ts); the reference's: test/reference/a3s-resolve.test.ts. */
+const BASE = atlasRecord();
 const HOST = { target: "linux-x86_64", useVersion: "0.3.0" };
 
 interface Opts {
@@ -45,7 +44,7 @@ function rec(id: string, version: string, o: Opts = {}): VerifiedRecord {
 const versions = (sel: Map<string, VerifiedRecord>) => Object.fromEntries([...sel].map(([k, v]) => [k, v.versionText]));
 
 describe("resolver (reference §3.3 scenarios of plugin_package_dependencies.rs)", () => {
-  test("the fixture record is a valid catalog-v3 record", () => {
+  test("our record is a valid catalog-v3 record", () => {
     expect(readVerifiedRecord(verified("acme/knowledge", "1.0.0"))).toMatchObject({ ok: true });
   });
 

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { describe, expect, it } from "vitest";
-import { REPO_ROOT } from "../support/shared.js";
+import { REPO_ROOT } from "../support/repo.js";
 
 /** One import: the importing file and what it names, both repository-relative with `/`. */
 interface Edge {

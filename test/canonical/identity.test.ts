@@ -1,3 +1,7 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { contentHash } from "../../src/canonical/hash.js";
 import { legacyView, printLegacy } from "../../src/canonical/legacy.js";
@@ -6,7 +10,11 @@ import { printLoadable } from "../../src/canonical/loadable.js";
 import { canonicalSource } from "../../src/canonical/typed.js";
 import { loadFromSource } from "../../src/hns/load.js";
 import { readOne } from "../../src/syntax/reader.js";
-import { morphzIndex, morphzText, sharedText } from "../support/shared.js";
+import { NodeFs } from "../../src/fs/node-fs.js";
+import { loadPackage } from "../../src/hns/load.js";
+import { analyzeProgram } from "../../src/yao/index.js";
+
+const CANON = fileURLToPath(new URL("../../fixtures/yao/canonical/", import.meta.url));
 
 function canonical(text: string): string {
   const r = readOne(text);
@@ -14,26 +22,45 @@ function canonical(text: string): string {
   return canonicalSource(r.form);
 }
 
-describe("typed canonical text and content hash (reference cases)", () => {
-  const cases = morphzIndex().filter((c) => c.content_hash !== undefined);
+describe("typed canonical text and content hash (fixtures/yao/canonical)", () => {
+  const text = (name: string): string => readFileSync(join(CANON, name), "utf8");
 
-  it("has the reference's content-hash cases", () => {
-    expect(cases.length).toBeGreaterThanOrEqual(5);
+  it("identity-left.yao and identity-right.yao (comments, layout) have one canonical text and one content hash", () => {
+    expect(canonical(text("identity-left.yao"))).toBe(canonical(text("identity-right.yao")));
+    expect(contentHash(canonical(text("identity-left.yao")))).toBe(contentHash(canonical(text("identity-right.yao"))));
   });
 
-  it.each(cases.map((c) => [c.path, c.content_hash!]))("%s hashes to the reference value", (path, hash) => {
-    expect(contentHash(canonical(morphzText(path)))).toBe(hash);
+  it("dict insertion order is source text (content hash differs) but not meaning (program hash equal)", () => {
+    expect(contentHash(canonical(text("dict-order-left.yao")))).not.toBe(contentHash(canonical(text("dict-order-right.yao"))));
+    const programHash = (name: string) => {
+      const r = readOne(text(name));
+      if (!r.ok) throw new Error(r.diagnostic.message);
+      return analyzeProgram(r.form).programHash;
+    };
+    expect(programHash("dict-order-left.yao")).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(programHash("dict-order-left.yao")).toBe(programHash("dict-order-right.yao"));
   });
 
-  it("drops comments and whitespace, keeps the string/symbol distinction", () => {
-    expect(canonical(morphzText("inline/yao/src/canonical.rs@70e0787/identity_left.yao"))).toBe('(eval (seq "a" symbol))');
-    expect(canonical('"true"')).not.toBe(canonical("true"));
+  it("the content hash is sha256 over the UTF-8 canonical text (checked with node:crypto)", () => {
+    for (const name of ["identity-left.yao", "dict-order-left.yao", "string-nil.yao", "roundtrip.yao"]) {
+      const c = canonical(text(name));
+      expect(contentHash(c)).toBe(`sha256:${createHash("sha256").update(c, "utf8").digest("hex")}`);
+    }
+  });
+
+  it("drops comments and whitespace, keeps dict order and the string/symbol distinction", () => {
+    expect(canonical(text("identity-left.yao"))).toBe('(eval (seq "x" word))');
+    expect(canonical(text("dict-order-right.yao"))).toBe("(eval (dict (alpha 2) (zeta 1)))");
+    expect(canonical(text("dict-order-left.yao"))).toBe("(eval (dict (zeta 1) (alpha 2)))");
+    expect(canonical(text("string-nil.yao"))).toBe('"nil"');
+    expect(canonical(text("symbol-nil.yao"))).toBe("nil");
+    expect(contentHash(canonical(text("string-nil.yao")))).not.toBe(contentHash(canonical(text("symbol-nil.yao"))));
   });
 
   it("round-trips: canonical text re-reads to itself", () => {
-    const text = canonical(morphzText("inline/yao/src/canonical.rs@70e0787/roundtrip.yao"));
-    expect(canonical(text)).toBe(text);
-    expect(text).toBe('(eval (seq "a\\\\b\\nc" (list 1 true nil)))');
+    const c = canonical(text("roundtrip.yao"));
+    expect(canonical(c)).toBe(c);
+    expect(c).toBe('(eval (seq "p\\\\q\\nr" (list 7 false nil)))');
   });
 
   it("escapes exactly five characters and leaves other controls raw", () => {
@@ -63,49 +90,40 @@ describe("legacy metadata printer", () => {
   });
 });
 
-describe("package identity: worked examples of yao-v0.1.md §2.5", () => {
-  const reference = sharedText("reference/yao-v0.1.md");
-  /** The fenced source block following a given marker in the reference document. */
-  const blockAfter = (marker: string): string => {
-    const at = reference.indexOf(marker);
-    const start = reference.indexOf("```\n", at) + 4;
-    return reference.slice(start, reference.indexOf("\n```", start));
-  };
-  const hashAfter = (marker: string): string => {
-    const at = reference.indexOf(marker);
-    return /sha256:[0-9a-f]{64}/.exec(reference.slice(at))![0];
-  };
+describe("package identity: our worked examples (fixtures/yao/canonical/packages)", () => {
+  /** Expected canonical texts are written by hand from HNS §10.1; the hash is checked with node:crypto. */
+  const expected = (name: string): string => readFileSync(join(CANON, "packages", `${name}.canonical.txt`), "utf8");
+  const sha = (t: string): string => `sha256:${createHash("sha256").update(t, "utf8").digest("hex")}`;
 
-  it.each([["**Example A: minimal single file.**"], ["**Example B: comments, dropped fields, block string, mind, functions, model-owned entry.**"]])(
-    "%s",
-    (marker) => {
-      const loaded = loadFromSource("example.hns", blockAfter(marker));
-      if (!loaded.ok) throw new Error(loaded.diagnostics.map((d) => d.message).join("; "));
-      expect(loaded.package.identity).toBe(hashAfter(marker));
-    },
-  );
+  it.each([
+    ["minimal.hns", "minimal"],
+    ["ledger.hns", "ledger"],
+    ["route.hns", "route"],
+    ["route-dir.hns", "route-dir"],
+  ])("%s has the documented canonical text and identity", async (path, name) => {
+    const r = await loadPackage(new NodeFs(), join(CANON, "packages", path));
+    if (!r.ok) throw new Error(r.diagnostics.map((d) => d.message).join("; "));
+    expect(r.package.canonicalText).toBe(expected(name));
+    expect(r.package.identity).toBe(sha(expected(name)));
+  });
 
-  it("Example B's canonical text is the documented one, and its loadable form reloads to the same identity", () => {
-    const marker = "**Example B: comments, dropped fields, block string, mind, functions, model-owned entry.**";
-    const loaded = loadFromSource("b.hns", blockAfter(marker));
-    if (!loaded.ok) throw new Error("load failed");
-    const documented = blockAfter("canonical text (6 artifacts)");
-    expect(loaded.package.canonicalText).toBe(documented);
-    const pkg = loaded.package;
-    const stored = loadableSource({
-      manifest: pkg.manifest,
-      entryId: pkg.entry.id,
-      contract: pkg.contract,
-      mind: pkg.mind,
-      functions: pkg.functions,
-      entrySource: pkg.entry.source,
-    });
+  it("the entry id differs between the physical forms, and so does the identity", async () => {
+    const single = await loadPackage(new NodeFs(), join(CANON, "packages", "route.hns"));
+    const dir = await loadPackage(new NodeFs(), join(CANON, "packages", "route-dir.hns"));
+    expect(single.ok && dir.ok && single.package.identity !== dir.package.identity).toBe(true);
+  });
+
+  it("the ledger's loadable form reloads to the same identity", async () => {
+    const r = await loadPackage(new NodeFs(), join(CANON, "packages", "ledger.hns"));
+    if (!r.ok) throw new Error("load failed");
+    const pkg = r.package;
+    const stored = loadableSource({ manifest: pkg.manifest, entryId: pkg.entry.id, contract: pkg.contract, mind: pkg.mind, functions: pkg.functions, entrySource: pkg.entry.source });
     expect(stored.split("\n").slice(0, 3)).toEqual([
-      '(manifest (id "acme.notes") (version "1.2.0") (title "Notes") (entry "main") (capabilities (tools "read" "search") (skills "writing")))',
-      '(contract (rules "line one\\nline two") (tone "calm; short"))',
-      '(mind (frame (id "notes/core")))',
+      '(manifest (id "acme.ledger") (version "3.1.0") (title "Ledger") (entry "main") (capabilities (tools "search" "read") (skills "accounting")))',
+      '(contract (policy "first rule\\nsecond rule") (voice "plain; exact"))',
+      '(mind (frame (id "ledger/books")))',
     ]);
-    const reloaded = loadFromSource("acme.notes.hns", stored);
+    const reloaded = loadFromSource("acme.ledger.hns", stored);
     expect(reloaded.ok && reloaded.package.identity).toBe(pkg.identity);
   });
 });

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { REPO_ROOT } from "../support/shared.js";
+import { REPO_ROOT } from "../support/repo.js";
 
 const BIN = join(REPO_ROOT, "bin/yaoc.js");
 

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderCodesDoc } from "../../src/diagnostics/codes-doc.js";
 import { ALL_CODES, CODE_SECTIONS } from "../../src/codes/registry.js";
-import { REPO_ROOT } from "../support/shared.js";
+import { REPO_ROOT } from "../support/repo.js";
 
 describe("diagnostic code table", () => {
   it("has one row per code", () => {

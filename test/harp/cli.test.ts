@@ -35,11 +35,11 @@ describe("yaoc harp CLI", () => {
   it("validate: exit 0 for a valid package, 1 with positioned diagnostics otherwise", async () => {
     const ok = await run("validate", join(FIXTURES, "valid-full"));
     expect(ok.code).toBe(0);
-    expect(ok.stdout).toMatch(/valid HARP v1 package \(notes 1\.0\.0, sha256:[0-9a-f]{64}\)/);
+    expect(ok.stdout).toMatch(/valid-full: ok \(harp\) sha256:[0-9a-f]{64}\n/);
     const bad = await run("validate", join(FIXTURES, "invalid-reserved-kind"));
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain("harp.json:8:5: error harp.unsupported_kind: /runtime/kind");
-    const json = JSON.parse((await run("validate", "--format", "json", join(FIXTURES, "invalid-unknown-kind"))).stdout);
+    expect(bad.stdout).toContain("harp.json:8:5: error[harp.unsupported_kind]: /runtime/kind");
+    const json = JSON.parse((await run("validate", "--format", "json", join(FIXTURES, "invalid-unknown-kind"))).stdout).results[0];
     expect(json.kind).toBe("harp");
     expect(json.diagnostics[0].pointer).toBe("/runtime/kind");
   });

@@ -7,27 +7,36 @@ import { registerHcpCommands, runHcpDigest, runHcpLint } from "../../src/cli/hcp
 const fixtures = join(resolve(dirname(fileURLToPath(import.meta.url)), "../.."), "fixtures/hcp");
 
 describe("yaoc hcp", () => {
-  it("lint prints the common result shape as JSON and exits 1 on an invalid pack", async () => {
-    let out = "";
-    const status = await runHcpLint([join(fixtures, "valid"), join(fixtures, "surface-id-mismatch")], { json: true }, (t) => (out += t));
-    expect(status).toBe(1);
-    const [valid, invalid] = out.trim().split("\n").map((l) => JSON.parse(l));
-    expect(Object.keys(valid).slice(0, 5)).toEqual(["path", "kind", "valid", "identity", "diagnostics"]);
-    expect(valid).toMatchObject({ kind: "hcp", valid: true, pack_id: "acme.tickets" });
-    expect(valid.identity).toBe(valid.digest);
-    expect(invalid.valid).toBe(false);
-    expect(invalid.identity).toBeNull();
-    expect(invalid.diagnostics[0].code).toBe("hcp.identity.surface_id_mismatch");
+  it("lint --format json prints one {results} document in the common result shape, exit 1 on an invalid pack", async () => {
+    {
+      let out = "";
+      const status = await runHcpLint([join(fixtures, "valid"), join(fixtures, "surface-id-mismatch")], { format: "json" }, (t) => (out += t));
+      expect(status).toBe(1);
+      expect(out.trimEnd().includes("\n")).toBe(false);
+      const [valid, invalid] = (JSON.parse(out) as { results: Record<string, unknown>[] }).results as [Record<string, unknown>, { valid: boolean; identity: unknown; diagnostics: { code: string }[] }];
+      expect(Object.keys(valid).slice(0, 4)).toEqual(["path", "kind", "valid", "identity"]);
+      expect(Object.keys(valid).at(-1)).toBe("diagnostics");
+      expect(valid).toMatchObject({ kind: "hcp", valid: true, pack_id: "acme.tickets" });
+      expect(valid["identity"]).toBe(valid["digest"]);
+      expect(invalid.valid).toBe(false);
+      expect(invalid.identity).toBeNull();
+      expect(invalid.diagnostics[0]!.code).toBe("hcp.identity.surface_id_mismatch");
+    }
   });
 
-  it("lint prints located text with hints and notes", async () => {
+  it("lint prints the one human form: located diagnostics with a code frame, help and notes", async () => {
     let out = "";
-    const status = await runHcpLint([join(fixtures, "surface-id-mismatch")], { json: false }, (t) => (out += t));
+    const status = await runHcpLint([join(fixtures, "surface-id-mismatch")], { format: "human" }, (t) => (out += t));
     expect(status).toBe(1);
     expect(out).toContain("policy.json:2:17: error[hcp.identity.surface_id_mismatch]");
-    expect(out).toContain("  hint: Set surface_id");
-    expect(out).toContain("surface.json:2:9: the pack_id is declared here");
-    expect(out).toMatch(/invalid HCP pack \(1 error, 0 warnings\)\n$/);
+    expect(out).toContain("  = help: Set surface_id");
+    expect(out).toMatch(/= note: \S*surface\.json:2:9: the pack_id is declared here/);
+    expect(out).toMatch(/surface-id-mismatch: invalid \(hcp\)\n1 package checked: 0 valid, 1 invalid; 1 error, 0 warnings\n$/);
+  });
+
+  it("lint of a missing directory is an I/O error (exit 2)", async () => {
+    let out = "";
+    expect(await runHcpLint([join(fixtures, "no-such-pack")], { format: "human" }, (t) => (out += t))).toBe(2);
   });
 
   it("digest prints the digest, or the problems when files are missing", async () => {

@@ -7,7 +7,6 @@ import type { LoadResult } from "../../src/hns/load.js";
 import type { HnsPackage } from "../../src/hns/model.js";
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-export const SHARED = resolve(REPO, "../shared");
 export const FIXTURES = join(REPO, "fixtures/hns");
 
 /**

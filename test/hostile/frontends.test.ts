@@ -8,7 +8,7 @@
  * fixtures/hostile/README.md lists what each case is.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -22,6 +22,7 @@ import { checkHarp } from "../../src/harp/index.js";
 import { checkHcp } from "../../src/hcp/index.js";
 import { checkHns } from "../../src/hns/check.js";
 import { packageAnalysis } from "../../src/yao/package-analysis.js";
+import { atlasPackage } from "../a3s/own-package.js";
 
 const root = mkdtempSync(join(tmpdir(), "yaoc-hostile-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -31,21 +32,8 @@ const HCP_POLICY = JSON.stringify({ surface_id: "acme.tickets", verbs: { "a.list
 const HERE = dirname(fileURLToPath(import.meta.url));
 const read = (...p: string[]): string => readFileSync(join(HERE, "..", "..", ...p), "utf8");
 const HARP = read("fixtures", "harp", "valid-minimal", "harp.json");
-const A3S_PKG = join(HERE, "..", "..", "..", "shared", "reference", "a3s", "Use", "crates", "extension", "fixtures", "packages", "plugin-v3", "package");
-function tree(dir: string, prefix = ""): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) Object.assign(out, tree(p, `${prefix}${name}/`));
-    else out[`${prefix}${name}`] = readFileSync(p, "utf8");
-  }
-  return out;
-}
-// The shared copy of the fixture lacks its binaries and UI assets; stand-ins make it complete.
-const A3S_FILES = {
-  ...(existsSync(A3S_PKG) ? tree(A3S_PKG) : { "a3s-use-extension.acl": "", "README.md": "# x\n" }),
-  ...Object.fromEntries(["tools/convert/bin/convert", "mcp/bin/library", "ui/review/index.html", "ui/review/index.css", "ui/review/index.js", "ui/status/index.html"].map((p) => [p, "#!/bin/sh\n"])),
-};
+/** Our own complete A3S package (test/a3s/own-package.ts). */
+const A3S_FILES: Record<string, string> = atlasPackage();
 const ACL = A3S_FILES["a3s-use-extension.acl"]!;
 
 interface Frontend {

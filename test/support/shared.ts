@@ -1,26 +1,6 @@
-/** Paths to the read-only reference material shared beside the repository (`<repo>/../shared`). */
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-
-export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
-export const SHARED = fileURLToPath(new URL("../../../shared/", import.meta.url));
-export const MORPHZ = `${SHARED}reference/morphz-fixtures/`;
-
-export function sharedText(rel: string): string {
-  return readFileSync(`${SHARED}${rel}`, "utf8");
-}
-
-export function morphzText(rel: string): string {
-  return readFileSync(`${MORPHZ}${rel}`, "utf8");
-}
-
-export interface MorphzCase {
-  readonly path: string;
-  readonly outcome: string;
-  readonly artifact_hash?: string;
-  readonly content_hash?: string;
-}
-
-export function morphzIndex(): MorphzCase[] {
-  return JSON.parse(morphzText("INDEX.json")) as MorphzCase[];
-}
+/**
+ * Kept so that tests written against the old module keep compiling: it now only re-exports the
+ * repository root. The reference material beside the repository is reached only through
+ * test/reference/reference.ts (see test/repo/no-reference-reads.test.ts).
+ */
+export { REPO_ROOT } from "./repo.js";

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { readAll, readOne, referenceDisplay } from "../../src/syntax/reader.js";
 import type { SNode } from "../../src/syntax/tree.js";
-import { morphzText } from "../support/shared.js";
+import { readFileSync } from "node:fs";
 
-const SYNTAX = "inline/yao/src/syntax.rs@fda7137/";
+const fixture = (name: string): string => readFileSync(new URL(`../../fixtures/yao/reader/${name}`, import.meta.url), "utf8");
 
 function one(source: string | Uint8Array): SNode {
   const r = readOne(source);
@@ -17,45 +17,48 @@ function error(source: string | Uint8Array, options = {}) {
   return r.diagnostic;
 }
 
-describe("reader: reference fixtures", () => {
+describe("reader: our fixtures (fixtures/yao/reader)", () => {
   it("counts columns in Unicode scalars and ends the root span at the source length", () => {
-    const text = morphzText(`${SYNTAX}multibyte_spans.yao`);
+    const text = fixture("multibyte-spans.yao");
     const root = one(text);
     if (root.kind !== "list") throw new Error("list expected");
-    const seq = root.items[1];
-    if (seq?.kind !== "list") throw new Error("list expected");
-    const str = seq.items[1]!;
-    expect(str).toMatchObject({ kind: "string", value: "爻文" });
-    expect(str.span.start).toMatchObject({ line: 3, column: 8 });
-    expect(root.span.end.byte).toBe(new TextEncoder().encode(text).length);
+    const list = root.items[1];
+    if (list?.kind !== "list") throw new Error("list expected");
+    const str = list.items[1]!;
+    expect(str).toMatchObject({ kind: "string", value: "語句" });
+    // `  (list "` is 9 scalars on line 3; the wide comment on line 2 does not shift it.
+    expect(str.span.start).toMatchObject({ line: 3, column: 9 });
+    expect(list.items[2]!.span.start).toMatchObject({ line: 3, column: 14 });
+    // The root form ends at the closing parenthesis, before the final newline.
+    expect(root.span.end.byte).toBe(new TextEncoder().encode(text.trimEnd()).length);
   });
 
   it("decodes exactly the five declared escapes", () => {
-    expect(one(morphzText(`${SYNTAX}declared_escapes.yao`))).toMatchObject({ kind: "string", value: 'a\\b"c\nd\re\tf' });
+    expect(one(fixture("declared-escapes.yao"))).toMatchObject({ kind: "string", value: 'x\\y"z\nw\rv\tu' });
   });
 
   it.each([
-    ["reject_unknown_escape.yao", "yao.invalid_escape", "unknown string escape '\\x'"],
-    ["reject_unclosed_list.yao", "yao.unclosed_list", "unclosed list"],
-    ["reject_unexpected_close.yao", "yao.unexpected_close", "unexpected closing parenthesis"],
+    ["reject-unknown-escape.yao", "yao.invalid_escape", "unknown string escape '\\q'"],
+    ["reject-unclosed-list.yao", "yao.unclosed_list", "unclosed list"],
+    ["reject-unexpected-close.yao", "yao.unexpected_close", "unexpected closing parenthesis"],
   ])("%s → %s", (file, code, message) => {
-    const d = error(morphzText(`${SYNTAX}${file}`));
+    const d = error(fixture(file));
     expect(d.code).toBe(code);
     expect(d.message).toBe(message);
   });
 
   it("parse_one rejects two forms, pointing at the second and relating the first", () => {
-    const r = readOne(morphzText(`${SYNTAX}reject_multiple_top_level.yao`));
+    const r = readOne(fixture("reject-two-forms.yao"));
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.diagnostic.code).toBe("yao.multiple_top_level_forms");
     expect(r.diagnostic.message).toBe("expected one top-level artifact, found 2");
-    expect(r.diagnostic.span?.start.column).toBe(12);
+    expect(r.diagnostic.span?.start.column).toBe(11);
     expect(r.diagnostic.related?.[0]?.span?.start.column).toBe(1);
   });
 
-  it("nesting limit 2 rejects ((())) only when configured; the default accepts it", () => {
-    const text = morphzText(`${SYNTAX}reject_nesting_limit_2.yao`);
+  it("nesting limit 2 rejects (((1))) only when configured; the default accepts it", () => {
+    const text = fixture("nesting-3.yao");
     expect(readAll(text).ok).toBe(true);
     const d = error(text, { maxNesting: 2 });
     expect(d.code).toBe("yao.nesting_limit");

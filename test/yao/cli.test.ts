@@ -1,9 +1,9 @@
-/** `yaoc ir`, `yaoc profile` and `yaoc admit` through commander, on the reference packages. */
+/** `yaoc ir`, `yaoc profile` and `yaoc admit` through commander, on our own packages (the reference's: test/reference/yao-cli.test.ts). */
 import { Command } from "commander";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { registerYaoCommands } from "../../src/cli/yao.js";
-import { MORPHZ, REPO } from "./helpers.js";
+import { REPO } from "./helpers.js";
 
 async function run(args: string[]): Promise<{ out: string; err: string; code: number }> {
   let out = "";
@@ -22,7 +22,7 @@ async function run(args: string[]): Promise<{ out: string; err: string; code: nu
 
 afterEach(() => vi.restoreAllMocks());
 
-const PKG = join(MORPHZ, "inline/morphz/src/harness_package.rs@fda7137");
+const PKG = join(REPO, "fixtures/yao/packages");
 
 describe("yaoc ir / profile / admit", () => {
   it("ir prints the linked program of a .yao file", async () => {
@@ -32,33 +32,33 @@ describe("yaoc ir / profile / admit", () => {
   });
 
   it("ir reports file:line:col for an invalid program", async () => {
-    const r = await run(["ir", join(MORPHZ, "inline/yao/src/sema.rs@70e0787/reject_heterogeneous_dict.yao")]);
+    const r = await run(["ir", join(REPO, "fixtures/yao/sema/reject-heterogeneous-dict.yao")]);
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/reject_heterogeneous_dict\.yao:4:11: error\[yao\.type_mismatch\]: dict field 'note'/);
+    expect(r.err).toMatch(/reject-heterogeneous-dict\.yao:4:12: error\[yao\.type_mismatch\]: dict field 'score'/);
   });
 
   it("profile prints exported interfaces only, without bodies", async () => {
-    const r = await run(["profile", join(PKG, "single_with_functions.hns")]);
+    const r = await run(["profile", join(REPO, "fixtures/hns/success/coding.hns")]);
     expect(r.err).toBe("");
     expect(r.out).toContain("(fn load-file");
-    expect(r.out).not.toContain("private-normalize");
+    expect(r.out).not.toContain("normalize");
     expect(r.out).not.toContain("(body");
   });
 
   it("static tool arguments are checked against --tools schemas; without them the tool is dynamic", async () => {
-    const dir = join(MORPHZ, "inline/morphz/src/harness_authoring.rs@70e0787");
-    expect((await run(["ir", "--hash-only", join(dir, "schema_literal_check.hns")])).code).toBe(0);
-    const r = await run(["ir", "--tools", join(REPO, "fixtures/yao/tools/schema_literal_check.tools.json"), join(dir, "schema_literal_check.hns")]);
+    expect((await run(["ir", "--hash-only", join(PKG, "static-tool-argument.hns")])).code).toBe(0);
+    const r = await run(["ir", "--tools", join(REPO, "fixtures/yao/tools/schema_literal_check.tools.json"), join(PKG, "static-tool-argument.hns")]);
     expect(r.code).toBe(1);
     expect(r.err).toContain("yao.type_mismatch");
   });
 
-  it("reference packages whose function bodies are ill-typed are rejected at load, naming file, line and function", async () => {
-    const dir = join(MORPHZ, "inline/morphz/src/harness_authoring.rs@70e0787");
-    const single = await run(["ir", join(dir, "check_wrong_fn.hns")]);
-    expect(single.err).toMatch(/check_wrong_fn\.hns:3:\d+: error\[yao\.type_mismatch\]: in fn 'wrong': expected Int, found String/);
-    const directory = await run(["ir", join(dir, "dir-check/test.hns")]);
-    expect(directory.err).toMatch(/functions\/wrong\.yao:4:\d+: error\[yao\.type_mismatch\]: in fn 'outer': in fn 'wrong'/);
+  it("packages whose function bodies are ill-typed are rejected at load, naming file, line and function", async () => {
+    const single = await run(["ir", join(PKG, "ill-typed-fn.hns")]);
+    expect(single.code).toBe(1);
+    expect(single.err).toMatch(/ill-typed-fn\.hns:4:\d+: error\[yao\.type_mismatch\]: in fn 'answer': expected Int, found String/);
+    const directory = await run(["ir", join(PKG, "ill-typed-dir.hns")]);
+    expect(directory.code).toBe(1);
+    expect(directory.err).toMatch(/functions\/value\.yao:5:\d+: error\[yao\.type_mismatch\]: in fn 'main-step': in fn 'value'/);
   });
 
   it("a missing file is a usage error", async () => {

@@ -1,0 +1,119 @@
+/**
+ * What `yaoc check` is asked to check, expanded into package paths before any package is checked:
+ *
+ * - no path: the working directory, walked;
+ * - a path that is a package (`NAME.hns`, or a directory holding a marker file the check facade
+ *   routes by: `harp.json`, `a3s-use-extension.acl`, `surface.json`/`policy.json`/`HARNESS.md`, or
+ *   `manifest.yao` of a misnamed HNS directory package): itself;
+ * - any other directory: walked for packages. Hidden entries, `node_modules` and `.git` are skipped,
+ *   a package directory is never descended into (its `functions/x.yao` are not loose files), and
+ *   symbolic links to directories are not followed (no loops). A walk that finds no package keeps
+ *   the directory itself, so the per-path check explains what a package must look like;
+ * - a glob (`'pkgs/**\/*.hns'`, quoted so the shell leaves it alone) that names no existing path:
+ *   its matches, expanded by tinyglobby with the same skips; no match is a usage error;
+ * - `-`: one single-file package read from standard input (see check-command.ts).
+ *
+ * Expansion is linear in the entries visited; each package path appears once, in input order (walk
+ * and glob results sorted by code point).
+ */
+import { isAbsolute } from "node:path";
+import { glob, isDynamicPattern } from "tinyglobby";
+import type { PackageFs } from "../fs/package-fs.js";
+import { extensionOf, joinPath } from "../fs/paths.js";
+import { routeDirectory } from "../check/frontends.js";
+
+/** Directory names the walk and globs never enter. */
+export const SKIPPED_DIRECTORIES: readonly string[] = ["node_modules", ".git"];
+
+export type ExpandedInput =
+  | { readonly kind: "path"; readonly path: string }
+  | { readonly kind: "stdin" }
+  | { readonly kind: "no_match"; readonly pattern: string };
+
+function skipped(name: string): boolean {
+  return name.startsWith(".") || SKIPPED_DIRECTORIES.includes(name);
+}
+
+/**
+ * A directory that is itself a package: `.hns` suffix, or a marker file the check facade routes by
+ * (a frontend's marker, or `manifest.yao` of a misnamed HNS directory package).
+ */
+export async function isPackageDirectory(fs: PackageFs, dir: string): Promise<boolean> {
+  if (extensionOf(dir) === "hns") return true;
+  return (await routeDirectory(fs, dir)).kind !== "none";
+}
+
+/** Package paths under `dir` (not `dir` itself), sorted, depth first. */
+export async function walkPackages(fs: PackageFs, dir: string): Promise<string[]> {
+  const out: string[] = [];
+  const visit = async (d: string): Promise<void> => {
+    let names: string[];
+    try {
+      names = await fs.readdir(d);
+    } catch {
+      return; // an unreadable folder inside a walk holds no package we can check
+    }
+    names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const name of names) {
+      if (skipped(name)) continue;
+      const path = d === "." ? name : joinPath(d, name);
+      const st = await fs.lstat(path);
+      if (st === null) continue;
+      if (st.kind === "file" || st.kind === "symlink") {
+        if (extensionOf(name) === "hns") out.push(path);
+        continue;
+      }
+      if (st.kind !== "directory") continue;
+      if (await isPackageDirectory(fs, path)) out.push(path);
+      else await visit(path);
+    }
+  };
+  await visit(dir);
+  return out;
+}
+
+async function expandGlob(pattern: string): Promise<string[]> {
+  const matches = await glob(pattern, {
+    onlyFiles: false,
+    dot: false,
+    absolute: isAbsolute(pattern),
+    expandDirectories: false,
+    followSymbolicLinks: false,
+    ignore: SKIPPED_DIRECTORIES.map((d) => `**/${d}/**`),
+  });
+  return matches.map((m) => (m.length > 1 && m.endsWith("/") ? m.slice(0, -1) : m)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** One input: a path as is, a walked directory, a glob's matches. */
+async function expandOne(fs: PackageFs, input: string): Promise<ExpandedInput[]> {
+  if (input === "-") return [{ kind: "stdin" }];
+  const st = await fs.stat(input);
+  if (st === null) {
+    if (!isDynamicPattern(input)) return [{ kind: "path", path: input }]; // reported as not found
+    const matches = await expandGlob(input);
+    if (matches.length === 0) return [{ kind: "no_match", pattern: input }];
+    const out: ExpandedInput[] = [];
+    for (const m of matches) out.push(...(await expandOne(fs, m)));
+    return out;
+  }
+  if (st.kind !== "directory" || (await isPackageDirectory(fs, input))) return [{ kind: "path", path: input }];
+  const found = await walkPackages(fs, input);
+  // Nothing found: the per-path check says what a package must look like.
+  if (found.length === 0) return [{ kind: "path", path: input }];
+  return found.map((path) => ({ kind: "path", path }));
+}
+
+/** Every input expanded, duplicates removed (first occurrence kept). No inputs means ".". */
+export async function expandInputs(fs: PackageFs, inputs: readonly string[]): Promise<ExpandedInput[]> {
+  const out: ExpandedInput[] = [];
+  const seen = new Set<string>();
+  for (const input of inputs.length === 0 ? ["."] : inputs) {
+    for (const e of await expandOne(fs, input)) {
+      const key = e.kind === "path" ? `p:${e.path}` : e.kind === "stdin" ? "stdin" : `g:${e.pattern}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(e);
+    }
+  }
+  return out;
+}
