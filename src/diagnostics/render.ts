@@ -2,7 +2,8 @@
  * Rendering check results in the human form: rustc-like, with code frames. The machine formats are
  * in src/output/format-json.ts, format-sarif.ts and format-github.ts; format.ts picks one.
  */
-import type { Diagnostic } from "./diagnostic.js";
+import type { Diagnostic, Span } from "./diagnostic.js";
+import { displayWidth, paddingFor } from "./display-width.js";
 import type { CheckResult } from "./result.js";
 
 export interface HumanOptions {
@@ -62,39 +63,91 @@ export function renderHumanDiagnostics(results: readonly CheckResult[], options:
 
 type Paint = (style: keyof typeof STYLE, text: string) => string;
 
+const PLAIN: Paint = (_style, text) => text;
+
+/**
+ * One diagnostic in the human form, without colors: the header line, the code frame with the label
+ * under the primary caret, a frame per secondary span, then notes and help. Deterministic; the
+ * snapshot tests in test/snapshots/ pin it.
+ */
+export function renderDiagnosticText(d: Diagnostic, sources?: ReadonlyMap<string, string>): string {
+  return renderDiagnostic(d, sources, PLAIN);
+}
+
 function renderDiagnostic(d: Diagnostic, sources: ReadonlyMap<string, string> | undefined, paint: Paint): string {
   const where = d.file === undefined ? "" : d.span ? `${d.file}:${d.span.start.line}:${d.span.start.column}: ` : `${d.file}: `;
   const lines = [`${where}${paint(d.severity, `${d.severity}[${d.code}]`)}: ${paint("bold", d.message)}`];
   const source = d.file !== undefined ? sources?.get(d.file) : undefined;
-  if (d.span && source !== undefined) lines.push(...codeFrame(source, d, paint));
-  if (d.pointer !== undefined) lines.push(`  ${paint("blue", "=")} at JSON pointer ${d.pointer === "" ? '"" (the document root)' : d.pointer}`);
+  // Secondary spans that can be shown in a frame; the others become notes.
+  const framed: { file: string; span: Span; source: string; message: string }[] = [];
+  const notes: string[] = [];
   for (const r of d.related ?? []) {
-    const at = r.span ? `${r.file ?? d.file ?? ""}:${r.span.start.line}:${r.span.start.column}: ` : "";
-    lines.push(`  ${paint("blue", "=")} note: ${at}${r.message}`);
+    const file = r.file ?? d.file;
+    const text = file !== undefined && r.span ? sources?.get(file) : undefined;
+    if (r.span && file !== undefined && text !== undefined && nthLine(text, r.span.start.line) !== undefined) {
+      framed.push({ file, span: r.span, source: text, message: r.message });
+    } else {
+      const at = r.span ? `${file ?? ""}:${r.span.start.line}:${r.span.start.column}: ` : "";
+      notes.push(`${at}${r.message}`);
+    }
   }
+  const primaryLine = d.span && source !== undefined ? nthLine(source, d.span.start.line) : undefined;
+  const gutterWidth = Math.max(
+    primaryLine !== undefined ? String(d.span!.start.line).length : 1,
+    ...framed.map((f) => String(f.span.start.line).length),
+  );
+  if (primaryLine !== undefined) {
+    lines.push(...codeFrame(primaryLine, d.span!, d.span!.start.line, gutterWidth, "^", d.label, d.severity, paint));
+  } else if (d.label !== undefined) {
+    notes.unshift(d.label);
+  }
+  for (const f of framed) {
+    const blank = " ".repeat(gutterWidth);
+    const frame = codeFrame(nthLine(f.source, f.span.start.line)!, f.span, f.span.start.line, gutterWidth, "-", f.message, "blue", paint);
+    if (f.file === d.file && primaryLine !== undefined && f.span.start.line === d.span!.start.line) {
+      // On the primary line: only its own marker line, under the line already shown.
+      lines.push(frame[2]!);
+      continue;
+    }
+    // A secondary span in another file names it; one elsewhere in the same file simply follows.
+    if (f.file !== d.file) lines.push(`${blank}${paint("blue", "::: ")}${f.file}:${f.span.start.line}:${f.span.start.column}`);
+    lines.push(...frame);
+  }
+  if (d.pointer !== undefined) lines.push(`  ${paint("blue", "=")} at JSON pointer ${d.pointer === "" ? '"" (the document root)' : d.pointer}`);
+  for (const note of notes) lines.push(`  ${paint("blue", "=")} note: ${note}`);
   if (d.hint !== undefined) lines.push(`  ${paint("blue", "=")} help: ${d.hint}`);
   return lines.join("\n");
 }
 
-/** The source line of the span start with a caret run under the span (to the line's end if it spans lines). */
-function codeFrame(source: string, d: Diagnostic, paint: Paint): string[] {
-  const span = d.span!;
-  const lineText = nthLine(source, span.start.line);
-  if (lineText === undefined) return [];
-  const chars = Array.from(lineText);
+/**
+ * The source line of a span's start with a marker run under the span (to the line's end if it
+ * spans lines) and the label after it. Columns count Unicode scalars; padding and marker width are
+ * measured in display columns so the marks stay under wide characters (CJK, emoji).
+ */
+function codeFrame(
+  lineText: string,
+  span: Span,
+  lineNumber: number,
+  gutterWidth: number,
+  marker: "^" | "-",
+  label: string | undefined,
+  style: keyof typeof STYLE,
+  paint: Paint,
+): string[] {
+  const shown = lineText.replace(/\r$/, "");
+  const chars = Array.from(shown);
   const startCol = Math.min(span.start.column, chars.length + 1);
   const endCol = span.end.line === span.start.line ? Math.max(span.end.column, startCol + 1) : chars.length + 1;
-  const pad = chars
-    .slice(0, startCol - 1)
-    .map((c) => (c === "\t" ? "\t" : " "))
-    .join("");
-  const carets = "^".repeat(Math.max(1, Math.min(endCol, chars.length + 1) - startCol));
-  const gutter = String(span.start.line);
-  const blank = " ".repeat(gutter.length);
+  const pad = paddingFor(chars.slice(0, startCol - 1).join(""));
+  const width = displayWidth(chars.slice(startCol - 1, Math.min(endCol, chars.length + 1) - 1).join(""));
+  const marks = marker.repeat(Math.max(1, width));
+  const gutter = String(lineNumber).padStart(gutterWidth);
+  const blank = " ".repeat(gutterWidth);
+  const tail = label === undefined || label === "" ? "" : ` ${label}`;
   return [
     `${blank} ${paint("blue", "|")}`,
-    `${paint("blue", gutter)} ${paint("blue", "|")} ${lineText.replace(/\r$/, "")}`,
-    `${blank} ${paint("blue", "|")} ${pad}${paint(d.severity, carets)}`,
+    `${paint("blue", gutter)} ${paint("blue", "|")} ${shown}`,
+    `${blank} ${paint("blue", "|")} ${pad}${paint(style, marks + tail)}`,
   ];
 }
 

@@ -29,9 +29,17 @@ export class Reporter {
     private readonly json: ParsedJson | null,
   ) {}
 
-  spanOf(pointer: string): Span | undefined {
+  /**
+   * Where the caret goes: on the value when the value is what is wrong (a wrong type, an empty
+   * string), on the member's key when the member itself is (unknown, reserved). A missing member
+   * has no span of its own: the closest existing ancestor's key.
+   */
+  spanOf(pointer: string, on: "key" | "value" = "key"): Span | undefined {
     if (this.json === null) return undefined;
-    // A missing member has no span of its own: point at the closest existing ancestor.
+    if (on === "value") {
+      const v = this.json.spans.get(pointer);
+      if (v !== undefined) return v;
+    }
     let p = pointer;
     for (;;) {
       const s = this.json.keySpans.get(p) ?? this.json.spans.get(p);
@@ -41,16 +49,44 @@ export class Reporter {
     }
   }
 
-  report(code: HarpCode, pointer: string | undefined, message: string, hint?: string): void {
+  report(code: HarpCode, pointer: string | undefined, message: string, hint?: string, label?: string): void {
     this.diagnostics.push(
       diagnostic(code, message, {
         severity: harpSeverity(code),
         file: this.file,
-        span: pointer === undefined ? undefined : this.spanOf(pointer),
+        span: pointer === undefined ? undefined : this.spanOf(pointer, VALUE_CODES.has(code) ? "value" : "key"),
         pointer,
         hint,
+        label,
       }),
     );
+  }
+}
+
+/** Codes about a member's value: their caret goes on the value, not the key. */
+const VALUE_CODES: ReadonlySet<string> = new Set(["harp.wrong_type", "harp.out_of_range", "harp.invalid_value", "harp.invalid_kind"]);
+
+/** Ajv's limit keywords in plain words ("must NOT have fewer than 1 characters" → "must not be empty"). */
+function limitMessage(keyword: string, limit: number, value: unknown): { message: string; label: string } {
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  const length = typeof value === "string" ? Array.from(value).length : Array.isArray(value) ? value.length : undefined;
+  switch (keyword) {
+    case "minLength":
+      return limit === 1
+        ? { message: "must not be empty", label: "an empty string" }
+        : { message: `must be at least ${plural(limit, "character")} long`, label: `${plural(length ?? 0, "character")}` };
+    case "maxLength":
+      return { message: `must be at most ${plural(limit, "character")} long`, label: `${plural(length ?? 0, "character")}` };
+    case "minItems":
+      return limit === 1
+        ? { message: "must not be empty", label: "an empty list" }
+        : { message: `must have at least ${plural(limit, "item")}`, label: `${plural(length ?? 0, "item")}` };
+    case "maxItems":
+      return { message: `must have at most ${plural(limit, "item")}`, label: `${plural(length ?? 0, "item")}` };
+    case "minimum":
+      return { message: `must be at least ${limit}, found ${JSON.stringify(value)}`, label: `below ${limit}` };
+    default:
+      return { message: `must be at most ${limit}, found ${JSON.stringify(value)}`, label: `above ${limit}` };
   }
 }
 
@@ -177,9 +213,11 @@ function reportSchemaError(r: Reporter, e: ErrorObject, root: JsonValue): void {
     case "minItems":
     case "maxItems":
     case "minimum":
-    case "maximum":
-      r.report("harp.out_of_range", at, `${at}: ${e.message ?? "is out of range"}`);
+    case "maximum": {
+      const { message, label } = limitMessage(e.keyword, Number(params["limit"]), val);
+      r.report("harp.out_of_range", at, `${at}: ${message}`, undefined, label);
       return;
+    }
     default:
       r.report("harp.invalid_value", at, `${at}: ${e.message ?? "is not valid"} (${e.keyword})`);
   }

@@ -33,6 +33,7 @@ export const HNS_CODES = defineCodes([
   { code: "hns.not_regular_file", severity: "error", summary: "A package file is a FIFO, device, socket or directory; it is rejected without being opened.", clause: "HNS §15; loader ref H3", layer: "L3", reason: "danger_special_file" },
   { code: "hns.non_yao_function_file", severity: "error", summary: "`functions/` holds an entry whose extension is not exactly `.yao`.", clause: "HNS §4.2", layer: "L1", reason: "struct_non_yao_function_file" },
   { code: "hns.functions_not_directory", severity: "error", summary: "`functions` exists but is not a directory inside the package.", clause: "HNS §4.2", layer: "L1", reason: "struct_functions_not_directory" },
+  { code: "hns.error_limit", severity: "info", summary: "Closing note: the package has more than 200 errors; only the first 200 are shown.", clause: "yaoc", layer: "L6", reason: "meta_error_limit" },
   { code: "hns.package_limit", severity: "error", summary: "The package exceeds an aggregate limit (total bytes or number of function files).", clause: "HNS §14, §15; loader ref H4", layer: "L2", reason: "size_package_over_limit" },
 ]);
 

@@ -20,7 +20,11 @@ export const DEFAULT_LOAD_LIMITS: LoadLimits = {
   maxFunctionFiles: 128,
 };
 
-/** Thrown at the first error; the loader reports errors in the reference's detection order. */
+/**
+ * Thrown at an error after which nothing more of the package can be read (a file that does not
+ * parse, a missing manifest). Independent errors are recorded with `reportAt` and loading goes on;
+ * the first error in the reference's detection order is always the first one recorded or thrown.
+ */
 export class LoadFailure extends Error {
   constructor(readonly diagnostic: Diagnostic) {
     super(diagnostic.message);
@@ -29,6 +33,8 @@ export class LoadFailure extends Error {
 
 export class LoadContext {
   readonly warnings: Diagnostic[] = [];
+  /** Independent errors recorded so far, in detection order. */
+  readonly errors: Diagnostic[] = [];
   readonly sources = new Map<string, string>();
   bytesRead = 0;
 
@@ -41,8 +47,34 @@ export class LoadContext {
     throw new LoadFailure(diagnostic(code, message, at ?? {}));
   }
 
-  failAt(code: CodeWithSeverity<typeof HNS_CODES, "error">, message: string, node: SNode, hint?: string): never {
-    throw new LoadFailure(diagnostic(code, message, { file: node.span.file, span: node.span, hint }));
+  failAt(code: CodeWithSeverity<typeof HNS_CODES, "error">, message: string, node: SNode, hint?: string, extra: { label?: string; related?: Diagnostic["related"] } = {}): never {
+    throw new LoadFailure(diagnostic(code, message, { file: node.span.file, span: node.span, hint, ...extra }));
+  }
+
+  /** Record an error and go on: the caller continues with a recovery value. */
+  reportAt(code: CodeWithSeverity<typeof HNS_CODES, "error">, message: string, node: SNode, hint?: string, extra: { label?: string; related?: Diagnostic["related"] } = {}): void {
+    this.errors.push(diagnostic(code, message, { file: node.span.file, span: node.span, hint, ...extra }));
+  }
+
+  /** Run one independent part of the load; a failure in it is recorded and `undefined` returned. */
+  attempt<T>(body: () => T): T | undefined {
+    try {
+      return body();
+    } catch (e) {
+      if (!(e instanceof LoadFailure)) throw e;
+      this.errors.push(e.diagnostic);
+      return undefined;
+    }
+  }
+
+  async attemptAsync<T>(body: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await body();
+    } catch (e) {
+      if (!(e instanceof LoadFailure)) throw e;
+      this.errors.push(e.diagnostic);
+      return undefined;
+    }
   }
 
   warnAt(code: CodeWithSeverity<typeof HNS_CODES, "warning">, message: string, node: SNode, hint?: string): void {

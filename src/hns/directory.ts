@@ -7,13 +7,14 @@ import { extensionOf, fileStem, isWithin } from "../fs/paths.js";
 import { compareCodePoints } from "../canonical/package-identity.js";
 import { FsError } from "../fs/package-fs.js";
 import type { SList, SNode } from "../syntax/tree.js";
-import type { LoadContext } from "./context.js";
+import { didYouMean } from "../diagnostics/suggest.js";
+import { LoadFailure, type LoadContext } from "./context.js";
 import { checkEntryTools, checkModuleBound, inspectEntryHeader } from "./entry-header.js";
 import { parseFunctionArtifact } from "./function-artifact.js";
 import { parseManifest } from "./manifest.js";
 import type { HnsFunction, HnsPackage } from "./model.js";
 import { normalizePackage } from "./normalize.js";
-import { rootName } from "./single-file.js";
+import { emptyArtifact, rootName } from "./single-file.js";
 import { containedFile, parseForms, parseOneForm, readBytes } from "./source-files.js";
 
 export async function loadDirectory(ctx: LoadContext, realRoot: string, display: string, origin: string): Promise<HnsPackage> {
@@ -22,52 +23,63 @@ export async function loadDirectory(ctx: LoadContext, realRoot: string, display:
   const manifestForm = (await readMetadataArtifact(ctx, realRoot, "manifest.yao", at("manifest.yao"), "manifest"))!;
   const manifest = parseManifest(manifestForm as SList, ctx);
   if (manifest.entry === undefined) {
+    // An (entry …) that is present but unreadable was reported; without a path there is nothing more to read.
+    if ((manifestForm as SList).items.some((i) => i.kind === "list" && atomOf(i.items[0]) === "entry")) throw new LoadFailure(ctx.errors.pop()!);
     ctx.failAt("hns.missing_field", 'directory .hns manifest must declare (entry "relative-path")', manifestForm, 'add (entry "programs/main.yao")');
   }
 
   const entryRel = manifest.entry;
   const entryNode = (manifestForm as SList).items.find((i) => i.kind === "list" && i.items[1] !== undefined && atomOf(i.items[0]) === "entry") ?? manifestForm;
-  const problem = relativePathProblem(entryRel);
-  if (entryRel.startsWith("/") || entryRel.split("/").includes("..")) {
-    ctx.failAt("hns.entry_escape", `Harness entry must stay within the package directory: ${JSON.stringify(entryRel)}`, entryNode, "use a path relative to the package root, without '..'");
-  }
-  if (problem !== null) ctx.failAt("hns.bad_entry_path", `Harness entry path ${JSON.stringify(entryRel)} is invalid: ${problem}`, entryNode);
-  if (extensionOf(entryRel) !== "yao") {
-    ctx.failAt("hns.bad_entry_path", `Harness entry path ${JSON.stringify(entryRel)} must name a .yao file`, entryNode);
-  }
-  const entryDisplay = at(entryRel);
-  const entryFile = await containedFile(ctx, realRoot, entryRel, entryDisplay, {
-    missing: { code: "hns.entry_not_found", message: `failed to resolve Harness entry ${entryDisplay}: no such file or directory` },
-    escape: { code: "hns.entry_escape", message: `Harness entry escapes the package directory: ${entryDisplay}` },
+  // The entry, the contract, the mind and each function are checked on their own: an error in one
+  // is recorded and the others are still read.
+  const entry = await ctx.attemptAsync(async () => {
+    const problem = relativePathProblem(entryRel);
+    if (entryRel.startsWith("/") || entryRel.split("/").includes("..")) {
+      ctx.failAt("hns.entry_escape", `Harness entry must stay within the package directory: ${JSON.stringify(entryRel)}`, entryNode, "use a path relative to the package root, without '..'");
+    }
+    if (problem !== null) ctx.failAt("hns.bad_entry_path", `Harness entry path ${JSON.stringify(entryRel)} is invalid: ${problem}`, entryNode);
+    if (extensionOf(entryRel) !== "yao") {
+      ctx.failAt("hns.bad_entry_path", `Harness entry path ${JSON.stringify(entryRel)} must name a .yao file`, entryNode, 'name the entry program file, e.g. (entry "programs/main.yao")');
+    }
+    const entryDisplay = at(entryRel);
+    const entryFile = await containedFile(ctx, realRoot, entryRel, entryDisplay, {
+      missing: { code: "hns.entry_not_found", message: `failed to resolve Harness entry ${entryDisplay}: no such file or directory` },
+      escape: { code: "hns.entry_escape", message: `Harness entry escapes the package directory: ${entryDisplay}` },
+    });
+    const entryBytes = await readBytes(ctx, entryFile!.realPath, entryDisplay, entryFile!.size, "valid typed Yao");
+    const entryForm = parseOneForm(ctx, entryBytes, entryDisplay, "valid typed Yao");
+    if (entryForm.kind !== "list" || entryForm.items[0]?.kind !== "symbol") {
+      ctx.failAt("hns.entry_root", `${entryDisplay} must contain exactly one (eval ...) or (infer ...)`, entryForm);
+    }
+    const entryHead = (entryForm.items[0] as { name: string }).name;
+    if (entryHead !== "eval" && entryHead !== "infer") {
+      ctx.failAt("hns.entry_root", `${entryDisplay} must have an (eval ...) or (infer ...) root; found (${entryHead} ...)`, entryForm, didYouMean(entryHead, ["eval", "infer"]));
+    }
+    const header = inspectEntryHeader(entryForm, ctx);
+    ctx.attempt(() => checkEntryTools(header, manifest, entryForm, ctx));
+    return { form: entryForm, display: entryDisplay, header };
   });
-  const entryBytes = await readBytes(ctx, entryFile!.realPath, entryDisplay, entryFile!.size, "valid typed Yao");
-  const entryForm = parseOneForm(ctx, entryBytes, entryDisplay, "valid typed Yao");
-  if (entryForm.kind !== "list" || entryForm.items[0]?.kind !== "symbol") {
-    ctx.failAt("hns.entry_root", `${entryDisplay} must contain exactly one (eval ...) or (infer ...)`, entryForm);
-  }
-  const entryHead = (entryForm.items[0] as { name: string }).name;
-  if (entryHead !== "eval" && entryHead !== "infer") {
-    ctx.failAt("hns.entry_root", `${entryDisplay} must have an (eval ...) or (infer ...) root; found (${entryHead} ...)`, entryForm);
-  }
-  const header = inspectEntryHeader(entryForm, ctx);
-  checkEntryTools(header, manifest, entryForm, ctx);
 
-  const contract = (await readMetadataArtifact(ctx, realRoot, "contract.yao", at("contract.yao"), "contract"))!;
-  const mind = await readMetadataArtifact(ctx, realRoot, "mind.yao", at("mind.yao"), "mind", true);
+  const contract = await ctx.attemptAsync(() => readMetadataArtifact(ctx, realRoot, "contract.yao", at("contract.yao"), "contract"));
+  const mind = await ctx.attemptAsync(() => readMetadataArtifact(ctx, realRoot, "mind.yao", at("mind.yao"), "mind", true));
   const functions = await readFunctions(ctx, realRoot, display);
-  checkModuleBound(header, functions.length, entryForm, ctx);
+  if (entry === undefined) {
+    // Nothing to analyse without an entry: report what was found.
+    throw new LoadFailure(ctx.errors.pop()!);
+  }
+  ctx.attempt(() => checkModuleBound(entry.header, functions.length, entry.form, ctx));
 
   return normalizePackage({
     form: "directory",
     origin,
     manifest,
-    contract,
+    contract: contract ?? emptyArtifact(at("contract.yao")),
     mind,
     functions,
-    entryForm,
-    entryFile: entryDisplay,
+    entryForm: entry.form,
+    entryFile: entry.display,
     entryId: fileStem(entryRel),
-    header,
+    header: entry.header,
   });
 }
 
@@ -130,27 +142,33 @@ async function readFunctions(ctx: LoadContext, realRoot: string, display: string
   }
   const functions: HnsFunction[] = [];
   for (const name of names) {
-    const fileDisplay = `${dirDisplay}/${name}`;
-    if (extensionOf(name) !== "yao") {
-      ctx.fail("hns.non_yao_function_file", `Harness functions directory accepts only .yao files: ${fileDisplay}`, {
-        file: fileDisplay,
-        hint: "move other files out of functions/",
+    await ctx.attemptAsync(async () => {
+      const fileDisplay = `${dirDisplay}/${name}`;
+      if (extensionOf(name) !== "yao") {
+        ctx.fail("hns.non_yao_function_file", `Harness functions directory accepts only .yao files: ${fileDisplay}`, {
+          file: fileDisplay,
+          hint: "move other files out of functions/",
+        });
+      }
+      const rel = `functions/${name}`;
+      const mustBeRegular = `Harness function must be a regular file inside the package: ${fileDisplay}`;
+      const file = await containedFile(ctx, realRoot, rel, fileDisplay, {
+        missing: { code: "hns.not_regular_file", message: mustBeRegular },
+        escape: { code: "hns.file_escape", message: mustBeRegular },
+        notRegular: { code: "hns.not_regular_file", message: mustBeRegular },
       });
-    }
-    const rel = `functions/${name}`;
-    const mustBeRegular = `Harness function must be a regular file inside the package: ${fileDisplay}`;
-    const file = await containedFile(ctx, realRoot, rel, fileDisplay, {
-      missing: { code: "hns.not_regular_file", message: mustBeRegular },
-      escape: { code: "hns.file_escape", message: mustBeRegular },
-      notRegular: { code: "hns.not_regular_file", message: mustBeRegular },
+      const bytes = await readBytes(ctx, file!.realPath, fileDisplay, file!.size, "a valid HNS function");
+      const form = parseOneForm(ctx, bytes, fileDisplay, "a valid HNS function");
+      const fn = parseFunctionArtifact(form, fileDisplay, ctx);
+      const first = functions.find((f) => f.name === fn.name);
+      if (first !== undefined) {
+        ctx.failAt("hns.duplicate_fn", "directory .hns declares the same fn name more than once", form, `rename one of the fn '${fn.name}' artifacts`, {
+          label: `a second fn '${fn.name}'`,
+          related: [{ file: first.form.span.file, span: first.form.span, message: `the first fn '${fn.name}' is here` }],
+        });
+      }
+      functions.push(fn);
     });
-    const bytes = await readBytes(ctx, file!.realPath, fileDisplay, file!.size, "a valid HNS function");
-    const form = parseOneForm(ctx, bytes, fileDisplay, "a valid HNS function");
-    const fn = parseFunctionArtifact(form, fileDisplay, ctx);
-    if (functions.some((f) => f.name === fn.name)) {
-      ctx.failAt("hns.duplicate_fn", "directory .hns declares the same fn name more than once", form, `rename one of the fn '${fn.name}' artifacts`);
-    }
-    functions.push(fn);
   }
   return functions;
 }

@@ -4,6 +4,7 @@
  */
 import { canonicalSource } from "../canonical/typed.js";
 import { headName, type SNode, type SSymbol } from "../syntax/tree.js";
+import { closestName } from "../diagnostics/suggest.js";
 import type { LoadContext } from "./context.js";
 import type { EntryOwner, Manifest } from "./model.js";
 
@@ -73,15 +74,20 @@ const NO_TOOLS_HINT =
 /** V1 (model entry needs a tool bound) and V2 (declared tools ⊆ manifest tools). */
 export function checkEntryTools(header: EntryHeader, manifest: Manifest, entryForm: SNode, ctx: LoadContext): void {
   if (header.owner === "model" && header.declaredTools === undefined) {
-    ctx.failAt("hns.missing_requires", V1_MESSAGE, entryForm, header.requiresWithoutTools ? NO_TOOLS_HINT : "add (requires (tools …)) right after infer");
+    ctx.failAt("hns.missing_requires", V1_MESSAGE, entryForm, header.requiresWithoutTools ? NO_TOOLS_HINT : requiresHint(entryForm, "infer"));
   }
+  // Each tool is reported on its own: several misspelt tools are several errors.
   for (const tool of header.toolNodes) {
     if (!manifest.tools.includes(tool.name)) {
-      ctx.failAt(
+      const suggestion = closestName(tool.name, manifest.tools);
+      ctx.reportAt(
         "hns.tool_not_in_manifest",
         `tool '${tool.name}' declared by program requires is absent from Harness Manifest package capabilities`,
         tool,
-        `add ${tool.name} to (capabilities (tools …)) in the manifest, or remove it from (requires (tools …))`,
+        suggestion !== undefined
+          ? `did you mean '${suggestion}'? the manifest grants (tools ${manifest.tools.join(" ")})`
+          : `add ${tool.name} to (capabilities (tools …)) in the manifest, or remove it from (requires (tools …))`,
+        { label: "not granted by the manifest" },
       );
     }
   }
@@ -90,6 +96,12 @@ export function checkEntryTools(header: EntryHeader, manifest: Manifest, entryFo
 /** V3: a package with functions needs the module tool bound on its entry. */
 export function checkModuleBound(header: EntryHeader, functionCount: number, entryForm: SNode, ctx: LoadContext): void {
   if (functionCount > 0 && header.declaredTools === undefined) {
-    ctx.failAt("hns.missing_module_requires", V3_MESSAGE, entryForm, header.requiresWithoutTools ? NO_TOOLS_HINT : "add (requires (tools …)) right after the entry root");
+    ctx.failAt("hns.missing_module_requires", V3_MESSAGE, entryForm, header.requiresWithoutTools ? NO_TOOLS_HINT : requiresHint(entryForm, "the entry root"));
   }
+}
+
+/** A (requires …) written elsewhere in the entry only needs moving; otherwise it needs adding. */
+function requiresHint(entryForm: SNode, after: string): string {
+  const misplaced = entryForm.kind === "list" && entryForm.items.slice(2).some((i) => headName(i) === "requires");
+  return misplaced ? `move (requires …) to right after ${after}: it is only read as the first item` : `add (requires (tools …)) right after ${after}`;
 }

@@ -23,7 +23,9 @@ export function parseFunctionArtifact(form: SNode, file: string, ctx: LoadContex
       const list = child as SList;
       const value = list.items[1];
       if (list.items.length !== 2 || value?.kind !== "symbol" || (value.name !== "internal" && value.name !== "exported")) {
-        ctx.failAt("hns.malformed_fn", `HNS fn '${name}' visibility must be internal or exported`, child);
+        ctx.failAt("hns.malformed_fn", `HNS fn '${name}' visibility must be internal or exported`, child, "write (visibility internal) or (visibility exported)", {
+          label: "not internal or exported",
+        });
       }
       visibility = value.name as HnsFunction["visibility"];
     } else if (head === "body") {
@@ -31,7 +33,9 @@ export function parseFunctionArtifact(form: SNode, file: string, ctx: LoadContex
     }
   }
   if (bodies !== 1) {
-    ctx.failAt("hns.malformed_fn", `HNS fn '${name}' must contain exactly one (body EXPR) clause`, form);
+    ctx.failAt("hns.malformed_fn", `HNS fn '${name}' must contain exactly one (body EXPR) clause`, form, bodies === 0 ? "add (body EXPR) with the function's one Yao expression" : "keep one (body …); use (seq …) for several steps", {
+      label: bodies === 0 ? "no (body …) clause" : `${bodies} (body …) clauses`,
+    });
   }
   const withoutBody: SList = { ...form, items: form.items.filter((c) => headName(c) !== "body") };
   return {

@@ -3,6 +3,7 @@
  * pipeline, normalization and identity. Type analysis (step 8) is layered on top in check.ts.
  */
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { orderDiagnostics } from "../diagnostics/order.js";
 import { describeKind } from "../fs/contained.js";
 import { FsError, type PackageFs } from "../fs/package-fs.js";
 import { extensionOf } from "../fs/paths.js";
@@ -25,11 +26,20 @@ export type LoadResult =
     }
   | {
       readonly ok: false;
-      /** The first error in the reference's detection order, after any warnings found before it. */
+      /**
+       * Every independent error and the warnings: the first error in the reference's detection
+       * order first, then the rest by file and position (diagnostics/order.ts).
+       */
       readonly diagnostics: readonly Diagnostic[];
       readonly sources: ReadonlyMap<string, string>;
       /** The package could not be read at all (missing path, I/O failure): a usage/I/O error. */
       readonly ioError: boolean;
+      /**
+       * When the errors left the entry and functions readable: the package as far as it could be
+       * read (placeholders for broken parts), so the module analysis can still check every function
+       * and the entry. Never valid and never given an identity.
+       */
+      readonly partial?: HnsPackage;
     };
 
 const IO_CODES = new Set(["hns.not_found", "hns.io_error"]);
@@ -71,8 +81,7 @@ export function loadFromSource(name: string, source: string | Uint8Array, option
   const bytes = typeof source === "string" ? new TextEncoder().encode(source) : source;
   try {
     if (extensionOf(name) !== "hns") ctx.fail("hns.bad_suffix", `Harness package must use the .hns suffix: ${name}`, { file: name });
-    const pkg = loadSingleFileBytes(ctx, bytes, name, name);
-    return { ok: true, package: pkg, warnings: ctx.warnings, sources: ctx.sources };
+    return settled(ctx, loadSingleFileBytes(ctx, bytes, name, name));
   } catch (e) {
     return failed(ctx, e);
   }
@@ -80,20 +89,29 @@ export function loadFromSource(name: string, source: string | Uint8Array, option
 
 async function run(ctx: LoadContext, body: () => Promise<HnsPackage>): Promise<LoadResult> {
   try {
-    const pkg = await body();
-    return { ok: true, package: pkg, warnings: ctx.warnings, sources: ctx.sources };
+    return settled(ctx, await body());
   } catch (e) {
     return failed(ctx, e);
   }
 }
 
+/** A package was assembled; it is valid only when no error was recorded on the way. */
+function settled(ctx: LoadContext, pkg: HnsPackage): LoadResult {
+  if (ctx.errors.length === 0) return { ok: true, package: pkg, warnings: ctx.warnings, sources: ctx.sources };
+  return { ...failure(ctx, ctx.errors), partial: pkg };
+}
+
 function failed(ctx: LoadContext, e: unknown): LoadResult {
   if (!(e instanceof LoadFailure)) throw e;
+  return failure(ctx, [...ctx.errors, e.diagnostic]);
+}
+
+function failure(ctx: LoadContext, errors: readonly Diagnostic[]): LoadResult & { ok: false } {
   return {
     ok: false,
-    diagnostics: [...ctx.warnings, e.diagnostic],
+    diagnostics: orderDiagnostics([...ctx.warnings, ...errors], errors[0]),
     sources: ctx.sources,
-    ioError: IO_CODES.has(e.diagnostic.code),
+    ioError: IO_CODES.has(errors[0]!.code),
   };
 }
 

@@ -4,6 +4,7 @@
  * order so the first error is the reference's. Then the spec's MUSTs the reference skips.
  */
 import type { SList, SNode } from "../syntax/tree.js";
+import { closestName, didYouMean } from "../diagnostics/suggest.js";
 import type { LoadContext } from "./context.js";
 import type { Manifest } from "./model.js";
 
@@ -31,23 +32,41 @@ export function parseManifest(form: SList, ctx: LoadContext): Manifest {
     for (const item of items) {
       if (legacyHead(item) !== name) continue;
       if (seen !== undefined) {
-        ctx.failAt("hns.duplicate_field", `(manifest ...) declares (${name} ...) more than once`, item, `keep one (${name} …)`);
+        ctx.reportAt("hns.duplicate_field", `(manifest ...) declares (${name} ...) more than once`, item, `keep one (${name} …)`, {
+          label: "declared a second time",
+          related: [{ file: seen.span.file, span: seen.span, message: `the first (${name} …) is here` }],
+        });
+        continue;
       }
       seen = item;
       const list = item as SList;
       const value = atomText(list.items[1]);
       if (list.items.length !== 2 || value === undefined) {
-        ctx.failAt(
+        ctx.reportAt(
           "hns.bad_scalar",
           `(manifest ... (${name} ...)) must contain exactly one scalar value`,
           item,
           `write (${name} VALUE) with one symbol or string`,
         );
+        continue;
       }
       scalars[name] = value;
     }
     if (seen === undefined && name !== "entry") {
-      ctx.failAt("hns.missing_field", `(manifest ...) is missing (${name} VALUE)`, form, `add (${name} "…") to the manifest`);
+      const misspelt = items.find((i) => {
+        const h = legacyHead(i);
+        return h !== undefined && !KNOWN_FIELDS.has(h) && closestName(h, [name]) === name;
+      });
+      ctx.reportAt(
+        "hns.missing_field",
+        `(manifest ...) is missing (${name} VALUE)`,
+        form,
+        misspelt === undefined ? `add (${name} "…") to the manifest` : `rename (${legacyHead(misspelt)} …) to (${name} …)`,
+        {
+          label: `no (${name} …) field`,
+          related: misspelt === undefined ? undefined : [{ file: misspelt.span.file, span: misspelt.span, message: `did you mean (${name} …)?` }],
+        },
+      );
     }
   }
 
@@ -57,27 +76,37 @@ export function parseManifest(form: SList, ctx: LoadContext): Manifest {
   for (const item of items) {
     if (legacyHead(item) !== "capabilities") continue;
     if (capabilities !== undefined) {
-      ctx.failAt("hns.duplicate_field", "(manifest ...) may declare (capabilities ...) only once", item, "merge the (capabilities …) forms");
+      ctx.reportAt("hns.duplicate_field", "(manifest ...) may declare (capabilities ...) only once", item, "merge the (capabilities …) forms", {
+        related: [{ file: capabilities.span.file, span: capabilities.span, message: "the first (capabilities …) is here" }],
+      });
+      continue;
     }
     capabilities = item;
     for (const member of (item as SList).items.slice(1)) {
-      if (member.kind !== "list") ctx.failAt("hns.bad_capabilities", "(capabilities ...) items must be lists", member);
+      if (member.kind !== "list") {
+        ctx.reportAt("hns.bad_capabilities", "(capabilities ...) items must be lists", member, "write each category as a list, e.g. (tools read write)");
+        continue;
+      }
       const category = atomText(member.items[0]);
-      if (category === undefined) ctx.failAt("hns.bad_capabilities", "(capabilities ...) item is missing its name", member);
+      if (category === undefined) {
+        ctx.reportAt("hns.bad_capabilities", "(capabilities ...) item is missing its name", member, "start the list with its category: (tools …) or (skills …)");
+        continue;
+      }
       const into = category === "tools" ? tools : category === "skills" ? skills : undefined;
       if (into === undefined) {
         ctx.warnAt(
           "hns.unknown_capability",
           `(capabilities (${category} ...)) is not a known capability category; it is ignored and grants nothing`,
           member,
-          "HNS v0.1 knows (tools …) and (skills …)",
+          didYouMean(category, ["tools", "skills"]) ?? "HNS v0.1 knows (tools …) and (skills …)",
         );
         continue;
       }
       for (const value of member.items.slice(1)) {
         const name = atomText(value);
         if (name === undefined) {
-          ctx.failAt("hns.bad_capabilities", `(capabilities (${category} ...)) accepts only atomic names`, value);
+          ctx.reportAt("hns.bad_capabilities", `(capabilities (${category} ...)) accepts only atomic names`, value, `write the names directly: (${category} NAME …)`);
+          continue;
         }
         if (!into.includes(name)) into.push(name);
       }
@@ -92,25 +121,29 @@ export function parseManifest(form: SList, ctx: LoadContext): Manifest {
       "hns.unknown_field",
       `${what} in (manifest ...) is not an HNS v0.1 manifest field; it is ignored and not part of the package identity`,
       item,
+      head === undefined ? undefined : didYouMean(head, KNOWN_FIELDS),
     );
   }
 
+  // A missing or unreadable field was reported above; "" stands in so the rest can be checked.
   const manifest: Manifest = {
-    id: scalars.id!,
-    version: scalars.version!,
-    title: scalars.title!,
+    id: scalars.id ?? "",
+    version: scalars.version ?? "",
+    title: scalars.title ?? "",
     entry: scalars.entry,
     tools,
     skills,
   };
   for (const name of ["id", "version"] as const) {
-    const value = manifest[name];
+    const value = scalars[name];
+    if (value === undefined) continue;
     const field = items.find((i) => legacyHead(i) === name)!;
     if (value.trim() === "") {
-      ctx.failAt("hns.empty_field", `(manifest ...) (${name} ...) must not be empty`, field);
+      ctx.reportAt("hns.empty_field", `(manifest ...) (${name} ...) must not be empty`, field, `write a non-empty ${name}, e.g. (${name} ${name === "id" ? "my-package" : '"1.0.0"'})`);
+      continue;
     }
     if (value.trim() !== value) {
-      ctx.failAt(
+      ctx.reportAt(
         "hns.empty_field",
         `(manifest ...) (${name} ...) must not have leading or trailing whitespace: ${JSON.stringify(value)}`,
         field,
@@ -118,7 +151,7 @@ export function parseManifest(form: SList, ctx: LoadContext): Manifest {
       );
     }
   }
-  if (manifest.title.trim() === "") {
+  if (scalars.title !== undefined && manifest.title.trim() === "") {
     ctx.warnAt("hns.empty_title", "(manifest ...) (title ...) is empty; give the package a human-readable title", items.find((i) => legacyHead(i) === "title")!);
   }
   return manifest;

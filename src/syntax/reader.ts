@@ -61,12 +61,20 @@ export function decodeSource(
     if (!decoded.ok) {
       const at = positionOfByte(source, decoded.byteOffset);
       const bad = source[decoded.byteOffset]!.toString(16).padStart(2, "0");
-      return fail(
+      const r = fail(
         "yao.invalid_utf8",
         `source is not valid UTF-8: byte 0x${bad} at offset ${decoded.byteOffset} does not start a valid sequence; save the file as UTF-8`,
         at,
         { byte: at.byte + 1, line: at.line, column: at.column + 1 },
       );
+      return {
+        ...r,
+        diagnostic: {
+          ...r.diagnostic,
+          label: "not UTF-8 text",
+          hint: `the file holds text in another encoding (such as Latin-1 or Windows-1252) or binary data at byte ${decoded.byteOffset}: ${utf8Problem(source[decoded.byteOffset]!)}; re-save the file as UTF-8`,
+        },
+      };
     }
     text = decoded.text;
   }
@@ -93,9 +101,43 @@ export function readFailure(
 ): ReadResult & { readonly ok: false } {
   return {
     ok: false,
-    diagnostic: diagnostic(code, message, { file, span: { start, end } }),
+    diagnostic: diagnostic(code, message, { file, span: { start, end }, ...teaching(code) }),
     ...(text === undefined ? {} : { text }),
   };
+}
+
+/**
+ * The label under the caret and the help for each reader error. Messages keep the reference's
+ * wording (the loader wraps them as "… is not valid typed Yao: UnclosedList at 3:1: …"); these
+ * say in plain words what is wrong and what to change.
+ */
+function teaching(code: string): { label?: string; hint?: string } {
+  switch (code) {
+    case "yao.unclosed_list":
+      return { label: "this list is never closed", hint: "add the missing ')': every '(' needs a matching ')' before the end of the file" };
+    case "yao.unexpected_close":
+      return { label: "no open list to close", hint: "remove this ')', or add the '(' it was meant to close" };
+    case "yao.unterminated_string":
+      return { label: "the string starts here and is never closed", hint: 'close it with a \'"\'; for text over several lines use a """…""" block string' };
+    case "yao.invalid_escape":
+      return { label: "unknown escape", hint: 'Yao strings know \\\\ \\" \\n \\r \\t; write \\\\ for a backslash' };
+    case "yao.nesting_limit":
+      return { label: "nested too deep", hint: "Yao allows 128 levels of lists; bind intermediate values instead of nesting them" };
+    case "yao.bom":
+      return { label: "invisible byte order mark", hint: "save the file as UTF-8 without BOM" };
+    case "yao.source_limit":
+      return { hint: "a Yao source holds at most 256 KiB; split the package into functions/ files or move data out" };
+    default:
+      return {};
+  }
+}
+
+/** What a byte that breaks UTF-8 decoding means, in words (the lead byte decides the length). */
+function utf8Problem(byte: number): string {
+  if (byte >= 0x80 && byte <= 0xbf) return "it continues a multi-byte character, but no character starts before it";
+  if (byte === 0xc0 || byte === 0xc1 || byte >= 0xf5) return "this byte never occurs in UTF-8 text";
+  const length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : 2;
+  return `it starts a ${length}-byte character, but the bytes after it do not complete one (or encode it in a way UTF-8 forbids)`;
 }
 
 /** Read every top-level form (`parse_all`). */
@@ -157,13 +199,21 @@ export function oneFormOf(all: ReadResult, file: string): ReadOneResult {
 export function exactlyOneForm(forms: readonly SNode[], file: string): { readonly form: SNode } | { readonly diagnostic: Diagnostic } {
   if (forms.length === 1) return { form: forms[0]! };
   if (forms.length === 0) {
-    return { diagnostic: diagnostic("yao.empty_input", "expected one top-level artifact", { file, span: { start: ORIGIN, end: ORIGIN } }) };
+    return {
+      diagnostic: diagnostic("yao.empty_input", "expected one top-level artifact", {
+        file,
+        span: { start: ORIGIN, end: ORIGIN },
+        hint: "the file is empty (or holds only comments); write its one artifact",
+      }),
+    };
   }
   const [first, second] = forms;
   return {
     diagnostic: diagnostic("yao.multiple_top_level_forms", `expected one top-level artifact, found ${forms.length}`, {
       file,
       span: second!.span,
+      label: "a second artifact",
+      hint: "each file of a directory package holds exactly one artifact; move the others into their own files",
       related: [{ file, span: first!.span, message: "the first top-level artifact is here" }],
     }),
   };

@@ -7,21 +7,24 @@
  */
 import type { EffectSet, YaoProgram, YaoType } from "../../ir/yao-ir-0.1.js";
 import { canonicalSource } from "../canonical/typed.js";
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { utf8Length } from "../syntax/utf8.js";
 import { readOne } from "../syntax/reader.js";
 import type { SNode } from "../syntax/tree.js";
-import { emptySpanIn, fail, toDiagnostic, YaoError } from "./error.js";
+import { emptySpanIn, ErrorLimitReached, ErrorSink, fail, MAX_REPORTED_ERRORS, toDiagnostic, YaoError } from "./error.js";
 import type { CompiledFunction } from "./expressions.js";
 import type { FunctionDeclaration } from "./functions.js";
 import { morphzProfile, type AnalysisProfile } from "./profile.js";
-import { analyzeRoot } from "./program.js";
+import { AnalysisErrors, analyzeRoot } from "./program.js";
 
 export const MAX_MODULE_FUNCTIONS = 128;
 export const MAX_MODULE_SOURCE_BYTES = 262_144;
 
 export interface AnalysisResult {
-  /** Empty when the program is valid. The analyzer stops at the first violation, as the reference does. */
+  /**
+   * Empty when the program is valid. Every independent error (each function, the type table, the
+   * entry) is reported; the first is the one the reference reports.
+   */
   readonly diagnostics: Diagnostic[];
   readonly program?: YaoProgram;
   readonly programHash?: string;
@@ -43,9 +46,10 @@ export interface AnalyzeOptions {
   readonly allowInternal?: boolean;
 }
 
-function run(body: () => ReturnType<typeof analyzeRoot>, file: string): AnalysisResult {
+function run(body: (sink: ErrorSink) => ReturnType<typeof analyzeRoot>, file: string): AnalysisResult {
+  const sink = new ErrorSink();
   try {
-    const { program, module } = body();
+    const { program, module } = body(sink);
     const declarations = module.names().map((n) => module.declaration(n)!);
     return {
       diagnostics: [],
@@ -57,16 +61,44 @@ function run(body: () => ReturnType<typeof analyzeRoot>, file: string): Analysis
       declarations,
     };
   } catch (e) {
-    if (!(e instanceof YaoError)) throw e;
-    const d = toDiagnostic(e, file);
-    return e.function === undefined ? { diagnostics: [d] } : { diagnostics: [d], failedFunction: e.function };
+    let errors: readonly YaoError[];
+    let truncated = false;
+    if (e instanceof AnalysisErrors) errors = e.errors;
+    else if (e instanceof YaoError) errors = [...sink.errors, e];
+    else if (e instanceof ErrorLimitReached) {
+      errors = sink.errors;
+      truncated = true;
+    } else throw e;
+    const diagnostics = uniqueDiagnostics(errors.map((x) => toDiagnostic(x, file)));
+    if (truncated) {
+      diagnostics.push(
+        diagnostic("yao.error_limit", `analysis stopped after ${MAX_REPORTED_ERRORS} errors; fix these and check again to see the rest`, {
+          severity: "info",
+          file,
+        }),
+      );
+    }
+    const first = errors[0]?.function;
+    return first === undefined ? { diagnostics } : { diagnostics, failedFunction: first };
   }
+}
+
+/** The same error reached twice (one unknown type used by two fields of a declaration) is shown once. */
+function uniqueDiagnostics(ds: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return ds.filter((d) => {
+    const key = `${d.code}\u0000${d.file}\u0000${d.span?.start.byte}\u0000${d.span?.end.byte}\u0000${d.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 export function analyzeProgram(program: SNode, options: AnalyzeOptions = {}): AnalysisResult {
   return run(
-    () =>
+    (sink) =>
       analyzeRoot({
+        sink,
         root: program,
         typeSources: options.typeSources ?? [],
         functions: options.functions ?? [],
@@ -89,12 +121,13 @@ export interface ModuleInput {
 /** The package form (reference `analyze_module_forms`): limits on the forms, then full analysis. */
 export function analyzeModule(input: ModuleInput): AnalysisResult {
   const file = input.entry.span.file;
-  return run(() => {
+  return run((sink) => {
     if (input.functions.length > MAX_MODULE_FUNCTIONS) fail("resource_limit", "too many package functions", input.entry.span);
     const forms = [input.entry, ...(input.typeSources ?? []), ...input.functions.map((f) => f.form)];
     const total = forms.reduce((sum, f) => sum + utf8Length(canonicalSource(f)), 0);
     if (total > MAX_MODULE_SOURCE_BYTES) fail("resource_limit", "combined package program exceeds source byte limit", input.entry.span);
     return analyzeRoot({
+      sink,
       root: input.entry,
       typeSources: input.typeSources ?? [],
       functions: input.functions.map((f) => f.form),

@@ -86,6 +86,22 @@ export const YAO_ANALYZER_CODES = defineCodes([
     reason: "struct_yao_integer_out_of_range",
   },
   {
+    code: "yao.missing_description",
+    severity: "error",
+    summary: "An exported HNS function has no `(description …)`; the model reads it to decide when to call the function. The reference reports this as `invalid_type`.",
+    clause: "HNS §9.4; Yao v0.1 §7.1",
+    layer: "L1",
+    reason: "struct_yao_missing_description",
+  },
+  {
+    code: "yao.error_limit",
+    severity: "info",
+    summary: "The analysis stopped after 200 errors in one package; fix those and check again to see the rest.",
+    clause: "yaoc",
+    layer: "L6",
+    reason: "meta_yao_error_limit",
+  },
+  {
     code: "yao.invalid_ir",
     severity: "error",
     summary: "A persisted typed-IR program is not valid Yao IR 0.1 JSON, or its source_hash does not match.",

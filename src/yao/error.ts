@@ -1,7 +1,9 @@
 /**
- * The analyzer is fail-fast like the reference: the first violation, in the reference's detection
- * order, is the one reported. Internally a violation is thrown as a YaoError and turned into a
- * Diagnostic at the API boundary.
+ * Violations. Inside one expression the analyzer is fail-fast like the reference: the first
+ * violation, in the reference's detection order, is thrown as a YaoError. Across independent units
+ * (each function's declaration and body, the type table, the module tool bound, the entry) an
+ * ErrorSink records the error and analysis goes on with a recovery value, so one run reports every
+ * independent problem. The first error recorded is the one the reference would report.
  */
 import { START_OF_FILE, type Diagnostic, type Span } from "../diagnostics/diagnostic.js";
 import { diagnostic, type YaoAnalyzerCode } from "./codes.js";
@@ -13,24 +15,75 @@ import type { SourceSpan } from "../syntax/tree.js";
  */
 export type YaoCode = YaoAnalyzerCode extends `yao.${infer Code}` ? Code : never;
 
+/** A secondary span with its own label (the declaration an expectation comes from, a first duplicate). */
+export interface RelatedSpan {
+  readonly span: SourceSpan;
+  readonly message: string;
+}
+
+export interface Teaching {
+  /** Text under the primary caret: what was expected, what was found. */
+  readonly label?: string | undefined;
+  /** What to change. */
+  readonly hint?: string | undefined;
+  readonly related?: readonly RelatedSpan[] | undefined;
+}
+
 export class YaoError extends Error {
   /** Innermost HNS function the violation arose in (reference `Diagnostic.function`). */
   function: string | undefined;
+  label: string | undefined;
+  hint: string | undefined;
+  related: readonly RelatedSpan[];
 
   constructor(
     readonly code: YaoCode,
     message: string,
     readonly span: SourceSpan | undefined,
-    readonly related: readonly SourceSpan[] = [],
-    readonly hint?: string,
+    teaching: Teaching = {},
   ) {
     super(message);
     this.name = "YaoError";
+    this.label = teaching.label;
+    this.hint = teaching.hint;
+    this.related = teaching.related ?? [];
   }
 }
 
-export function fail(code: YaoCode, message: string, span: SourceSpan | undefined, hint?: string): never {
-  throw new YaoError(code, message, span, [], hint);
+export function fail(code: YaoCode, message: string, span: SourceSpan | undefined, teaching?: Teaching | string): never {
+  throw new YaoError(code, message, span, typeof teaching === "string" ? { hint: teaching } : teaching);
+}
+
+/** Errors reported per package before the analysis stops (the closing note says so). */
+export const MAX_REPORTED_ERRORS = 200;
+
+/** Thrown when the sink is full: the analysis stops, and what was recorded is reported. */
+export class ErrorLimitReached extends Error {
+  constructor() {
+    super(`more than ${MAX_REPORTED_ERRORS} errors`);
+  }
+}
+
+/** Collects independent errors; `attempt` runs one unit and returns its recovery value on error. */
+export class ErrorSink {
+  readonly errors: YaoError[] = [];
+
+  record(e: YaoError): void {
+    // A message about the recovery type is a consequence of an error already reported.
+    if (e.message.includes("{error}")) return;
+    this.errors.push(e);
+    if (this.errors.length >= MAX_REPORTED_ERRORS) throw new ErrorLimitReached();
+  }
+
+  attempt<T>(body: () => T, recover: (e: YaoError) => T): T {
+    try {
+      return body();
+    } catch (e) {
+      if (!(e instanceof YaoError)) throw e;
+      this.record(e);
+      return recover(e);
+    }
+  }
 }
 
 /** Spans in diagnostics and IR carry no file; the file travels on the diagnostic. */
@@ -44,12 +97,12 @@ export function emptySpanIn(file: string): SourceSpan {
 
 export function toDiagnostic(e: YaoError, fallbackFile?: string): Diagnostic {
   const file = e.span?.file ?? fallbackFile;
-  const hint = e.hint ?? (e.function !== undefined ? `the violation is inside HNS function '${e.function}'` : undefined);
   return diagnostic(`yao.${e.code}`, e.message, {
     file,
     span: e.span === undefined ? START_OF_FILE : plainSpan(e.span),
-    hint,
+    hint: e.hint,
+    label: e.label,
     function: e.function,
-    related: e.related.map((s) => ({ file: s.file, span: plainSpan(s), message: "related location" })),
+    related: e.related.map((r) => ({ file: r.span.file, span: plainSpan(r.span), message: r.message })),
   });
 }

@@ -17,7 +17,7 @@ import type {
 import { canonicalSource } from "../canonical/typed.js";
 import type { SList, SNode, SourceSpan, SSymbol } from "../syntax/tree.js";
 import { debugEffects, debugNameSet, debugType } from "./debug.js";
-import { emptySpanIn, fail, YaoError } from "./error.js";
+import { emptySpanIn, fail, YaoError, type RelatedSpan } from "./error.js";
 import type { AnalysisProfile, Signature } from "./profile.js";
 import { isDynamic } from "./profile.js";
 import { Scope } from "./scope.js";
@@ -30,7 +30,9 @@ import {
   type TypeTable,
 } from "./type-module.js";
 import { parseType } from "./type-syntax.js";
-import { commonType, isAssignable, isNumeric, NO_EFFECTS, T, unionEffects } from "./types.js";
+import { didYouMean } from "../diagnostics/suggest.js";
+import { displayEffectList, displayType } from "./type-display.js";
+import { commonType, ERROR_TYPE, isAssignable, isErrorType, isNumeric, NO_EFFECTS, T, unionEffects } from "./types.js";
 
 export const MAX_EXPRESSION_DEPTH = 32;
 export const MAX_ANALYZED_NODES = 4096;
@@ -40,13 +42,20 @@ export const MAX_PAR_BRANCHES = 32;
 export interface CompiledFunction {
   readonly name: string;
   readonly visibility: "internal" | "exported";
-  readonly params: readonly { readonly name: string; readonly ty: YaoType }[];
+  readonly params: readonly { readonly name: string; readonly ty: YaoType; readonly span?: SourceSpan }[];
   readonly returns: YaoType;
   readonly body: HirExpr;
+  /**
+   * False when the declaration's parameters could not be read (an error was already reported):
+   * applications then accept any arguments and yield the recovery type, so callers add no errors.
+   */
+  readonly signatureKnown?: boolean;
 }
 
 export interface FunctionResolver {
   has(name: string): boolean;
+  /** Declared function names, for did-you-mean. */
+  names(): string[];
   /** Compile on demand (memoised); may throw recursion and depth errors. */
   compile(name: string): CompiledFunction;
 }
@@ -169,7 +178,7 @@ export class ExpressionAnalyzer {
     if (Object.prototype.hasOwnProperty.call(UNARY_HOST_SUGAR, op)) return this.unaryHost(n, op, scope, d);
     if (op.includes(".")) return this.hostOperation(n, op, scope, d);
     if (this.env.functions.has(op)) return this.apply(n, op, scope, d);
-    fail("unknown_operator", `unknown Yao operator '${op}'`, head.span);
+    fail("unknown_operator", `unknown Yao operator '${op}'`, head.span, unknownOperatorTeaching(op, this.env.functions.names()));
   }
 
   // ---- atoms (§5.2) ----
@@ -205,7 +214,12 @@ export class ExpressionAnalyzer {
     }
     const [root, ...path] = text.split(".");
     const rootType = scope.lookup(root!);
-    if (rootType === undefined) fail("unknown_name", `unknown binding '${root}'`, s.span);
+    if (rootType === undefined) {
+      fail("unknown_name", `unknown binding '${root}'`, s.span, {
+        label: "not bound here",
+        hint: didYouMean(root!, scope.names()) ?? "bind it first with (bind NAME EXPR), or declare it as a parameter",
+      });
+    }
     let result = node({ op: "reference", root: root! }, rootType, NO_EFFECTS, s.span);
     for (const field of path) result = node({ op: "get", value: result, field }, this.fieldType(result.ty, field, s.span), NO_EFFECTS, s.span);
     return result;
@@ -213,6 +227,7 @@ export class ExpressionAnalyzer {
 
   /** `field_type(receiver, f)` (§5.12). */
   private fieldType(receiver: YaoType, field: string, span: SourceSpan): YaoType {
+    if (isErrorType(receiver)) return ERROR_TYPE;
     if (receiver.kind === "map") return receiver.value;
     if (receiver.kind === "structural_record") {
       const t = receiver.value.get(field);
@@ -225,7 +240,13 @@ export class ExpressionAnalyzer {
         if (f !== undefined) return f.ty;
       }
     }
-    fail("type_mismatch", `type ${debugType(receiver)} has no readable field '${field}'`, span);
+    const def = receiver.kind === "named" ? this.env.types.get(receiver.value) : undefined;
+    const fields =
+      receiver.kind === "structural_record" ? [...receiver.value.keys()] : def?.kind === "record" ? def.fields.map((f) => f.name) : [];
+    fail("type_mismatch", `type ${debugType(receiver)} has no readable field '${field}'`, span, {
+      label: `${displayType(receiver)} has no field '${field}'`,
+      hint: didYouMean(field, fields),
+    });
   }
 
   // ---- helpers ----
@@ -237,18 +258,27 @@ export class ExpressionAnalyzer {
           "effect_escape",
           `${position} must be pure; bind the effectful result first (found ${debugEffects(e.effects)})`,
           e.span,
+          {
+            label: `this uses ${displayEffectList(e.effects)}`,
+            hint: "run it first with (bind NAME EXPR) inside a (seq …), then use NAME here",
+          },
         );
       }
     }
   }
 
-  private requireAssignable(actual: YaoType, target: YaoType, span: SourceSpan): void {
-    if (!isAssignable(actual, target)) fail("type_mismatch", `expected ${debugType(target)}, found ${debugType(actual)}`, span);
+  private requireAssignable(actual: YaoType, target: YaoType, span: SourceSpan, related?: RelatedSpan): void {
+    if (!isAssignable(actual, target)) {
+      fail("type_mismatch", `expected ${debugType(target)}, found ${debugType(actual)}`, span, {
+        label: `expected ${displayType(target)}, found ${displayType(actual)}`,
+        related: related === undefined ? undefined : [related],
+      });
+    }
   }
 
   private parseValidatedType(n: SNode, span: SourceSpan): YaoType {
     const t = parseType(n);
-    validateTypeNames(t, this.env.types, span);
+    validateTypeNames(t, this.env.types, span, n);
     return t;
   }
 
@@ -326,7 +356,11 @@ export class ExpressionAnalyzer {
             "type_mismatch",
             `dict field '${key}' has type ${debugType(value.ty)}, which has no common type with the inferred value type ${debugType(valueType)}; dict is a homogeneous Map<T>, so use a named record for fixed heterogeneous fields or an explicit Json boundary for dynamic data`,
             value.span,
-            [representative.span],
+            {
+              label: `expected ${displayType(valueType)}, found ${displayType(value.ty)}`,
+              hint: "give every dict value the same type, or use (record TYPE …) for fixed fields of different types",
+              related: [{ span: representative.span, message: `the value type ${displayType(valueType)} comes from this value` }],
+            },
           );
         }
         if (c !== valueType) {
@@ -433,9 +467,14 @@ export class ExpressionAnalyzer {
       if (seen.has(f.name)) fail("duplicate_name", `duplicate field '${f.name}'`, f.span);
       seen.add(f.name);
       const def = defs.find((x) => x.name === f.name);
-      if (def === undefined) fail("unknown_name", `unknown field '${f.name}'`, f.span);
+      if (def === undefined) {
+        fail("unknown_name", `unknown field '${f.name}'`, f.span, {
+          label: "no such field",
+          hint: didYouMean(f.name, defs.map((x) => x.name)) ?? `the fields are ${defs.map((x) => `'${x.name}'`).join(", ") || "none"}`,
+        });
+      }
       const value = this.expr(e, scope, d);
-      this.requireAssignable(value.ty, def.ty, value.span);
+      this.requireAssignable(value.ty, def.ty, value.span, { span: def.span, message: `field '${f.name}' is declared ${displayType(def.ty)} here` });
       out.push([f.name, value]);
     }
     return out;
@@ -646,7 +685,14 @@ export class ExpressionAnalyzer {
       default: {
         if (op === "add" || op === "mul") atLeastTwo();
         else exactly(2);
-        for (const o of operands) if (!isNumeric(o.ty)) fail("type_mismatch", `numeric operator received ${debugType(o.ty)}`, o.span);
+        for (const o of operands) {
+          if (!isNumeric(o.ty)) {
+            fail("type_mismatch", `numeric operator received ${debugType(o.ty)}`, o.span, {
+              label: `expected Int or Float, found ${displayType(o.ty)}`,
+              hint: o.ty.kind === "string" ? `${op} works on numbers; for text, build a string with a tool or keep the values apart` : undefined,
+            });
+          }
+        }
         // Divergence D-Q1: `div` always divides as floats at run time, so it is typed Float.
         result = op === "div" || operands.some((o) => o.ty.kind === "float") ? T.float : T.int;
       }
@@ -766,12 +812,14 @@ export class ExpressionAnalyzer {
     if (n.items.length !== 4) fail("type_mismatch", "map requires COLLECTION, ELEMENT, and BODY", n.span);
     const collection = this.expr(n.items[1]!, scope, d);
     this.requirePure("map collection", [collection]);
-    if (collection.ty.kind !== "list") fail("type_mismatch", "map collection must be List<T>", collection.span);
+    if (collection.ty.kind !== "list" && !isErrorType(collection.ty)) {
+      fail("type_mismatch", "map collection must be List<T>", collection.span, { label: `expected a List, found ${displayType(collection.ty)}` });
+    }
     const nameNode = n.items[2]!;
     const element = this.bindingName(nameNode, n.span);
     if (scope.has(element)) fail("duplicate_name", `map element '${element}' shadows an existing binding`, nameNode.span);
     const bodyScope = scope.copy();
-    bodyScope.bind(element, collection.ty.value);
+    bodyScope.bind(element, collection.ty.kind === "list" ? collection.ty.value : ERROR_TYPE);
     const body = this.expr(n.items[3]!, bodyScope, d);
     return node({ op: "map", collection, element, body }, T.list(body.ty), effectsOf([collection, body]), n.span);
   }
@@ -803,7 +851,9 @@ export class ExpressionAnalyzer {
     }
     for (const a of args) {
       const param = sig.arguments.get(a.name);
-      if (param === undefined) fail("unknown_name", `unknown argument '${a.name}'`, a.span);
+      if (param === undefined) {
+        fail("unknown_name", `unknown argument '${a.name}'`, a.span, { hint: didYouMean(a.name, sig.arguments.keys()) });
+      }
       const actual = a.values.length === 1 ? a.values[0]!.ty : T.list(this.commonOf(a.values.map((v) => v.ty), a.span));
       this.requireAssignable(actual, param, a.span);
     }
@@ -823,7 +873,12 @@ export class ExpressionAnalyzer {
       fail("effect_escape", `tool '${tool}' is outside the program requires.tools set`, toolNode.span);
     }
     const entry = this.env.profile.tools.get(tool);
-    if (entry === undefined) fail("unknown_name", `unknown tool '${tool}'`, toolNode.span);
+    if (entry === undefined) {
+      fail("unknown_name", `unknown tool '${tool}'`, toolNode.span, {
+        label: "no tool of this name",
+        hint: didYouMean(tool, this.env.profile.tools.keys()) ?? "declare it in the manifest's (capabilities (tools …)) and the entry's (requires (tools …))",
+      });
+    }
     if (!entry.available) fail("effect_escape", entry.reason, toolNode.span);
     const args = this.namedArguments(n.items.slice(2), scope, d);
     this.requirePure("call arguments", args.flatMap((a) => a.values));
@@ -947,7 +1002,10 @@ export class ExpressionAnalyzer {
     if (n.items.length !== 2) fail("type_mismatch", "run requires one Program Value", n.span);
     const program = this.expr(n.items[1]!, scope, d);
     this.requirePure("run operand", [program]);
-    if (program.ty.kind !== "program") fail("type_mismatch", "run operand must have Program<T, E> type", program.span);
+    if (isErrorType(program.ty)) return node({ op: "run", program }, ERROR_TYPE, program.effects, n.span);
+    if (program.ty.kind !== "program") {
+      fail("type_mismatch", "run operand must have Program<T, E> type", program.span, { label: `expected a Program, found ${displayType(program.ty)}` });
+    }
     const effects = unionEffects(program.effects, [{ kind: "program", name: program.ty.value.effects }]);
     return node({ op: "run", program }, program.ty.value.output, effects, n.span);
   }
@@ -957,18 +1015,48 @@ export class ExpressionAnalyzer {
   private apply(n: SList, name: string, scope: Scope, d: number): HirExpr {
     const fn = this.env.functions.compile(name);
     if (!this.inFunction && !this.env.allowInternal && fn.visibility === "internal") {
-      fail("unknown_name", `HNS function '${name}' is internal and cannot be called by this program`, n.span);
+      fail("unknown_name", `HNS function '${name}' is internal and cannot be called by this program`, n.span, {
+        hint: `declare it (visibility exported) with a description and effects, or call an exported function`,
+      });
     }
     const args = this.namedArguments(pluralItems(n), scope, d);
     const values = args.flatMap((a) => a.values);
     this.requirePure("function arguments", values);
+    if (fn.signatureKnown === false) {
+      // The declaration's parameters were already reported; do not guess at this application.
+      return node(
+        { op: "function_application", function: name, arguments: this.irArguments(args), parameters: [], body: fn.body },
+        ERROR_TYPE,
+        unionEffects(effectsOf(values), fn.body.effects),
+        n.span,
+      );
+    }
     const given = new Set(args.map((a) => a.name));
-    for (const p of fn.params) if (!given.has(p.name)) fail("type_mismatch", `missing required fn argument '${p.name}'`, n.span);
+    const paramNames = fn.params.map((p) => p.name);
+    for (const p of fn.params) {
+      if (!given.has(p.name)) {
+        fail("type_mismatch", `missing required fn argument '${p.name}'`, n.span, {
+          label: `missing argument '${p.name}'`,
+          hint: `add (${p.name} VALUE) to the application of '${name}'`,
+          related: p.span === undefined ? undefined : [{ span: p.span, message: `parameter '${p.name}' is declared here` }],
+        });
+      }
+    }
     for (const a of args) {
       const p = fn.params.find((x) => x.name === a.name);
-      if (p === undefined) fail("unknown_name", `unknown fn argument '${a.name}'`, a.span);
+      if (p === undefined) {
+        fail("unknown_name", `unknown fn argument '${a.name}'`, a.span, {
+          label: `'${name}' has no parameter '${a.name}'`,
+          hint: didYouMean(a.name, paramNames) ?? (paramNames.length === 0 ? `'${name}' takes no arguments` : `its parameters are ${paramNames.map((x) => `'${x}'`).join(", ")}`),
+        });
+      }
       if (a.values.length !== 1) fail("type_mismatch", `fn argument '${a.name}' requires exactly one value`, a.span);
-      this.requireAssignable(a.values[0]!.ty, p.ty, a.span);
+      this.requireAssignable(
+        a.values[0]!.ty,
+        p.ty,
+        a.span,
+        p.span === undefined ? undefined : { span: p.span, message: `parameter '${p.name}' is declared ${displayType(p.ty)} here` },
+      );
     }
     const bound = this.env.requirements.tools;
     if (!this.inFunction && bound !== null) {
@@ -993,3 +1081,23 @@ export class ExpressionAnalyzer {
   }
 }
 
+
+/** How other languages spell Yao's operators (yao-v0.1.md §5.13 has only the named forms). */
+const OPERATOR_ALIASES: Record<string, string> = {
+  "+": "add", "-": "sub", "*": "mul", "/": "div",
+  "=": "eq", "==": "eq", "!=": "ne", "/=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge",
+  "&&": "and", "||": "or", "!": "not",
+  let: "bind", define: "bind", set: "bind", do: "seq", begin: "seq", progn: "seq", cond: "if", case: "match", when: "if",
+};
+
+function unknownOperatorTeaching(op: string, functions: readonly string[]): { label: string; hint?: string } {
+  const alias = Object.prototype.hasOwnProperty.call(OPERATOR_ALIASES, op) ? OPERATOR_ALIASES[op] : undefined;
+  if (alias !== undefined) {
+    return { label: "not a Yao operator", hint: `Yao spells this operator '${alias}': write (${alias} …)` };
+  }
+  const suggestion = didYouMean(op, [...KEYWORDS, ...functions]);
+  return {
+    label: "not a Yao operator or declared function",
+    hint: suggestion ?? "expressions start with a Yao operator (add, if, seq, call, …) or the name of a declared (fn …)",
+  };
+}

@@ -8,7 +8,8 @@
 import type { EffectSet, HirExpr, YaoType } from "../../ir/yao-ir-0.1.js";
 import type { SList, SNode, SourceSpan } from "../syntax/tree.js";
 import { debugEffects, debugType } from "./debug.js";
-import { fail, YaoError } from "./error.js";
+import { didYouMean } from "../diagnostics/suggest.js";
+import { fail, YaoError, type ErrorSink } from "./error.js";
 import {
   ExpressionAnalyzer,
   RESERVED_FUNCTION_NAMES,
@@ -18,27 +19,48 @@ import {
 } from "./expressions.js";
 import { RUNTIME_BINDING, Scope } from "./scope.js";
 import { isIdentifier, sortByCodePoints, trimWhiteSpace } from "./text.js";
-import { validateTypeNames, type TypeTable } from "./type-module.js";
+import { recoverTypeNames, type TypeTable } from "./type-module.js";
 import { parseEffectList, parseType } from "./type-syntax.js";
-import { effectDifference, isAssignable, isEffectSubset } from "./types.js";
+import { displayEffectList, displayType } from "./type-display.js";
+import { effectDifference, ERROR_TYPE, isAssignable, isEffectSubset, NO_EFFECTS } from "./types.js";
 
 export const MAX_CALL_DEPTH = 32;
+
+export interface FunctionParameter {
+  readonly name: string;
+  readonly ty: YaoType;
+  /** The `(NAME TYPE)` entry, for secondary spans ("parameter declared here"). */
+  readonly span?: SourceSpan;
+}
 
 export interface FunctionDeclaration {
   readonly name: string;
   readonly visibility: "internal" | "exported";
   readonly description: string | undefined;
-  readonly params: readonly { readonly name: string; readonly ty: YaoType }[];
+  readonly params: readonly FunctionParameter[];
   readonly returns: YaoType;
   readonly effects: EffectSet | undefined;
   readonly body: SNode;
   readonly form: SList;
+  /** The `(returns TYPE)` clause, where a return-type expectation comes from. */
+  readonly returnsSpan?: SourceSpan;
+  /**
+   * Set when the declaration had errors (already reported): the function stays in the module with
+   * what could be read, so its callers are still checked, but its body is not analysed when the
+   * body clause itself is missing, and applications accept any arguments when the parameters
+   * could not be read.
+   */
+  readonly recovered?: { readonly signatureKnown: boolean; readonly analyseBody: boolean };
 }
 
 const CLAUSES = ["visibility", "description", "params", "returns", "effects", "body"] as const;
 
-/** §7.1, in the reference's check order. Parameter and return types are validated here. */
-export function parseFunctionDeclaration(form: SNode, types: TypeTable): FunctionDeclaration {
+/**
+ * §7.1, in the reference's check order. Parameter and return types are validated here. Errors in
+ * the name are thrown (the function cannot be entered in the module); every other error is recorded
+ * in `sink` and the declaration is returned with what could be read.
+ */
+export function parseFunctionDeclaration(form: SNode, types: TypeTable, sink: ErrorSink): FunctionDeclaration {
   if (form.kind !== "list") fail("type_mismatch", "HNS function must be (fn NAME ...)", form.span);
   const [head, nameNode, ...clauses] = form.items;
   if (head === undefined || head.kind !== "symbol" || head.name !== "fn") {
@@ -48,97 +70,154 @@ export function parseFunctionDeclaration(form: SNode, types: TypeTable): Functio
   if (nameNode.kind !== "symbol") fail("unknown_name", "fn name must be a symbol", nameNode.span);
   const name = nameNode.name;
   if (!isIdentifier(name) || RESERVED_FUNCTION_NAMES.has(name)) {
-    fail("duplicate_name", `invalid or reserved HNS function name '${name}'`, nameNode.span);
+    fail("duplicate_name", `invalid or reserved HNS function name '${name}'`, nameNode.span, {
+      label: RESERVED_FUNCTION_NAMES.has(name) ? "a reserved Yao name" : "not a valid name",
+      hint: "choose another name for the function, for example with a verb-noun such as 'load-file'",
+    });
   }
+  const errorsBefore = sink.errors.length;
   const seen = new Set<string>();
-  let visibility: "internal" | "exported" = "internal";
+  const failedClauses = new Set<string>();
+  let visibility = "internal" as "internal" | "exported";
   let description: string | undefined;
-  let params: { name: string; ty: YaoType }[] | undefined;
+  let params: FunctionParameter[] | undefined;
   let returns: YaoType | undefined;
+  let returnsSpan: SourceSpan | undefined;
   let effects: EffectSet | undefined;
   let body: SNode | undefined;
   for (const c of clauses) {
-    if (c.kind !== "list") fail("type_mismatch", "fn clauses must be lists", c.span);
-    const ch = c.items[0];
-    if (ch === undefined || ch.kind !== "symbol") fail("unknown_name", "fn clause has no name", c.span);
-    const clause = ch.name;
-    if (!(CLAUSES as readonly string[]).includes(clause)) fail("unknown_name", `unknown fn clause '${clause}'`, ch.span);
-    if (seen.has(clause)) fail("duplicate_name", `duplicate fn.${clause} declaration`, c.span);
-    seen.add(clause);
-    const args = c.items.slice(1);
-    switch (clause) {
-      case "visibility": {
-        if (args.length !== 1) fail("invalid_type", "fn visibility must be (visibility internal|exported)", c.span);
-        const v = args[0]!;
-        if (v.kind !== "symbol") fail("unknown_name", "fn visibility must be internal or exported", v.span);
-        if (v.name !== "internal" && v.name !== "exported") fail("invalid_type", `unknown fn visibility '${v.name}'`, v.span);
-        visibility = v.name;
-        break;
-      }
-      case "description": {
-        if (args.length !== 1) fail("invalid_type", "fn description must contain exactly one string", c.span);
-        const v = args[0]!;
-        if (v.kind === "list") fail("invalid_type", "fn description must be a string", v.span);
-        if (v.kind === "symbol" || trimWhiteSpace(v.value) === "") {
-          fail("invalid_type", "fn description must be a non-empty string", v.span);
+    sink.attempt(
+      () => {
+        if (c.kind !== "list") fail("type_mismatch", "fn clauses must be lists", c.span);
+        const ch = c.items[0];
+        if (ch === undefined || ch.kind !== "symbol") fail("unknown_name", "fn clause has no name", c.span);
+        const clause = ch.name;
+        if (!(CLAUSES as readonly string[]).includes(clause)) {
+          fail("unknown_name", `unknown fn clause '${clause}'`, ch.span, {
+            label: "not an fn clause",
+            hint: didYouMean(clause, CLAUSES) ?? `fn clauses are ${CLAUSES.join(", ")}`,
+          });
         }
-        description = v.value;
-        break;
-      }
-      case "params":
-        params = parseParams(args, types);
-        break;
-      case "returns":
-        if (args.length !== 1) fail("invalid_type", "fn returns must be (returns TYPE)", c.span);
-        returns = parseType(args[0]!);
-        validateTypeNames(returns, types, c.span);
-        break;
-      case "effects":
-        effects = parseEffectList(args);
-        break;
-      case "body":
-        if (args.length !== 1) fail("invalid_type", "fn body must contain exactly one Yao expression", c.span);
-        body = args[0]!;
-        break;
-    }
+        if (seen.has(clause)) fail("duplicate_name", `duplicate fn.${clause} declaration`, c.span, { label: "declared a second time", hint: `keep one (${clause} …)` });
+        seen.add(clause);
+        failedClauses.add(clause); // until it is read without error
+        const args = c.items.slice(1);
+        switch (clause) {
+          case "visibility": {
+            if (args.length !== 1) fail("invalid_type", "fn visibility must be (visibility internal|exported)", c.span);
+            const v = args[0]!;
+            if (v.kind !== "symbol") fail("unknown_name", "fn visibility must be internal or exported", v.span);
+            if (v.name !== "internal" && v.name !== "exported") {
+              fail("invalid_type", `unknown fn visibility '${v.name}'`, v.span, { hint: didYouMean(v.name, ["internal", "exported"]) ?? "write (visibility internal) or (visibility exported)" });
+            }
+            visibility = v.name;
+            break;
+          }
+          case "description": {
+            if (args.length !== 1) fail("invalid_type", "fn description must contain exactly one string", c.span);
+            const v = args[0]!;
+            if (v.kind === "list") fail("invalid_type", "fn description must be a string", v.span);
+            if (v.kind === "symbol" || trimWhiteSpace(v.value) === "") {
+              fail("invalid_type", "fn description must be a non-empty string", v.span, { hint: 'write (description "what the function does")' });
+            }
+            description = v.value;
+            break;
+          }
+          case "params":
+            params = parseParams(args, types, sink);
+            break;
+          case "returns": {
+            if (args.length !== 1) fail("invalid_type", "fn returns must be (returns TYPE)", c.span);
+            returnsSpan = c.span;
+            returns = ERROR_TYPE; // if the type cannot be read
+            returns = recoverTypeNames(parseType(args[0]!), types, c.span, args[0]!, sink);
+            break;
+          }
+          case "effects":
+            effects = parseEffectList(args);
+            break;
+          case "body":
+            if (args.length !== 1) fail("invalid_type", "fn body must contain exactly one Yao expression", c.span);
+            body = args[0]!;
+            break;
+        }
+        failedClauses.delete(clause);
+      },
+      () => undefined,
+    );
   }
-  if (visibility === "exported" && description === undefined) {
-    fail("invalid_type", `exported fn '${name}' requires a non-empty description`, form.span);
+  const missing = (clause: string, message: string, hint: string): void => {
+    if (failedClauses.has(clause)) return; // already reported where it is written
+    sink.attempt(() => fail("invalid_type", message, form.span, { label: `no (${clause} …) clause`, hint }), () => undefined);
+  };
+  if (visibility === "exported" && description === undefined && !failedClauses.has("description")) {
+    sink.attempt(
+      () =>
+        fail("missing_description", `exported fn '${name}' requires a non-empty description`, form.span, {
+          label: "exported without a (description …)",
+          hint: `add (description "what ${name} does") after (visibility exported); the model reads it to decide when to call the function`,
+        }),
+      () => undefined,
+    );
   }
   if (visibility === "exported" && effects === undefined) {
-    fail("invalid_type", `exported fn '${name}' requires an explicit (effects ...) upper bound`, form.span);
+    missing("effects", `exported fn '${name}' requires an explicit (effects ...) upper bound`, "add (effects) for a pure function, or list what it may do, e.g. (effects (tool read))");
   }
-  if (params === undefined) fail("invalid_type", `fn '${name}' is missing (params ...)`, form.span);
-  if (returns === undefined) fail("invalid_type", `fn '${name}' is missing (returns TYPE)`, form.span);
-  if (body === undefined) fail("invalid_type", `fn '${name}' is missing (body EXPR)`, form.span);
-  return { name, visibility, description, params, returns, effects, body, form };
+  if (params === undefined) missing("params", `fn '${name}' is missing (params ...)`, "add (params) when it takes no arguments, or (params (NAME TYPE) …)");
+  if (returns === undefined) missing("returns", `fn '${name}' is missing (returns TYPE)`, "add (returns TYPE) naming the type of the body's value");
+  if (body === undefined) missing("body", `fn '${name}' is missing (body EXPR)`, "add (body EXPR) with the function's one Yao expression");
+  const recovered = sink.errors.length > errorsBefore || params === undefined || body === undefined || returns === undefined;
+  // Without its parameters the body's names cannot be resolved: analysing it would only repeat the error.
+  const analyseBody = body !== undefined && params !== undefined && !failedClauses.has("params");
+  return {
+    name,
+    visibility,
+    description,
+    params: params ?? [],
+    returns: returns ?? ERROR_TYPE,
+    effects,
+    body: body ?? form,
+    form,
+    ...(returnsSpan === undefined ? {} : { returnsSpan }),
+    ...(recovered ? { recovered: { signatureKnown: params !== undefined, analyseBody } } : {}),
+  };
 }
 
-function parseParams(entries: readonly SNode[], types: TypeTable): { name: string; ty: YaoType }[] {
-  const out: { name: string; ty: YaoType }[] = [];
+function parseParams(entries: readonly SNode[], types: TypeTable, sink: ErrorSink): FunctionParameter[] {
+  const out: FunctionParameter[] = [];
   for (const p of entries) {
     if (p.kind !== "list") fail("type_mismatch", "fn parameter must be (NAME TYPE)", p.span);
-    if (p.items.length !== 2) fail("invalid_type", "fn parameter must contain exactly NAME and TYPE", p.span);
+    if (p.items.length !== 2) fail("invalid_type", "fn parameter must contain exactly NAME and TYPE", p.span, { hint: "write each parameter as (NAME TYPE), e.g. (path String)" });
     const [n, t] = p.items as [SNode, SNode];
     if (n.kind !== "symbol") fail("unknown_name", "binding name must be a symbol without '$'", n.span);
     if (n.name.startsWith("$") || !isIdentifier(n.name)) fail("unknown_name", `invalid binding name '${n.name}'`, n.span);
     if (n.name === RUNTIME_BINDING || out.some((o) => o.name === n.name)) {
-      fail("duplicate_name", `invalid or duplicate fn parameter '${n.name}'`, n.span);
+      const first = out.find((o) => o.name === n.name);
+      fail("duplicate_name", `invalid or duplicate fn parameter '${n.name}'`, n.span, {
+        related: first?.span === undefined ? undefined : [{ span: first.span, message: "first declared here" }],
+        hint: n.name === RUNTIME_BINDING ? "'runtime' is bound implicitly; choose another name" : "give each parameter its own name",
+      });
     }
-    const ty = parseType(t);
-    validateTypeNames(ty, types, p.span);
-    out.push({ name: n.name, ty });
+    const ty = recoverTypeNames(parseType(t), types, p.span, t, sink);
+    out.push({ name: n.name, ty, span: p.span });
   }
   return out;
 }
 
-/** Compiles every function of a module on demand, memoised, rejecting cycles (§7.2). */
+/**
+ * Compiles every function of a module on demand, memoised, rejecting cycles (§7.2). Each function
+ * is compiled on its own: an error in one is recorded in the sink and the function keeps its
+ * declared signature, so its callers are checked against that signature and nothing cascades.
+ */
 export class FunctionModule implements FunctionResolver {
   private readonly compiled = new Map<string, CompiledFunction>();
   private readonly stack: string[] = [];
   private env: AnalysisEnv | undefined;
 
-  constructor(private readonly declarations: ReadonlyMap<string, FunctionDeclaration>) {}
+  constructor(
+    private readonly declarations: ReadonlyMap<string, FunctionDeclaration>,
+    private readonly sink: ErrorSink,
+  ) {}
 
   /** The environment is built after the module (it refers to it); attach it before compiling. */
   attach(env: AnalysisEnv): void {
@@ -171,8 +250,16 @@ export class FunctionModule implements FunctionResolver {
     const decl = this.declarations.get(name)!;
     const onStack = this.stack.indexOf(name);
     if (onStack >= 0) {
-      const cycle = [...this.stack.slice(onStack), name].join(" -> ");
-      fail("recursive_function", `recursive HNS function cycle is not supported: ${cycle}`, decl.form.span);
+      const members = this.stack.slice(onStack);
+      const cycle = [...members, name].join(" -> ");
+      fail("recursive_function", `recursive HNS function cycle is not supported: ${cycle}`, decl.form.span, {
+        label: `'${name}' is reached again from '${members[members.length - 1]}'`,
+        hint: "HNS functions form an acyclic call graph; move the repeated step into the caller or unroll it",
+        related: members.map((m, i) => ({
+          span: this.declarations.get(m)!.form.span,
+          message: `'${m}' calls '${members[i + 1] ?? name}'`,
+        })).slice(1),
+      });
     }
     if (this.stack.length >= MAX_CALL_DEPTH) {
       fail("resource_limit", `HNS function call depth exceeds ${MAX_CALL_DEPTH}`, decl.form.span);
@@ -183,31 +270,59 @@ export class FunctionModule implements FunctionResolver {
       this.compiled.set(name, result);
       return result;
     } catch (e) {
-      if (e instanceof YaoError) {
-        e.function ??= name;
-        e.message = `in fn '${name}': ${e.message}`;
-      }
-      throw e;
+      if (!(e instanceof YaoError)) throw e;
+      // The reference reports an error inside nested compilation once per enclosing function
+      // ("in fn 'a': in fn 'b': …"); the stack here is exactly that chain.
+      e.function ??= name;
+      e.message = `${this.stack.map((n) => `in fn '${n}': `).join("")}${e.message}`;
+      this.sink.record(e);
+      const fallback = this.declaredOnly(decl);
+      this.compiled.set(name, fallback);
+      return fallback;
     } finally {
       this.stack.pop();
     }
   }
 
+  /** What callers see of a function whose body has errors: its declaration. */
+  private declaredOnly(decl: FunctionDeclaration): CompiledFunction {
+    const body: HirExpr = { kind: { op: "literal", value: { kind: "nil" } }, ty: decl.returns, effects: decl.effects ?? NO_EFFECTS, span: decl.form.span };
+    return {
+      name: decl.name,
+      visibility: decl.visibility,
+      params: decl.params,
+      returns: decl.returns,
+      body,
+      signatureKnown: decl.recovered?.signatureKnown ?? true,
+    };
+  }
+
   private compileBody(decl: FunctionDeclaration): CompiledFunction {
+    if (decl.recovered !== undefined && !decl.recovered.analyseBody) return this.declaredOnly(decl);
     const env = this.env!;
     const scope = Scope.root(env.profile.runtime);
     for (const p of decl.params) scope.bind(p.name, p.ty);
     const body: HirExpr = new ExpressionAnalyzer(env, true).expr(decl.body, scope, 0);
     if (!isAssignable(body.ty, decl.returns)) {
-      fail("type_mismatch", `expected ${debugType(decl.returns)}, found ${debugType(body.ty)}`, body.span);
+      fail("type_mismatch", `expected ${debugType(decl.returns)}, found ${debugType(body.ty)}`, body.span, {
+        label: `expected ${displayType(decl.returns)}, found ${displayType(body.ty)}`,
+        hint: `make the body produce ${displayType(decl.returns)}, or change the declared (returns …) type`,
+        related: decl.returnsSpan === undefined ? undefined : [{ span: decl.returnsSpan, message: `'${decl.name}' is declared to return ${displayType(decl.returns)} here` }],
+      });
     }
     if (decl.effects !== undefined && !isEffectSubset(body.effects, decl.effects)) {
+      const missing = effectDifference(body.effects, decl.effects);
       fail(
         "effect_escape",
-        `fn '${decl.name}' effects ${debugEffects(body.effects)} exceed declared upper bound ${debugEffects(decl.effects)}; missing ${debugEffects(effectDifference(body.effects, decl.effects))}`,
+        `fn '${decl.name}' effects ${debugEffects(body.effects)} exceed declared upper bound ${debugEffects(decl.effects)}; missing ${debugEffects(missing)}`,
         body.span,
+        {
+          label: `this body uses ${displayEffectList(body.effects)}`,
+          hint: `add ${displayEffectList(missing)} to the (effects …) of '${decl.name}', or remove what causes ${missing.length === 1 ? "it" : "them"}`,
+        },
       );
     }
+    if (decl.recovered !== undefined) return this.declaredOnly(decl);
     return { name: decl.name, visibility: decl.visibility, params: decl.params, returns: decl.returns, body };
   }
 
@@ -215,15 +330,23 @@ export class FunctionModule implements FunctionResolver {
   checkModuleToolBound(bound: readonly string[]): void {
     for (const name of this.names()) {
       const fn = this.compile(name);
-      for (const e of fn.body.effects) {
-        if (e.kind === "tool" && !bound.includes(e.name)) {
+      const escaping = fn.body.effects.find((e) => e.kind === "tool" && !bound.includes(e.name));
+      if (escaping === undefined || escaping.kind !== "tool") continue;
+      this.sink.attempt(
+        () =>
           fail(
             "effect_escape",
-            `HNS function '${name}' reaches tool '${e.name}' outside the package entry requires.tools set`,
+            `HNS function '${name}' reaches tool '${escaping.name}' outside the package entry requires.tools set`,
             this.declarations.get(name)!.form.span,
-          );
-        }
-      }
+            {
+              label: `'${name}' calls tool '${escaping.name}'`,
+              hint: `add ${escaping.name} to the entry's (requires (tools …)) and the manifest's (capabilities (tools …))`,
+            },
+          ),
+        (e) => {
+          e.function ??= name;
+        },
+      );
     }
   }
 }

@@ -8,7 +8,7 @@ import { YAO_LANGUAGE_VERSION } from "../../ir/yao-ir-0.1.js";
 import { canonicalSource } from "../canonical/typed.js";
 import type { SList, SNode, SourceSpan } from "../syntax/tree.js";
 import { debugEffects } from "./debug.js";
-import { fail } from "./error.js";
+import { ErrorSink, fail, YaoError } from "./error.js";
 import { ExpressionAnalyzer, type AnalysisEnv } from "./expressions.js";
 import { FunctionModule, parseFunctionDeclaration, type FunctionDeclaration } from "./functions.js";
 import { programHash } from "./ir-json.js";
@@ -18,6 +18,7 @@ import { Scope } from "./scope.js";
 import { sortByCodePoints } from "./text.js";
 import { parseTypesForm, validateTypeTable, type TypeTable } from "./type-module.js";
 import { parseEffectList } from "./type-syntax.js";
+import { displayEffectList } from "./type-display.js";
 import { effectDifference, isEffectSubset } from "./types.js";
 
 export interface ProgramInput {
@@ -29,6 +30,15 @@ export interface ProgramInput {
   /** Package entry: internal functions may be applied and the module tool bound applies. */
   readonly allowInternal: boolean;
   readonly profile: AnalysisProfile;
+  /** Where independent errors are recorded; one is made when absent. */
+  readonly sink?: ErrorSink;
+}
+
+/** Thrown when analysis recorded errors: every independent one, the reference's first one first. */
+export class AnalysisErrors extends Error {
+  constructor(readonly errors: readonly YaoError[]) {
+    super(errors[0]?.message ?? "analysis failed");
+  }
 }
 
 export interface ProgramAnalysis {
@@ -71,15 +81,29 @@ export function analyzeRoot(input: ProgramInput): ProgramAnalysis {
       types.set(name, def);
     }
   }
-  validateTypeTable(types);
+  const sink = input.sink ?? new ErrorSink();
+  sink.attempt(() => validateTypeTable(types, sink), () => undefined);
 
   const declarations = new Map<string, FunctionDeclaration>();
   for (const f of input.functions ?? []) {
-    const decl = parseFunctionDeclaration(f, types);
-    if (declarations.has(decl.name)) fail("duplicate_name", `duplicate HNS function '${decl.name}'`, decl.form.span);
+    const decl = sink.attempt(() => parseFunctionDeclaration(f, types, sink), () => undefined);
+    if (decl === undefined) continue;
+    const first = declarations.get(decl.name);
+    if (first !== undefined) {
+      sink.attempt(
+        () =>
+          fail("duplicate_name", `duplicate HNS function '${decl.name}'`, decl.form.span, {
+            label: "declared a second time",
+            hint: "rename or remove one of the two functions",
+            related: [{ span: first.form.span, message: `'${decl.name}' is first declared here` }],
+          }),
+        () => undefined,
+      );
+      continue;
+    }
     declarations.set(decl.name, decl);
   }
-  const module = new FunctionModule(declarations);
+  const module = new FunctionModule(declarations, sink);
   const env: AnalysisEnv = {
     profile: input.profile,
     types,
@@ -92,19 +116,23 @@ export function analyzeRoot(input: ProgramInput): ProgramAnalysis {
   module.compileAll();
   if (input.allowInternal && requirements.tools !== null) module.checkModuleToolBound(requirements.tools);
 
+  // The entry is checked against the module even when some function had errors.
   const rest = root.items.slice(i);
   const analyzer = new ExpressionAnalyzer(env, false);
   const scope = Scope.root(input.profile.runtime);
-  let body: HirExpr;
-  if (owner === "runtime") {
-    if (rest.length !== 1) {
-      fail("invalid_type", "eval requires exactly one body after declarations; use seq for multiple steps", root.span);
+  const body = sink.attempt<HirExpr | undefined>(() => {
+    if (owner === "runtime") {
+      if (rest.length !== 1) {
+        fail("invalid_type", "eval requires exactly one body after declarations; use seq for multiple steps", root.span, {
+          hint: "wrap the steps in (seq STEP …): an (eval …) holds one expression",
+        });
+      }
+      return analyzer.expr(rest[0]!, scope, 0);
     }
-    body = analyzer.expr(rest[0]!, scope, 0);
-  } else {
     if (rest.length === 0) fail("invalid_type", "infer requires one Yao body", root.span);
-    body = analyzer.infer(rest, root, scope, 0, true);
-  }
+    return analyzer.infer(rest, root, scope, 0, true);
+  }, () => undefined);
+  if (body === undefined || sink.errors.length > 0) throw new AnalysisErrors(sink.errors);
 
   checkDeclaredEffects(body, requirements.effects);
   const linked = countLinkedNodes(body);
@@ -132,6 +160,10 @@ function checkDeclaredEffects(body: HirExpr, declared: EffectSet | null): void {
     "effect_escape",
     `program effects ${debugEffects(body.effects)} exceed declared upper bound ${debugEffects(declared)}; missing ${debugEffects(effectDifference(body.effects, declared))}. Remove requires.effects to let Yao infer the complete set, or add every missing effect explicitly`,
     body.span,
+    {
+      label: `this program uses ${displayEffectList(body.effects)}`,
+      hint: `add ${displayEffectList(effectDifference(body.effects, declared))} to (requires (effects …)), or remove the (effects …) clause to let Yao infer it`,
+    },
   );
 }
 

@@ -26,6 +26,11 @@ export class Scope {
     return this.vars.get(name) ?? (name === RUNTIME_BINDING ? this.implicitRuntime : undefined);
   }
 
+  /** Every name visible here, for did-you-mean. */
+  names(): string[] {
+    return this.implicitRuntime === undefined ? [...this.vars.keys()] : [...this.vars.keys(), RUNTIME_BINDING];
+  }
+
   has(name: string): boolean {
     return this.lookup(name) !== undefined;
   }

@@ -8,10 +8,11 @@
 import type { FieldDefinition, TypeDefinition, VariantDefinition, YaoType } from "../../ir/yao-ir-0.1.js";
 import type { SList, SNode, SourceSpan } from "../syntax/tree.js";
 import { debugType } from "./debug.js";
-import { fail } from "./error.js";
+import { didYouMean } from "../diagnostics/suggest.js";
+import { fail, type ErrorSink } from "./error.js";
 import { isIdentifier, sortByCodePoints } from "./text.js";
 import { parseType } from "./type-syntax.js";
-import { RESERVED_TYPE_NAMES } from "./types.js";
+import { ERROR_TYPE, isErrorType, RESERVED_TYPE_NAMES, SIMPLE_TYPE_NAMES } from "./types.js";
 
 export const MAX_FIELDS = 256;
 
@@ -36,7 +37,7 @@ function parseTypeDeclaration(decl: SNode, seen: Set<string>): TypeDefinition {
   if (RESERVED_TYPE_NAMES.has(name.name) || !isIdentifier(name.name)) {
     fail("invalid_type", `invalid or reserved type name '${name.name}'`, name.span);
   }
-  if (seen.has(name.name)) fail("duplicate_name", `duplicate type '${name.name}'`, name.span);
+  if (seen.has(name.name)) fail("duplicate_name", `duplicate type '${name.name}'`, name.span, { label: "declared a second time", hint: "rename or remove one of the two declarations" });
   seen.add(name.name);
   if (kind.name === "record") {
     return { kind: "record", name: name.name, fields: parseFields(rest), span: decl.span };
@@ -119,22 +120,94 @@ export function namedTypesIn(t: YaoType): string[] {
   return out;
 }
 
-/** `unknown type '{n}'` unless every named type in `t` is declared. */
-export function validateTypeNames(t: YaoType, types: TypeTable, span: SourceSpan | undefined): void {
-  for (const n of namedTypesIn(t)) if (!types.has(n)) fail("invalid_type", `unknown type '${n}'`, span);
+/**
+ * `unknown type '{n}'` unless every named type in `t` is declared. When the type's syntax is given,
+ * the caret goes on the misspelled name itself rather than the whole clause.
+ */
+export function validateTypeNames(t: YaoType, types: TypeTable, span: SourceSpan | undefined, syntax?: SNode): void {
+  for (const n of namedTypesIn(t)) {
+    if (!types.has(n) && !isErrorType({ kind: "named", value: n })) {
+      fail("invalid_type", `unknown type '${n}'`, (syntax && symbolSpan(syntax, n)) ?? span, unknownTypeTeaching(n, types));
+    }
+  }
+}
+
+function unknownTypeTeaching(name: string, types: TypeTable): { label: string; hint: string } {
+  const known = [...SIMPLE_TYPE_NAMES.keys(), ...types.keys()];
+  const suggestion = didYouMean(name, known);
+  return {
+    label: "no type of this name",
+    hint: suggestion ?? `declare it in the entry's (types (record ${name} …)), or use a built-in type such as String, Int or Json`,
+  };
+}
+
+/** The span of the first symbol spelled `name` inside `node` (iterative: type syntax can nest). */
+function symbolSpan(node: SNode, name: string): SourceSpan | undefined {
+  const stack: SNode[] = [node];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (n.kind === "symbol" && n.name === name) return n.span;
+    if (n.kind === "list") for (let i = n.items.length - 1; i >= 0; i--) stack.push(n.items[i]!);
+  }
+  return undefined;
+}
+
+/**
+ * `validateTypeNames` that records instead of stopping: each unknown name is reported once to the
+ * sink and replaced by the recovery type, so uses of the value add no further errors.
+ */
+export function recoverTypeNames(t: YaoType, types: TypeTable, span: SourceSpan | undefined, syntax: SNode | undefined, sink: ErrorSink): YaoType {
+  let bad = false;
+  for (const n of namedTypesIn(t)) {
+    if (types.has(n) || isErrorType({ kind: "named", value: n })) continue;
+    sink.attempt(() => fail("invalid_type", `unknown type '${n}'`, (syntax && symbolSpan(syntax, n)) ?? span, unknownTypeTeaching(n, types)), () => undefined);
+    bad = true;
+  }
+  return bad ? withoutUnknownNames(t, types) : t;
+}
+
+function withoutUnknownNames(t: YaoType, types: TypeTable): YaoType {
+  switch (t.kind) {
+    case "named":
+      return types.has(t.value) ? t : ERROR_TYPE;
+    case "list":
+    case "map":
+    case "option":
+      return { kind: t.kind, value: withoutUnknownNames(t.value, types) };
+    case "result":
+      return { kind: "result", value: { ok: withoutUnknownNames(t.value.ok, types), error: withoutUnknownNames(t.value.error, types) } };
+    case "structural_record":
+      return { kind: "structural_record", value: new Map([...t.value].map(([k, v]) => [k, withoutUnknownNames(v, types)])) };
+    case "program":
+      return { kind: "program", value: { output: withoutUnknownNames(t.value.output, types), effects: t.value.effects } };
+    default:
+      return t;
+  }
 }
 
 /** Name validation then recursion rejection over the merged table (§3.3, after merging). */
-export function validateTypeTable(types: TypeTable): void {
+export function validateTypeTable(types: TypeTable, sink?: ErrorSink): void {
   const names = sortByCodePoints(types.keys());
   for (const n of names) {
     const def = types.get(n)!;
-    for (const t of fieldTypesOf(def)) validateTypeNames(t, types, spanOf(def));
+    if (sink === undefined) {
+      for (const t of fieldTypesOf(def)) validateTypeNames(t, types, spanOf(def));
+      continue;
+    }
+    // Each unknown field type is reported once and the field takes the recovery type.
+    const fields = def.kind === "record" ? def.fields : def.variants.flatMap((v) => v.fields);
+    for (const f of fields) {
+      const fixed = recoverTypeNames(f.ty, types, spanOf(def), undefined, sink);
+      if (fixed !== f.ty) (f as { ty: YaoType }).ty = fixed;
+    }
   }
   const cyclic = cyclicNames(types);
   const first = names.find((n) => cyclic.has(n));
   if (first !== undefined) {
-    fail("recursive_type", `recursive type '${first}' is not supported in Yao v0.1`, spanOf(types.get(first)!));
+    fail("recursive_type", `recursive type '${first}' is not supported in Yao v0.1`, spanOf(types.get(first)!), {
+      label: "this type reaches itself",
+      hint: "Yao v0.1 values are finite trees: break the cycle, for example with a (List …) of ids or a Json field",
+    });
   }
 }
 

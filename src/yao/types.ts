@@ -28,6 +28,38 @@ export const T = {
   structural: (fields: ReadonlyMap<string, YaoType>): YaoType => ({ kind: "structural_record", value: fields }),
 } as const;
 
+/**
+ * The recovery type after an error (an unknown type name, a function whose parameters could not be
+ * read): it is assignable to and from every type, so one root cause yields one error and nothing
+ * downstream. Its name is not an identifier, so no declared type can collide with it. It never
+ * reaches a valid program: any recorded error makes the package invalid.
+ */
+export const ERROR_TYPE: YaoType = Object.freeze({ kind: "named", value: "{error}" }) as YaoType;
+
+export function isErrorType(t: YaoType): boolean {
+  return t.kind === "named" && t.value === "{error}";
+}
+
+/** True when `t` mentions the recovery type anywhere (a (List {error}) is as unknown as {error}). */
+export function mentionsErrorType(t: YaoType): boolean {
+  switch (t.kind) {
+    case "named":
+      return isErrorType(t);
+    case "list":
+    case "map":
+    case "option":
+      return mentionsErrorType(t.value);
+    case "result":
+      return mentionsErrorType(t.value.ok) || mentionsErrorType(t.value.error);
+    case "structural_record":
+      return [...t.value.values()].some(mentionsErrorType);
+    case "program":
+      return mentionsErrorType(t.value.output);
+    default:
+      return false;
+  }
+}
+
 /** Source spelling of the simple types (§3.1). */
 export const SIMPLE_TYPE_NAMES: ReadonlyMap<string, YaoType> = new Map([
   ["Nil", T.nil],
@@ -54,7 +86,7 @@ export const RESERVED_TYPE_NAMES: ReadonlySet<string> = new Set([
 ]);
 
 export function typeEquals(a: YaoType, b: YaoType): boolean {
-  if (a === b) return true;
+  if (a === b || isErrorType(a) || isErrorType(b)) return true;
   if (a.kind !== b.kind) return false;
   switch (a.kind) {
     case "list":
@@ -89,6 +121,7 @@ export function typeEquals(a: YaoType, b: YaoType): boolean {
 /** `actual ≤ target` (§3.4). Named types are nominal; a named record is not a structural record. */
 export function isAssignable(actual: YaoType, target: YaoType): boolean {
   if (target.kind === "json" || typeEquals(actual, target)) return true;
+  if (isErrorType(actual)) return true;
   if (actual.kind === "int" && target.kind === "float") return true;
   switch (actual.kind) {
     case "list":
@@ -121,13 +154,15 @@ export function isAssignable(actual: YaoType, target: YaoType): boolean {
 
 /** `common(a, b)`: the wider of the two when one is assignable to the other. */
 export function commonType(a: YaoType, b: YaoType): YaoType | undefined {
+  if (isErrorType(a)) return b;
+  if (isErrorType(b)) return a;
   if (isAssignable(a, b)) return b;
   if (isAssignable(b, a)) return a;
   return undefined;
 }
 
 export function isNumeric(t: YaoType): boolean {
-  return t.kind === "int" || t.kind === "float";
+  return t.kind === "int" || t.kind === "float" || isErrorType(t);
 }
 
 // ---- effects ----

@@ -50,7 +50,8 @@ describe("manifest validation", () => {
     const d = v.diagnostics[0]!;
     expect(d.pointer).toBe("/id");
     expect(d.message).toContain("/id");
-    expect(d.span?.start).toEqual({ byte: 26, line: 3, column: 3 });
+    // The caret is on the offending value, not on the member's key.
+    expect(d.span?.start).toEqual({ byte: 32, line: 3, column: 9 });
   });
 
   it("checks argv paths lexically (§7.3, §7.5)", () => {

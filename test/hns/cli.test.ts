@@ -84,11 +84,31 @@ describe.skipIf(!built)("yaoc CLI", () => {
       `${INVALID}:3:1: error[yao.unclosed_list]: ${INVALID} is not valid typed Yao: UnclosedList at 3:1: unclosed list`,
       "  |",
       "3 | (eval (seq 1 2)",
-      "  | ^^^^^^^^^^^^^^^",
+      "  | ^^^^^^^^^^^^^^^ this list is never closed",
+      "  = help: add the missing ')': every '(' needs a matching ')' before the end of the file",
       `${INVALID}: invalid (hns)`,
       "1 package checked: 0 valid, 1 invalid; 1 error, 0 warnings",
       "",
     ]);
+  });
+
+  it("check: the four-mistake package shows its four errors in one run, with labels and did-you-mean", async () => {
+    const file = "fixtures/teaching/four-mistakes.hns";
+    const r = await yaoc("check", file);
+    expect(r.code).toBe(1);
+    const headers = r.stdout.split("\n").filter((l) => l.startsWith(`${file}:`) && l.includes(": error["));
+    expect(headers.map((l) => /error\[([a-z_.]+)\]/.exec(l)![1])).toEqual([
+      "yao.invalid_type",
+      "yao.unknown_operator",
+      "yao.type_mismatch",
+      "yao.missing_description",
+    ]);
+    expect(r.stdout).toContain("^^^^^ no type of this name");
+    expect(r.stdout).toContain("= help: did you mean 'String'?");
+    expect(r.stdout).toContain("= help: Yao spells this operator 'add': write (add …)");
+    expect(r.stdout).toContain("^^^^^^^ expected Int, found String");
+    expect(r.stdout).toContain("------------- 'label-for' is declared to return Int here");
+    expect(r.stdout.trimEnd().split("\n").at(-1)).toBe("1 package checked: 0 valid, 1 invalid; 4 errors, 0 warnings");
   });
 
   it("check, human: warnings do not make a package invalid; several paths give one summary", async () => {
@@ -143,8 +163,8 @@ describe.skipIf(!built)("yaoc CLI", () => {
         byte: 68,
         end_byte: 84,
         function: null,
-        label: null,
-        help: null,
+        label: "this list is never closed",
+        help: "add the missing ')': every '(' needs a matching ')' before the end of the file",
         pointer: null,
         related: [],
         action: "block",

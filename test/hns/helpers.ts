@@ -27,14 +27,16 @@ export const UNREACHABLE: ReadonlyMap<string, string> = new Map([
   ["yao.invalid_character", "every character lexes (src/syntax/codes.ts says so); no input produces it"],
 ]);
 
-/** The last diagnostic of a failed load: the error, after any warnings. */
+/**
+ * The reference's error of a failed load: the first diagnostic, which must be an error (further
+ * independent errors and the warnings follow it, by position).
+ */
 export function failure(r: LoadResult): { code: string; message: string; file: string | undefined } {
   expect(r.ok, "expected the load to fail").toBe(false);
   if (r.ok) throw new Error("unreachable");
-  const last = r.diagnostics[r.diagnostics.length - 1]!;
-  expect(last.severity).toBe("error");
-  for (const d of r.diagnostics.slice(0, -1)) expect(d.severity).toBe("warning");
-  return { code: last.code, message: last.message, file: last.file };
+  const first = r.diagnostics[0]!;
+  expect(first.severity).toBe("error");
+  return { code: first.code, message: first.message, file: first.file };
 }
 
 export function loaded(r: LoadResult): HnsPackage {

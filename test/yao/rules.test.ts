@@ -176,7 +176,7 @@ describe("function module", () => {
     ["duplicate function", "(eval 1)", [HIDDEN, HIDDEN], true, "yao.duplicate_name", "duplicate HNS function 'hidden'"],
     ["reserved name", "(eval 1)", ["(fn seq (params) (returns Int) (body 1))"], true, "yao.duplicate_name", "invalid or reserved HNS function name 'seq'"],
     ["reserved to-json (D-Q3)", "(eval 1)", ["(fn to-json (params) (returns Int) (body 1))"], true, "yao.duplicate_name", "invalid or reserved HNS function name 'to-json'"],
-    ["exported needs description", "(eval 1)", ["(fn f (visibility exported) (effects) (params) (returns Int) (body 1))"], true, "yao.invalid_type", "exported fn 'f' requires a non-empty description"],
+    ["exported needs description", "(eval 1)", ["(fn f (visibility exported) (effects) (params) (returns Int) (body 1))"], true, "yao.missing_description", "exported fn 'f' requires a non-empty description"],
     ["exported needs effects", "(eval 1)", ['(fn f (visibility exported) (description "d") (params) (returns Int) (body 1))'], true, "yao.invalid_type", "exported fn 'f' requires an explicit (effects ...) upper bound"],
     ["blank description", "(eval 1)", ['(fn f (visibility exported) (description "\u3000") (effects) (params) (returns Int) (body 1))'], true, "yao.invalid_type", "fn description must be a non-empty string"],
     ["runtime parameter", "(eval 1)", ["(fn f (params (runtime Int)) (returns Int) (body 1))"], true, "yao.duplicate_name", "invalid or duplicate fn parameter 'runtime'"],
@@ -192,10 +192,13 @@ describe("function module", () => {
     expect({ code: d?.code, message: d?.message }).toEqual({ code, message });
   });
 
-  it("diagnostics inside a function carry its file and a hint naming it", () => {
+  it("diagnostics inside a function carry its file, its name and a label with the expected and found types", () => {
     const r = check("(eval 1)", ['(fn wrong (params) (returns Int)\n  (body "x"))']);
     expect(r.diagnostics[0]?.file).toBe("fn.yao");
     expect(r.diagnostics[0]?.span?.start.line).toBe(2);
+    expect(r.diagnostics[0]?.function).toBe("wrong");
+    expect(r.diagnostics[0]?.label).toBe("expected Int, found String");
+    expect(r.diagnostics[0]?.related?.[0]?.message).toBe("'wrong' is declared to return Int here");
     expect(r.failedFunction).toBe("wrong");
   });
 });
