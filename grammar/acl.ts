@@ -15,7 +15,7 @@ import {
   type IToken,
   type TokenType,
 } from "chevrotain";
-import type { AclAttribute, AclBlock, AclLabel, AclRange, AclValue } from "../src/a3s/acl-ast.js";
+import type { AclAttribute, AclBlock, AclLabel, AclRange, AclValue } from "./acl-ast.js";
 
 /** What the string scanner learned about one quoted string. */
 export interface StringPayload {

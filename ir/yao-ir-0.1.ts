@@ -6,7 +6,7 @@
  * Key/value objects of the JSON (the `types` table, structural-record fields) are Maps here: field names
  * such as `__proto__` are legal identifiers and must not touch a prototype.
  */
-import type { Span } from "../src/diagnostics/diagnostic.js";
+import type { SourceSpan } from "./span.js";
 
 export const YAO_LANGUAGE_VERSION = "0.1";
 
@@ -42,18 +42,18 @@ export type EffectSet = readonly Effect[];
 export interface FieldDefinition {
   readonly name: string;
   readonly ty: YaoType;
-  readonly span: Span;
+  readonly span: SourceSpan;
 }
 
 export interface VariantDefinition {
   readonly name: string;
   readonly fields: readonly FieldDefinition[];
-  readonly span: Span;
+  readonly span: SourceSpan;
 }
 
 export type TypeDefinition =
-  | { readonly kind: "record"; readonly name: string; readonly fields: readonly FieldDefinition[]; readonly span: Span }
-  | { readonly kind: "union"; readonly name: string; readonly variants: readonly VariantDefinition[]; readonly span: Span };
+  | { readonly kind: "record"; readonly name: string; readonly fields: readonly FieldDefinition[]; readonly span: SourceSpan }
+  | { readonly kind: "union"; readonly name: string; readonly variants: readonly VariantDefinition[]; readonly span: SourceSpan };
 
 export type Literal =
   | { readonly kind: "nil" }
@@ -67,7 +67,7 @@ export type Literal =
 export interface NamedArgument {
   readonly name: string;
   readonly values: readonly HirExpr[];
-  readonly span: Span;
+  readonly span: SourceSpan;
 }
 
 export interface MatchBinding {
@@ -79,13 +79,13 @@ export interface MatchCase {
   readonly variant: string;
   readonly bindings: readonly MatchBinding[];
   readonly body: HirExpr;
-  readonly span: Span;
+  readonly span: SourceSpan;
 }
 
 export interface ParBranch {
   readonly name: string;
   readonly body: HirExpr;
-  readonly span: Span;
+  readonly span: SourceSpan;
 }
 
 export type PureOperator =
@@ -168,7 +168,7 @@ export interface HirExpr {
   readonly kind: HirKind;
   readonly ty: YaoType;
   readonly effects: EffectSet;
-  readonly span: Span;
+  readonly span: SourceSpan;
 }
 
 export interface Requirements {

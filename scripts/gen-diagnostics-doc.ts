@@ -1,7 +1,7 @@
 /** Regenerates docs/diagnostics.md from the code registry. */
 import { writeFileSync } from "node:fs";
 import { renderCodesDoc } from "../src/diagnostics/codes-doc.js";
-import { CODE_SECTIONS } from "../src/diagnostics/registry.js";
+import { CODE_SECTIONS } from "../src/codes/registry.js";
 
 const target = new URL("../../docs/diagnostics.md", import.meta.url);
 writeFileSync(target, renderCodesDoc(CODE_SECTIONS));

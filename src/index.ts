@@ -5,8 +5,9 @@
 export type { Diagnostic, Position, Severity, Span } from "./diagnostics/diagnostic.js";
 export type { CheckResult, PackageKind } from "./diagnostics/result.js";
 export type { CodeInfo } from "./diagnostics/codes.js";
-export { ALL_CODES, codeInfo } from "./diagnostics/registry.js";
-export { renderHuman, renderJson } from "./diagnostics/render.js";
+export { ALL_CODES, codeInfo } from "./codes/registry.js";
+export { renderHuman } from "./diagnostics/render.js";
+export { renderJson } from "./output/format-json.js";
 
 export type { FileKind, FileStat, PackageFs } from "./fs/package-fs.js";
 export { FsError } from "./fs/package-fs.js";

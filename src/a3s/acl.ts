@@ -29,7 +29,8 @@ import {
   tokenEnd,
   type AclIssue,
 } from "../../grammar/acl.js";
-import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { diagnostic } from "./codes.js";
 import type { AclBlock } from "./acl-ast.js";
 import { parseReference, REFERENCE_MAX_DEPTH, rustTokenDebug } from "./acl-reference.js";
 import { referenceMessage } from "./messages.js";
@@ -107,7 +108,6 @@ export function parseAcl(text: string, file: string): AclParse {
         strict.push(
           diagnostic("a3s.acl.unknown_escape", `unknown escape '${e}' is kept as the two characters '${e}' (ACL knows only \\n \\r \\t \\\\ \\")`, {
             ...at(t.startOffset, tokenEnd(t)),
-            severity: "warning",
           }),
         );
       }

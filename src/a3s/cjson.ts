@@ -8,6 +8,7 @@
  * normalise), so src/evidence/jcs.ts is not reused.
  */
 import { sha256 } from "@noble/hashes/sha2.js";
+import { compareCodePoints } from "../text/code-point-order.js";
 import { hex } from "./digest.js";
 
 /** Integers stay `number` when safe and become `bigint` beyond 2^53; floats never appear. */
@@ -22,13 +23,6 @@ export class CJsonError extends Error {
 
 const enc = new TextEncoder();
 
-export function utf8Compare(a: string, b: string): number {
-  const x = enc.encode(a);
-  const y = enc.encode(b);
-  const n = Math.min(x.length, y.length);
-  for (let i = 0; i < n; i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
-  return x.length - y.length;
-}
 
 function writeString(s: string, out: string[]): void {
   out.push('"', s.normalize("NFC").replace(/["\\]/g, (c) => `\\${c}`), '"');
@@ -53,7 +47,7 @@ function write(v: unknown, out: string[], depth: number): void {
     out.push("]");
   } else if (typeof v === "object") {
     const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined);
-    const keyed = entries.map(([k, x]) => [k.normalize("NFC"), x] as const).sort((a, b) => utf8Compare(a[0], b[0]));
+    const keyed = entries.map(([k, x]) => [k.normalize("NFC"), x] as const).sort((a, b) => compareCodePoints(a[0], b[0]));
     for (let i = 1; i < keyed.length; i++) if (keyed[i - 1]![0] === keyed[i]![0]) throw new CJsonError(`duplicate key '${keyed[i]![0]}' after normalisation`);
     out.push("{");
     keyed.forEach(([k, x], i) => {

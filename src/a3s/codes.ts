@@ -2,7 +2,7 @@
  * Every diagnostic code the A3S frontend emits. Messages of codes that mirror an A3S Use error carry
  * the reference code and wording as `[use.…] …` (src/a3s/messages.ts).
  */
-import { defineCodes } from "../diagnostics/codes.js";
+import { defineCodes, diagnosticsFor, type CodeOf } from "../diagnostics/codes.js";
 
 export const A3S_CODES = defineCodes([
   { code: "a3s.acl.parse_error", severity: "error", summary: "A3S Use fails to parse the manifest (its own message)", clause: "A3S Use §1.4", layer: "L1", reason: "struct_acl_parse" },
@@ -63,7 +63,7 @@ export const A3S_CODES = defineCodes([
   { code: "a3s.package.ui_asset", severity: "error", summary: "A UI asset is empty, larger than 2 MiB or not UTF-8", clause: "A3S Use §2.9", layer: "L2", reason: "size_ui_asset" },
   { code: "a3s.package.tool_contract", severity: "error", summary: "A Tool Service contract is empty, larger than 4 MiB or not UTF-8", clause: "A3S Use §2.9", layer: "L2", reason: "size_tool_contract" },
   { code: "a3s.resolve.io", severity: "error", summary: "A registry directory could not be listed", clause: "A3S Use §3.3", layer: "L1", reason: "struct_registry_io" },
-  { code: "a3s.resolve.record_invalid", severity: "error", summary: "A registry file is not a valid verified catalog-v3 record", clause: "A3S Use §3.2/§3.4", layer: "L6", reason: "meta_catalog_record" },
+  { code: "a3s.resolve.record_invalid", severity: "error", downgradedTo: "warning", summary: "A registry file is not a valid verified catalog-v3 record", clause: "A3S Use §3.2/§3.4", layer: "L6", reason: "meta_catalog_record" },
   { code: "a3s.resolve.invalid", severity: "error", summary: "Resolution input is invalid (host, duplicate or invalid records)", clause: "A3S Use §3.3", layer: "L6", reason: "meta_resolution_input" },
   { code: "a3s.resolve.missing", severity: "error", summary: "No verified candidate exists for a required package", clause: "A3S Use §3.3", layer: "L8", reason: "hon_dependency_missing" },
   { code: "a3s.resolve.incompatible", severity: "error", summary: "No release of a required package is compatible with the host", clause: "A3S Use §3.3", layer: "L6", reason: "meta_dependency_incompatible" },
@@ -84,3 +84,9 @@ export const A3S_CODES = defineCodes([
   { code: "a3s.state.invalid", severity: "error", summary: "The surface graph or an observation is invalid for reconciliation", clause: "A3S Use §4.2", layer: "L8", reason: "hon_reconcile_invalid" },
   { code: "a3s.package.release_descriptor", severity: "error", summary: "A Tool/MCP release descriptor is oversized, not JSON, of the wrong schema, or disagrees with the manifest", clause: "A3S Use §2.9", layer: "L8", reason: "hon_release_descriptor" },
 ] as const);
+
+/** Every A3s code; a code outside A3S_CODES is a compile error. */
+export type A3sCode = CodeOf<typeof A3S_CODES>;
+
+/** Diagnostics of this table: the code must be one of its rows and the severity is the row's. */
+export const diagnostic = diagnosticsFor(A3S_CODES);

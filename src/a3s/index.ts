@@ -1,7 +1,8 @@
 /**
  * A3S frontend entry points: detection and the one-package check behind `yaoc check`.
  */
-import { diagnostic, hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { diagnostic } from "./codes.js";
 import type { CheckResult } from "../diagnostics/result.js";
 import { FsError, type PackageFs } from "../fs/package-fs.js";
 import { baseName, dirName, joinPath } from "../fs/paths.js";

@@ -2,7 +2,8 @@
  * Manifest text → model + diagnostics, ordered so that the first diagnostic is the one A3S Use would
  * report (its parse error, else its first validation failure); strict-only findings follow.
  */
-import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { diagnostic } from "./codes.js";
 import { parseAcl } from "./acl.js";
 import { referenceMessage, splitReferenceMessage } from "./messages.js";
 import { validateManifest, type ExtensionManifest } from "./manifest.js";

@@ -5,7 +5,8 @@
  * order, so the first diagnostic is the one A3S Use reports, in its words (`[code] message`).
  * Later diagnostics are extras the reference would only show after the first is fixed.
  */
-import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { diagnostic, type A3sCode } from "./codes.js";
 import type { AclAttribute, AclBlock, AclRange, AclValue } from "./acl-ast.js";
 import { referenceMessage } from "./messages.js";
 import { validateOkfContract, type OkfBundleContract } from "./okf-contract.js";
@@ -155,7 +156,7 @@ class Checker {
     private readonly index: TextPositions,
   ) {}
 
-  error(code: string, wording: string, range: AclRange | undefined, referenceCode = INVALID, hint?: string): void {
+  error(code: A3sCode, wording: string, range: AclRange | undefined, referenceCode = INVALID, hint?: string): void {
     this.diagnostics.push(
       diagnostic(code, referenceMessage(referenceCode, wording), {
         file: this.file,

@@ -3,7 +3,8 @@
  * `PackageFs` (links and special files rejected, maxFiles / maxExpandedBytes enforced while
  * walking), inspect, and compare with a contract (the manifest's `okf` block or a contract JSON).
  */
-import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { diagnostic, type A3sCode } from "./codes.js";
 import type { PackageFs } from "../fs/package-fs.js";
 import { joinPath } from "../fs/paths.js";
 import { displayName, isUndecodableName, UNDECODABLE_NAME_HINT, undecodableNameMessage } from "../fs/names.js";
@@ -14,7 +15,7 @@ import { referenceMessage } from "./messages.js";
 import { inspectOkfBundleFiles, verifyInspection, type OkfError, type OkfInspection } from "./okf.js";
 import { validateOkfContract, type OkfBundleContract, type OkfLimits } from "./okf-contract.js";
 
-const CODE_OF: Record<OkfError["code"], string> = {
+const CODE_OF: Record<OkfError["code"], A3sCode> = {
   "use.okf.bundle_invalid": "a3s.okf.bundle_invalid",
   "use.okf.path_escape": "a3s.okf.path_escape",
   "use.okf.limit_exceeded": "a3s.okf.limit_exceeded",
@@ -88,7 +89,7 @@ export async function checkOkfBundle(diskFs: PackageFs, dir: string, limits: Okf
   const r = inspectOkfBundleFiles(read.files, limits);
   if (!r.ok) return { inspection: null, diagnostics: r.errors.map((e) => okfErrorDiagnostic(e, prefix)) };
   const diagnostics: Diagnostic[] = r.inspection.diagnostics.map((d) =>
-    diagnostic("a3s.okf.dangling_link", d.message, { severity: "warning", file: prefix ? `${prefix}/${d.path}` : d.path }),
+    diagnostic("a3s.okf.dangling_link", d.message, { file: prefix ? `${prefix}/${d.path}` : d.path }),
   );
   if (contract !== null) {
     const m = verifyInspection(contract, r.inspection);

@@ -3,7 +3,8 @@
  * every declared file, no links or special entries, the size bounds, the fingerprint and the raw
  * manifest digest. All file access goes through `PackageFs`.
  */
-import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { diagnostic, type A3sCode } from "./codes.js";
 import { resolveContainedFile } from "../fs/contained.js";
 import { FsError, type PackageFs } from "../fs/package-fs.js";
 import { joinPath } from "../fs/paths.js";
@@ -96,7 +97,7 @@ interface DeclaredFile {
   readonly path: string;
   readonly what: string;
   /** Reference code and byte bound for the content rule, when there is one. */
-  readonly content?: { code: string; reason: string; max: number; wording: string };
+  readonly content?: { code: string; reason: A3sCode; max: number; wording: string };
   /** Tool task and MCP stdio executables must carry an execute bit (A3S Use §2.8). */
   readonly executable?: boolean;
 }

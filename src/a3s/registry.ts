@@ -3,7 +3,8 @@
  * links skipped with a diagnostic) is one verified catalog record `{record, provenance}`.
  * Reading goes through `PackageFs`; results are diagnostics, never exceptions.
  */
-import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { diagnostic } from "./codes.js";
 import type { PackageFs } from "../fs/package-fs.js";
 import { joinPath } from "../fs/paths.js";
 import { readVerifiedRecord, type Host, type VerifiedRecord } from "./catalog.js";
@@ -67,7 +68,7 @@ export async function loadRegistry(fs: PackageFs, dir: string): Promise<{ record
         if (!r.ok) for (const p of r.problems) diagnostics.push(diagnostic("a3s.resolve.record_invalid", `invalid verified catalog record: ${p}`, { file: childRel }));
         else records.push({ file: childRel, record: r.value });
       } else if (st.kind === "symlink") {
-        diagnostics.push(diagnostic("a3s.resolve.record_invalid", "registry entries must not be links; skipped", { file: childRel, severity: "warning" }));
+        diagnostics.push(diagnostic("a3s.resolve.record_invalid", "registry entries must not be links; skipped", { file: childRel, downgraded: true }));
       }
     }
   }

@@ -7,7 +7,8 @@
  * The reference does not spell out the full descriptor schema, so only these bindings (and the
  * top-level shape) are checked; the rest of the descriptor is not validated.
  */
-import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { diagnostic } from "./codes.js";
 import { resolveContainedFile } from "../fs/contained.js";
 import type { PackageFs } from "../fs/package-fs.js";
 import { parseStrictJson } from "./cjson.js";

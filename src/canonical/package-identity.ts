@@ -2,23 +2,40 @@
  * Package canonical text and `sha256:` identity (HNS §10.1; yao-v0.1.md §2.4), byte-compatible with
  * the Morphz loader, and the loadable single-file encoding used for storage (§2.3).
  */
-import type { HnsFunction, Manifest } from "../hns/model.js";
 import { contentHash } from "./hash.js";
 import { printLegacy, type LegacyNode } from "./legacy.js";
 import { printLoadable } from "./loadable.js";
 
+/**
+ * The manifest fields identity covers. Declared here (not imported from `hns/model`) so the
+ * canonical layer stays below the loader; `hns`'s `Manifest` satisfies it structurally.
+ */
+export interface IdentityManifest {
+  readonly id: string;
+  readonly version: string;
+  readonly title: string;
+  readonly tools: readonly string[];
+  readonly skills: readonly string[];
+}
+
+/** A function as identity sees it: its name (for ordering) and typed canonical text. */
+export interface IdentityFunction {
+  readonly name: string;
+  readonly source: string;
+}
+
 export interface IdentityInput {
-  readonly manifest: Manifest;
+  readonly manifest: IdentityManifest;
   readonly entryId: string;
   readonly contract: LegacyNode;
   readonly mind: LegacyNode | undefined;
   /** Already sorted by name. */
-  readonly functions: readonly Pick<HnsFunction, "name" | "source">[];
+  readonly functions: readonly IdentityFunction[];
   readonly entrySource: string;
 }
 
 /** The synthetic normalized manifest: known fields only, capabilities omitted when empty. */
-export function normalizedManifest(manifest: Manifest, entryId: string): LegacyNode {
+export function normalizedManifest(manifest: IdentityManifest, entryId: string): LegacyNode {
   const form: LegacyNode[] = [
     "manifest",
     ["id", manifest.id],
@@ -58,17 +75,5 @@ export function loadableSource(p: IdentityInput): string {
   return artifacts.join("\n");
 }
 
-/** Compare names by Unicode code point (= UTF-8 byte order), never by UTF-16 units or locale. */
-export function compareCodePoints(a: string, b: string): number {
-  const ia = a[Symbol.iterator]();
-  const ib = b[Symbol.iterator]();
-  for (;;) {
-    const x = ia.next();
-    const y = ib.next();
-    if (x.done) return y.done ? 0 : -1;
-    if (y.done) return 1;
-    const cx = x.value.codePointAt(0)!;
-    const cy = y.value.codePointAt(0)!;
-    if (cx !== cy) return cx < cy ? -1 : 1;
-  }
-}
+/** Names are compared by Unicode code point (= UTF-8 byte order); the one implementation is shared. */
+export { compareCodePoints } from "../text/code-point-order.js";

@@ -6,7 +6,7 @@
  *
  * Browser-safe: all file access goes through `PackageFs` (`NodeFs` from "yaoc/node", `MemoryFs`).
  */
-import { diagnostic } from "../diagnostics/diagnostic.js";
+import { diagnostic } from "./codes.js";
 import type { CheckResult } from "../diagnostics/result.js";
 import { MemoryFs } from "../fs/memory-fs.js";
 import { FsError, type PackageFs } from "../fs/package-fs.js";
@@ -89,7 +89,8 @@ function brokenLink(path: string, loop: boolean): PackageCheckResult {
     file: path,
     hint: "point the link at the package, or use the package path itself",
   });
-  return invalid(path, d, false);
+  // A path that cannot be used at all is an I/O error (exit 2) in every command (README "Exit codes").
+  return invalid(path, d, true);
 }
 
 function noMarker(path: string): PackageCheckResult {

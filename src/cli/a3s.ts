@@ -13,8 +13,8 @@ import { checkOkfBundle, okfErrorDiagnostic, parseOkfContractJson } from "../a3s
 import { DEFAULT_OKF_LIMITS, type OkfBundleContract } from "../a3s/okf-contract.js";
 import { packageState, StateError, unavailableObservations, type DesiredPackage, type PackageStateReport } from "../a3s/state.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import { renderResults } from "../diagnostics/format.js";
-import { jsonDiagnostics } from "../diagnostics/format-json.js";
+import { renderResults } from "../output/format.js";
+import { jsonDiagnostics } from "../output/format-json.js";
 import type { CheckResult } from "../diagnostics/result.js";
 import { NodeFs } from "../fs/node-fs.js";
 import { joinPath } from "../fs/paths.js";

@@ -10,8 +10,8 @@
  */
 import { diagnostic } from "../diagnostics/diagnostic.js";
 import { renderHumanResult, renderHumanSummary } from "../diagnostics/render.js";
-import { renderGithub } from "../diagnostics/format-github.js";
-import { renderResults, type OutputFormat } from "../diagnostics/format.js";
+import { renderGithub } from "../output/format-github.js";
+import { renderResults, type OutputFormat } from "../output/format.js";
 import { renderEvidenceJson } from "../evidence/receipt.js";
 import type { CheckResult } from "../diagnostics/result.js";
 import { MemoryFs } from "../fs/memory-fs.js";

@@ -20,7 +20,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSyn
 import { join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
-import { diagnostic, type Diagnostic, type Span } from "../diagnostics/diagnostic.js";
+import type { Diagnostic, Span } from "../diagnostics/diagnostic.js";
+import { diagnostic } from "../evidence/codes.js";
 // HARP's reader is the strict one with positions, duplicate and lone-surrogate rejection (the
 // JSON readers are to be unified; until then this command borrows it rather than adding a fifth).
 import { parseJson as parseStrictJson } from "../harp/json.js";
@@ -47,8 +48,8 @@ import { reproHashOf } from "../evidence/canonicalize.js";
 import { docClaimFindings, receiptFindings, toReceipt, type EvidenceClass, type Receipt } from "../evidence/receipt.js";
 import { VERSION } from "../version.js";
 import { checkPaths } from "./check-command.js";
-import { renderResults } from "../diagnostics/format.js";
-import { jsonDiagnostics } from "../diagnostics/format-json.js";
+import { renderResults } from "../output/format.js";
+import { jsonDiagnostics } from "../output/format-json.js";
 import type { CheckResult } from "../diagnostics/result.js";
 import { addFormatOption, formatOptions, type OutputFormat } from "./output.js";
 import { reportUnusablePaths } from "./io.js";
@@ -250,10 +251,10 @@ export function gitGoldenCheck(root: string, since: string | undefined): GitEvid
       .map(([sha, title]) => diagnostic("evidence.golden_unmarked_commit", `commit ${sha.slice(0, 12)} "${title}" changes golden/ without [golden] in its title`, { file: sha.slice(0, 12) }));
     const status = execFileSync("git", ["-C", root, "status", "--porcelain", "--", "golden/"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
     const pending = status.split("\n").filter((l) => l.trim() !== "").length;
-    if (pending > 0) findings.push(diagnostic("evidence.golden_uncommitted", `${pending} uncommitted change(s) under golden/; the commit recording them must carry [golden]`, { severity: "info" }));
+    if (pending > 0) findings.push(diagnostic("evidence.golden_uncommitted", `${pending} uncommitted change(s) under golden/; the commit recording them must carry [golden]`));
     return { available: true, range, commitsTouchingGolden: commits.length, findings };
   } catch (e) {
-    return { available: false, range, commitsTouchingGolden: 0, findings: [diagnostic("evidence.git_unavailable", `git history unavailable: ${String(e).split("\n")[0]}`, { severity: "warning" })] };
+    return { available: false, range, commitsTouchingGolden: 0, findings: [diagnostic("evidence.git_unavailable", `git history unavailable: ${String(e).split("\n")[0]}`)] };
   }
 }
 
@@ -335,7 +336,7 @@ function readCanonInput(command: string, file: string | undefined): { value: Jso
     process.stderr.write(`yaoc evidence ${command}: cannot read ${name}: ${err.code === "ENOENT" ? "no such file" : err.code === "EISDIR" ? "it is a directory" : (err.code ?? err.message)}\n`);
     return { exit: EXIT_USAGE };
   }
-  const invalid = (code: string, message: string, where: { span?: Span; pointer?: string; hint?: string }, text?: string) => {
+  const invalid = (code: "evidence.input_not_json" | "evidence.input_duplicate_key", message: string, where: { span?: Span; pointer?: string; hint?: string }, text?: string) => {
     const d = diagnostic(code, message, { file: name, ...where });
     const sources = text === undefined ? undefined : new Map([[name, text]]);
     process.stderr.write(renderResults([{ path: name, kind: "unknown", valid: false, identity: null, diagnostics: [d], sources }], "human", formatOptions(process.stderr, { diagnosticsOnly: true })));

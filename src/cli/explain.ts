@@ -5,7 +5,7 @@
  */
 import { CODE_EXAMPLES } from "../diagnostics/code-examples.js";
 import { actionOf } from "../diagnostics/codes-doc.js";
-import { ALL_CODES, codeInfo } from "../diagnostics/registry.js";
+import { ALL_CODES, codeInfo } from "../codes/registry.js";
 import { EXIT_OK, EXIT_USAGE } from "./io.js";
 
 type Write = (text: string) => void;

@@ -11,8 +11,8 @@ import { checkHarp } from "../harp/check.js";
 import { platformTriple, PLATFORMS, type Platform } from "../harp/manifest.js";
 import { ALL_CASES, runConformance, type ConformanceResult } from "../harp/host/conformance.js";
 import { HarpHost, HostError } from "../harp/host/host.js";
-import { OUTPUT_FORMATS, renderResults, type OutputFormat } from "../diagnostics/format.js";
 import type { Limits } from "../harp/host/sandbox.js";
+import { OUTPUT_FORMATS, renderResults, type OutputFormat } from "../output/format.js";
 import { formatOptions } from "./output.js";
 
 const EXIT_OK = 0;

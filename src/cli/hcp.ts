@@ -8,7 +8,7 @@ import type { Command } from "commander";
 import type { CheckResult } from "../diagnostics/result.js";
 import { NodeFs } from "../fs/node-fs.js";
 import { checkHcp } from "../hcp/index.js";
-import { renderResults } from "../diagnostics/format.js";
+import { renderResults } from "../output/format.js";
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE, unusablePath } from "./io.js";
 import { addFormatOption, formatOf, formatOptions, type OutputFormat } from "./output.js";
 

@@ -8,7 +8,7 @@
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { NodeFs } from "../fs/node-fs.js";
-import { OUTPUT_FORMATS, type OutputFormat } from "../diagnostics/format.js";
+import { OUTPUT_FORMATS, type OutputFormat } from "../output/format.js";
 import type { PackageFs } from "../fs/package-fs.js";
 import { toolsFromManifest } from "../yao/profile.js";
 import { addHelpFooters, helpArgv, unknownHelpTopic } from "./help.js";

@@ -1,14 +1,14 @@
 /**
  * The `--format human|json|sarif|github` option every reporting command shares, and the process
  * side of rendering (colour, the docs URI for SARIF rules). The renderers themselves are in the core
- * (src/diagnostics/format.ts).
+ * (src/output/format.ts).
  */
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Option, type Command } from "commander";
 import type { CheckResult } from "../diagnostics/result.js";
-import { OUTPUT_FORMATS, renderResults, type FormatOptions, type OutputFormat } from "../diagnostics/format.js";
+import { OUTPUT_FORMATS, renderResults, type FormatOptions, type OutputFormat } from "../output/format.js";
 import { VERSION } from "../version.js";
 import { useColor } from "./io.js";
 

@@ -1,6 +1,5 @@
 /** Renders docs/diagnostics.md from the code registry, so the table can never drift from the code. */
-import type { CodeInfo } from "./codes.js";
-import type { CodeSection } from "./registry.js";
+import type { CodeInfo, CodeSection } from "./codes.js";
 
 export function actionOf(row: CodeInfo): "block" | "advise" | "allow" {
   return row.severity === "error" ? "block" : row.severity === "warning" ? "advise" : "allow";

@@ -6,7 +6,7 @@
  * Each row also carries the evidence reason code (seed 002 §4): `{action, layer, reason}` where the
  * action follows from the severity (error → block, warning → advise, info → allow).
  */
-import type { Severity } from "./diagnostic.js";
+import { diagnostic, type Diagnostic, type Severity } from "./diagnostic.js";
 
 /**
  * Guard layers of seed 002 §4.1: L1 structure, L2 size, L3 dangerous pattern, L4 permission,
@@ -28,9 +28,47 @@ export interface CodeInfo {
   readonly layer: GuardLayer;
   /** Non-empty reason code starting with one of the §4.2 family prefixes, e.g. `struct_unclosed_list`. */
   readonly reason: `${ReasonFamily}${string}`;
+  /**
+   * The lower severity a call site may report this code at instead (e.g. a registry record that is
+   * skipped rather than fatal). Stated here so the table says every severity a code can have.
+   */
+  readonly downgradedTo?: Severity;
+}
+
+/** One titled group of rows in docs/diagnostics.md (one per frontend table). */
+export interface CodeSection {
+  readonly title: string;
+  readonly rows: readonly CodeInfo[];
 }
 
 /** Declare a frontend's code table; keeps rows typed and ordered as written. */
 export function defineCodes<const T extends readonly CodeInfo[]>(rows: T): T {
   return rows;
+}
+
+/** The codes of one table, as a string-literal union: a code outside the table is a compile error. */
+export type CodeOf<T extends readonly CodeInfo[]> = T[number]["code"];
+
+/** The codes of one table whose row has the given severity. */
+export type CodeWithSeverity<T extends readonly CodeInfo[], S extends Severity> = Extract<T[number], { readonly severity: S }>["code"];
+
+/** Where a diagnostic points; severity is not here because it comes from the code's row. */
+export type DiagnosticPlace = Omit<NonNullable<Parameters<typeof diagnostic>[2]>, "severity"> & {
+  /** Report at the row's `downgradedTo` severity; only for rows that declare one. */
+  readonly downgraded?: boolean;
+};
+
+/**
+ * A frontend's diagnostic constructor: the code must be a row of `rows` and the severity is the
+ * row's, so a call site can neither mistype a code nor restate (and drift from) its severity.
+ */
+export function diagnosticsFor<const T extends readonly CodeInfo[]>(rows: T): (code: CodeOf<T>, message: string, where?: DiagnosticPlace) => Diagnostic {
+  const byCode = new Map<string, CodeInfo>(rows.map((r) => [r.code, r]));
+  return (code, message, { downgraded, ...where } = {}) => {
+    const row = byCode.get(code);
+    // Unreachable from typed code; an untyped caller gets a programming error, not a severity guess.
+    if (row === undefined) throw new Error(`${code} is not a row of this code table`);
+    if (downgraded === true && row.downgradedTo === undefined) throw new Error(`${code} has no downgradedTo severity in its table`);
+    return diagnostic(code, message, { ...where, severity: downgraded === true ? row.downgradedTo : row.severity });
+  };
 }

@@ -4,24 +4,12 @@
  * Positions follow the Yao reference: `byte` is a zero-based UTF-8 offset, `line` and `column` are
  * one-based and columns count Unicode scalars (never UTF-16 units).
  */
+import type { Span } from "../../ir/span.js";
+
+export type { Position, SourceSpan, Span } from "../../ir/span.js";
+
 export type Severity = "error" | "warning" | "info";
 
-export interface Position {
-  readonly byte: number;
-  readonly line: number;
-  readonly column: number;
-}
-
-/** Half-open byte range `[start.byte, end.byte)`. */
-export interface Span {
-  readonly start: Position;
-  readonly end: Position;
-}
-
-/**
- * A secondary location: the declaration an expectation comes from, the first of two duplicates, an
- * edge of a cycle. `message` is its own label, printed under the secondary span in the code frame.
- */
 export interface RelatedLocation {
   readonly file?: string;
   readonly span?: Span;
@@ -41,11 +29,11 @@ export interface Diagnostic {
   readonly pointer?: string;
   /** How to fix it, when there is something useful to say. */
   readonly hint?: string;
-  /** Short text printed under the primary caret: what was expected and what was found. */
-  readonly label?: string;
-  /** The HNS function the diagnostic arose inside (reference `Diagnostic.function`), if any. */
-  readonly function?: string;
   readonly related?: readonly RelatedLocation[];
+  /** Text under the primary caret: what was expected and what was found. */
+  readonly label?: string;
+  /** The HNS function the diagnostic is inside, when there is one. */
+  readonly function?: string;
 }
 
 export const START_OF_FILE: Span = Object.freeze({
@@ -71,9 +59,9 @@ export function diagnostic(
     span?: Span | undefined;
     pointer?: string | undefined;
     hint?: string | undefined;
+    related?: readonly RelatedLocation[] | undefined;
     label?: string | undefined;
     function?: string | undefined;
-    related?: readonly RelatedLocation[] | undefined;
   } = {},
 ): Diagnostic {
   const d: { -readonly [K in keyof Diagnostic]: Diagnostic[K] } = {
@@ -85,8 +73,8 @@ export function diagnostic(
   if (where.span !== undefined) d.span = where.span;
   if (where.pointer !== undefined) d.pointer = where.pointer;
   if (where.hint !== undefined) d.hint = where.hint;
+  if (where.related !== undefined && where.related.length > 0) d.related = where.related;
   if (where.label !== undefined) d.label = where.label;
   if (where.function !== undefined) d.function = where.function;
-  if (where.related !== undefined && where.related.length > 0) d.related = where.related;
   return d;
 }

@@ -1,6 +1,6 @@
 /**
  * Rendering check results in the human form: rustc-like, with code frames. The machine formats are
- * in format-json.ts, format-sarif.ts and format-github.ts; format.ts picks one.
+ * in src/output/format-json.ts, format-sarif.ts and format-github.ts; format.ts picks one.
  */
 import type { Diagnostic, Span } from "./diagnostic.js";
 import { displayWidth, paddingFor } from "./display-width.js";
@@ -216,6 +216,5 @@ class SourceLines {
   }
 }
 
-// Machine formats live in their own modules (format-json.ts, format-sarif.ts, format-github.ts);
-// these re-exports keep existing importers working.
-export { jsonDiagnostic, jsonResult, renderJson } from "./format-json.js";
+// Machine formats live in src/output (format-json.ts, format-sarif.ts, format-github.ts), above
+// src/diagnostics because they read reason codes and the code registry.

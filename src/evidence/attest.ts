@@ -7,7 +7,7 @@
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { canonicalize } from "./canonicalize.js";
 import { ATTESTATION_TABLE, MIN_PHYSICAL_FIELDS, RECEIPT_TABLE } from "./classification.js";
-import { EVIDENCE_CODES } from "./codes.js";
+import { diagnostic, EVIDENCE_CODES } from "./codes.js";
 import type { CaseComparison, RunComparison, SensitivityReport } from "./golden.js";
 import { canonicalJson, compareUtf16 } from "./jcs.js";
 import { fixedPoint } from "./numbers.js";
@@ -142,7 +142,7 @@ export function buildAttestation(inp: AttestInputs, physical: { ts_build: string
       `${inp.runCount} fresh-process runs over ${inp.cases.length} case(s); ${inp.runs.length - unstable.length} agree, ${unstable.length} differ`,
       [
         ...inp.workerFindings,
-        ...unstable.map((r) => ({ code: "evidence.unstable_hash", severity: "error" as const, message: `${r.case}: ReproHashes ${r.hashes.join(", ")}`, file: r.case })),
+        ...unstable.map((r) => diagnostic("evidence.unstable_hash", `${r.case}: ReproHashes ${r.hashes.join(", ")}`, { file: r.case })),
       ],
     ),
   );
@@ -173,7 +173,7 @@ export function buildAttestation(inp: AttestInputs, physical: { ts_build: string
       !goldenHit ? "fail" : inp.git === null ? "warn" : statusOf(d6),
       `${inp.golden.filter((g) => g.status === "match").length}/${inp.cases.length} case(s) match golden/evidence; ` +
         (inp.git === null ? "git history not checked (run with --git)" : inp.git.available ? `${inp.git.commitsTouchingGolden} commit(s) touching golden/ in ${inp.git.range} checked for [golden]` : "git history unavailable"),
-      inp.git === null ? [...d6, { code: "evidence.git_unavailable", severity: "warning", message: "the [golden] commit-title check was not run" }] : d6,
+      inp.git === null ? [...d6, diagnostic("evidence.git_unavailable", "the [golden] commit-title check was not run")] : d6,
     ),
   );
 
@@ -187,8 +187,8 @@ export function buildAttestation(inp: AttestInputs, physical: { ts_build: string
       missing.length > 0 || badRows.length > 0 ? "fail" : "pass",
       `${REASON_TABLE.size} code rows; ${new Set(inp.emittedCodes).size} distinct code(s) emitted in receipts, ${missing.length} without a row; ${badRows.length} malformed reason(s)`,
       [
-        ...missing.map((c) => ({ code: "evidence.reason_missing", severity: "error" as const, message: `code ${c} has no row`, file: c })),
-        ...badRows.map((r) => ({ code: "evidence.reason_missing", severity: "error" as const, message: `row ${r.code} has reason ${r.reason} outside the §4.2 families`, file: r.code })),
+        ...missing.map((c) => diagnostic("evidence.reason_missing", `code ${c} has no row`, { file: c })),
+        ...badRows.map((r) => diagnostic("evidence.reason_missing", `row ${r.code} has reason ${r.reason} outside the §4.2 families`, { file: r.code })),
       ],
     ),
   );
@@ -217,7 +217,7 @@ export function buildAttestation(inp: AttestInputs, physical: { ts_build: string
   if (!physicalNonEmpty) {
     checks[3] = check(checks[3]!.id, checks[3]!.title, "fail", `${checks[3]!.evidence}; physical difference between runs is empty for some case`, [
       ...inp.workerFindings,
-      { code: "evidence.no_physical_difference", severity: "error", message: "two runs had identical physical fields: exclusion not demonstrated" },
+      diagnostic("evidence.no_physical_difference", "two runs had identical physical fields: exclusion not demonstrated"),
     ]);
   }
 

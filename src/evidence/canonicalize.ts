@@ -6,6 +6,7 @@
  *   ReproHash = first 16 lowercase hex characters of SHA-256(UTF-8(JCS(ReproCore)))
  */
 import { sha256Hex } from "../canonical/hash.js";
+import { escapePointerToken } from "../json/pointer.js";
 import { type ClassificationTable, type FieldRule, MIN_PHYSICAL_FIELDS, ruleLookup } from "./classification.js";
 import { CanonicalizationError, canonicalJson, compareUtf16, type JsonValue } from "./jcs.js";
 import { FixedPointError, fixedPoint } from "./numbers.js";
@@ -53,7 +54,7 @@ export function canonicalize(doc: unknown, table: ClassificationTable): Canonica
     for (const key of Object.keys(obj).sort(compareUtf16)) {
       const value = obj[key];
       const path = prefix === "" ? key : `${prefix}.${key}`;
-      const ptr = `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+      const ptr = `${pointer}/${escapePointerToken(key)}`;
       if (value === undefined) continue; // absent, as in JSON
       if (minPhysical.has(key)) {
         physical.push({ pointer: ptr, path, value });

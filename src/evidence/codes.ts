@@ -3,7 +3,7 @@
  * warnings H1/H2, golden freeze/verify and the attestation. One row per code; `reason` is the
  * §4.2 reason code and the action follows from the severity (error → block, warning → advise).
  */
-import { defineCodes } from "../diagnostics/codes.js";
+import { defineCodes, diagnosticsFor, type CodeOf } from "../diagnostics/codes.js";
 
 export const EVIDENCE_CODES = defineCodes([
   { code: "evidence.unregistered_field", severity: "warning", summary: "A receipt field is not in the field classification table; it is treated as physical (kept out of the ReproHash) and counted (R1).", clause: "seed 002 §3.1 R1", layer: "L6", reason: "meta_unregistered_field" },
@@ -32,3 +32,9 @@ export const EVIDENCE_CODES = defineCodes([
   { code: "evidence.reason_missing", severity: "error", summary: "A diagnostic code has no row in the code table, so its reason code is unknown.", clause: "seed 002 §4.1, §7 D7", layer: "L6", reason: "meta_no_reason_row" },
   { code: "evidence.worker_failed", severity: "error", summary: "A fresh verification process failed or printed something that is not a receipt list.", clause: "seed 002 §3.3", layer: "L7", reason: "audit_worker_failed" },
 ]);
+
+/** Every Evidence code; a code outside EVIDENCE_CODES is a compile error. */
+export type EvidenceCode = CodeOf<typeof EVIDENCE_CODES>;
+
+/** Diagnostics of this table: the code must be one of its rows and the severity is the row's. */
+export const diagnostic = diagnosticsFor(EVIDENCE_CODES);

@@ -2,8 +2,10 @@
  * Golden freeze/verify and the sensitivity self-check (seed 002 §2 Golden, §3.3, §3.4), as pure
  * functions over receipts. The CLI (src/cli/evidence.ts) supplies files, fresh processes and git.
  */
-import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { diagnostic } from "./codes.js";
 import type { CheckResult } from "../diagnostics/result.js";
+import { escapePointerToken } from "../json/pointer.js";
 import type { PackageFs } from "../fs/package-fs.js";
 import { MemoryFs } from "../fs/memory-fs.js";
 import { canonicalize, physicalDifference } from "./canonicalize.js";
@@ -148,7 +150,7 @@ export function reproLeaves(doc: Record<string, unknown>): string[] {
       for (const k of Object.keys(v).sort(compareUtf16)) {
         const p = path === "" ? k : `${path}.${k}`;
         if (minPhysical.has(k) || rules.get(p)?.class !== "repro") continue;
-        walk((v as Record<string, unknown>)[k], p, `${pointer}/${k.replace(/~/g, "~0").replace(/\//g, "~1")}`);
+        walk((v as Record<string, unknown>)[k], p, `${pointer}/${escapePointerToken(k)}`);
       }
       return;
     }

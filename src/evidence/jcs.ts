@@ -13,6 +13,7 @@
  * no number survives into the hashed bytes of a receipt; JCS number output is still implemented
  * (and checked against the RFC vectors) because it is the canonical form of any JSON value.
  */
+import { escapePointerToken } from "../json/pointer.js";
 
 export class CanonicalizationError extends Error {
   constructor(
@@ -78,7 +79,7 @@ function write(value: unknown, pointer: string, out: string[], seen: Set<object>
     out.push("{");
     let first = true;
     for (const key of keys) {
-      const child = `${pointer}/${escapePointer(key)}`;
+      const child = `${pointer}/${escapePointerToken(key)}`;
       if (!first) out.push(",");
       first = false;
       out.push(serializeString(key, child), ":");
@@ -124,6 +125,3 @@ export function serializeString(s: string, pointer = ""): string {
   return `${out}"`;
 }
 
-function escapePointer(key: string): string {
-  return key.replace(/~/g, "~0").replace(/\//g, "~1");
-}

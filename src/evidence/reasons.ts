@@ -3,16 +3,12 @@
  * the code table itself — each `CodeInfo` row carries `layer` and `reason`, and the action follows
  * from the row's severity (error → block, warning → advise, info → allow). There is no second table.
  *
- * Rows come from the registry (`ALL_CODES`) plus the tables this module can see directly while the
- * registry is being filled; the first row for a code wins and conflicting duplicates are an error.
+ * Rows come from the registry (`src/codes/registry.ts`, which sits above every frontend table);
+ * conflicting duplicate rows are an error.
  */
 import type { CodeInfo, GuardLayer } from "../diagnostics/codes.js";
 import type { Severity } from "../diagnostics/diagnostic.js";
-import { ALL_CODES } from "../diagnostics/registry.js";
-import { CLI_CODES } from "../cli/codes.js";
-import { HNS_CODES } from "../hns/codes.js";
-import { YAO_READER_CODES } from "../syntax/codes.js";
-import { EVIDENCE_CODES } from "./codes.js";
+import { ALL_CODES } from "../codes/registry.js";
 
 export type Action = "allow" | "advise" | "block";
 
@@ -34,7 +30,7 @@ export function actionForSeverity(severity: Severity): Action {
 
 function buildTable(): ReadonlyMap<string, CodeInfo> {
   const table = new Map<string, CodeInfo>();
-  for (const row of [...ALL_CODES, ...YAO_READER_CODES, ...HNS_CODES, ...CLI_CODES, ...EVIDENCE_CODES]) {
+  for (const row of ALL_CODES) {
     const prev = table.get(row.code);
     if (prev === undefined) table.set(row.code, row);
     else if (prev.severity !== row.severity || prev.layer !== row.layer || prev.reason !== row.reason) {

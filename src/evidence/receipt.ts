@@ -3,8 +3,10 @@
  * code of every diagnostic (§4) and its ReproHash (§3). Physical fields (time, pid, run id, elapsed)
  * are carried but classified out of the hash; see classification.ts.
  */
-import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { jsonResult } from "../diagnostics/render.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { diagnostic, EVIDENCE_CODES } from "./codes.js";
+import type { CodeWithSeverity } from "../diagnostics/codes.js";
+import { jsonResult } from "../output/format-json.js";
 import type { CheckResult } from "../diagnostics/result.js";
 import { canonicalize, type Canonicalized } from "./canonicalize.js";
 import { RECEIPT_TABLE } from "./classification.js";
@@ -89,10 +91,10 @@ export function receiptFindings(receipt: Record<string, unknown>, subject: strin
   const out: Diagnostic[] = [];
   const c = canonicalizeReceipt(receipt);
   for (const u of c.unregistered) {
-    out.push(diagnostic("evidence.unregistered_field", `${subject}: field ${u.pointer} (${u.path}) is not in the classification table; treated as physical and excluded from the ReproHash`, { severity: "warning", file: subject, pointer: u.pointer, hint: "add a row to src/evidence/classification.ts" }));
+    out.push(diagnostic("evidence.unregistered_field", `${subject}: field ${u.pointer} (${u.path}) is not in the classification table; treated as physical and excluded from the ReproHash`, { file: subject, pointer: u.pointer, hint: "add a row to src/evidence/classification.ts" }));
   }
   for (const path of c.unkeyedLists) {
-    out.push(diagnostic("evidence.unkeyed_list", `${subject}: list of objects ${path} has no declared sort key; ordered by canonical bytes`, { severity: "warning", file: subject, hint: "declare a sortKey for it in src/evidence/classification.ts" }));
+    out.push(diagnostic("evidence.unkeyed_list", `${subject}: list of objects ${path} has no declared sort key; ordered by canonical bytes`, { file: subject, hint: "declare a sortKey for it in src/evidence/classification.ts" }));
   }
   const result = receipt["result"] as Record<string, unknown> | undefined;
   const diags = Array.isArray(result?.["diagnostics"]) ? (result["diagnostics"] as Record<string, unknown>[]) : [];
@@ -108,7 +110,7 @@ export function receiptFindings(receipt: Record<string, unknown>, subject: strin
 /** §5.1–5.2: evidence_class present and valid; measured/third_party carry their source (and time). */
 export function honestyFindings(doc: Record<string, unknown>, subject: string): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const warn = (code: string, message: string) => out.push(diagnostic(code, `${subject}: ${message}`, { severity: "warning", file: subject }));
+  const warn = (code: CodeWithSeverity<typeof EVIDENCE_CODES, "warning">, message: string) => out.push(diagnostic(code, `${subject}: ${message}`, { file: subject }));
   if (!Object.prototype.hasOwnProperty.call(doc, "evidence_class") || doc["evidence_class"] === null || doc["evidence_class"] === undefined) {
     warn("evidence.hon_missing_evidence_class", "H2: the receipt has no evidence_class");
     return out;
@@ -153,7 +155,6 @@ export function docClaimFindings(docPath: string, text: string, evidenceClassesI
   if (evidenceClassesInDir.some((c) => c === "measured" || c === "third_party")) return [];
   return [
     diagnostic("evidence.hon_doc_claim_unbacked", `${docPath}: H1: claims measured results (${lines[hit]!.trim().slice(0, 80)}) but no measured or third_party evidence is beside it`, {
-      severity: "warning",
       file: docPath,
       hint: "publish the measurement as evidence with measure_source and measure_ts, or drop the claim",
     }),

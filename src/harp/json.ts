@@ -7,6 +7,7 @@
  * hostile file cannot exhaust the stack.
  */
 import type { Position, Span } from "../diagnostics/diagnostic.js";
+import { escapePointerToken } from "../json/pointer.js";
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
@@ -28,9 +29,7 @@ export interface ParsedJson {
 
 export const MAX_JSON_DEPTH = 64;
 
-export function escapePointerToken(token: string): string {
-  return token.replace(/~/g, "~0").replace(/\//g, "~1");
-}
+export { escapePointerToken } from "../json/pointer.js";
 
 class Fail extends Error {
   constructor(readonly info: JsonSyntaxError) {

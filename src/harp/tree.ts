@@ -16,6 +16,7 @@ import { describeKind } from "../fs/contained.js";
 import { FsError, type PackageFs } from "../fs/package-fs.js";
 import { isWithin, joinPath } from "../fs/paths.js";
 import { displayName, isUndecodableName, undecodableNameMessage } from "../fs/names.js";
+import { compareCodePoints } from "../text/code-point-order.js";
 
 export const MAX_FILES = 20_000;
 export const MAX_FILE_BYTES = 256 * 1024 * 1024;
@@ -40,13 +41,6 @@ export interface PackageTree {
 
 const enc = new TextEncoder();
 
-function compareUtf8(a: string, b: string): number {
-  const x = enc.encode(a);
-  const y = enc.encode(b);
-  const n = Math.min(x.length, y.length);
-  for (let i = 0; i < n; i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
-  return x.length - y.length;
-}
 
 /**
  * Walk the package rooted at the canonical path `realRoot`. Special files, escaping or dangling
@@ -70,7 +64,7 @@ export async function walkPackage(fs: PackageFs, realRoot: string, opts: { hash?
       problems.push({ path: rel || ".", reason: e instanceof Error ? e.message : String(e) });
       return;
     }
-    names.sort(compareUtf8);
+    names.sort(compareCodePoints);
     for (const name of names) {
       if (entries.length >= MAX_FILES) {
         problems.push({ path: rel || ".", reason: `the package has more than ${MAX_FILES} entries` });
@@ -123,7 +117,7 @@ export async function walkPackage(fs: PackageFs, realRoot: string, opts: { hash?
   }
 
   await visit("", 0);
-  entries.sort((a, b) => compareUtf8(a.path, b.path));
+  entries.sort((a, b) => compareCodePoints(a.path, b.path));
   return { entries, problems };
 }
 

@@ -6,6 +6,7 @@
  *
  * Offsets are UTF-16 indices into the decoded text; `TextPositions` turns them into spans.
  */
+import { escapePointerToken } from "../json/pointer.js";
 
 /** Objects and arrays nested deeper than this are rejected (the pack model needs about 5). */
 export const MAX_JSON_DEPTH = 64;
@@ -100,10 +101,8 @@ export function readJson(text: string): JsonReadResult {
   }
 }
 
-/** RFC 6901 escaping of one reference token. */
-export function pointerToken(key: string): string {
-  return key.replace(/~/g, "~0").replace(/\//g, "~1");
-}
+/** RFC 6901 escaping of one reference token (the shared implementation, under HCP's name). */
+export { escapePointerToken as pointerToken } from "../json/pointer.js";
 
 class Reader {
   private i = 0;
@@ -172,7 +171,7 @@ class Reader {
       }
       this.i++;
       this.ws();
-      const value = this.value(depth, `${pointer}/${pointerToken(key)}`);
+      const value = this.value(depth, `${pointer}/${escapePointerToken(key)}`);
       const member: JsonMember = { key, keyStart, keyEnd, value };
       members.push(member);
       const first = byKey.get(key);

@@ -1,5 +1,5 @@
 /** HNS package loader diagnostics (HNS v0.1 §4–§14; loader reference §10–§11). */
-import { defineCodes } from "../diagnostics/codes.js";
+import { defineCodes, diagnosticsFor, type CodeOf } from "../diagnostics/codes.js";
 
 export const HNS_CODES = defineCodes([
   { code: "hns.not_found", severity: "error", summary: "The package path does not exist or is neither a file nor a directory (I/O error, exit 2).", clause: "HNS §4, §11 step 1", layer: "L1", reason: "struct_package_not_found" },
@@ -37,3 +37,9 @@ export const HNS_CODES = defineCodes([
   { code: "hns.error_limit", severity: "info", summary: "Closing note: the package has more than 200 errors; only the first 200 are shown.", clause: "yaoc", layer: "L6", reason: "meta_error_limit" },
   { code: "hns.package_limit", severity: "error", summary: "The package exceeds an aggregate limit (total bytes or number of function files).", clause: "HNS §14, §15; loader ref H4", layer: "L2", reason: "size_package_over_limit" },
 ]);
+
+/** Every Hns code; a code outside HNS_CODES is a compile error. */
+export type HnsCode = CodeOf<typeof HNS_CODES>;
+
+/** Diagnostics of this table: the code must be one of its rows and the severity is the row's. */
+export const diagnostic = diagnosticsFor(HNS_CODES);

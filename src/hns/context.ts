@@ -1,5 +1,7 @@
 /** Load-time state shared by the single-file and directory pipelines. */
-import { diagnostic, type Diagnostic, type Span } from "../diagnostics/diagnostic.js";
+import { type Diagnostic, type Span } from "../diagnostics/diagnostic.js";
+import { diagnostic, type HNS_CODES } from "./codes.js";
+import type { CodeWithSeverity } from "../diagnostics/codes.js";
 import type { PackageFs } from "../fs/package-fs.js";
 import type { SNode } from "../syntax/tree.js";
 
@@ -41,16 +43,16 @@ export class LoadContext {
     readonly limits: LoadLimits,
   ) {}
 
-  fail(code: string, message: string, at?: { file?: string | undefined; span?: Span | undefined; hint?: string }): never {
+  fail(code: CodeWithSeverity<typeof HNS_CODES, "error">, message: string, at?: { file?: string | undefined; span?: Span | undefined; hint?: string }): never {
     throw new LoadFailure(diagnostic(code, message, at ?? {}));
   }
 
-  failAt(code: string, message: string, node: SNode, hint?: string, extra: { label?: string; related?: Diagnostic["related"] } = {}): never {
+  failAt(code: CodeWithSeverity<typeof HNS_CODES, "error">, message: string, node: SNode, hint?: string, extra: { label?: string; related?: Diagnostic["related"] } = {}): never {
     throw new LoadFailure(diagnostic(code, message, { file: node.span.file, span: node.span, hint, ...extra }));
   }
 
   /** Record an error and go on: the caller continues with a recovery value. */
-  reportAt(code: string, message: string, node: SNode, hint?: string, extra: { label?: string; related?: Diagnostic["related"] } = {}): void {
+  reportAt(code: CodeWithSeverity<typeof HNS_CODES, "error">, message: string, node: SNode, hint?: string, extra: { label?: string; related?: Diagnostic["related"] } = {}): void {
     this.errors.push(diagnostic(code, message, { file: node.span.file, span: node.span, hint, ...extra }));
   }
 
@@ -75,7 +77,7 @@ export class LoadContext {
     }
   }
 
-  warnAt(code: string, message: string, node: SNode, hint?: string): void {
-    this.warnings.push(diagnostic(code, message, { severity: "warning", file: node.span.file, span: node.span, hint }));
+  warnAt(code: CodeWithSeverity<typeof HNS_CODES, "warning">, message: string, node: SNode, hint?: string): void {
+    this.warnings.push(diagnostic(code, message, { file: node.span.file, span: node.span, hint }));
   }
 }

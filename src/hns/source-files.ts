@@ -1,10 +1,12 @@
 /** Reading package files: containment, size limits and parsing, with reference messages. */
-import { diagnostic } from "../diagnostics/diagnostic.js";
+import { diagnostic as readerDiagnostic } from "../syntax/codes.js";
 import { describeKind, resolveContainedFile } from "../fs/contained.js";
 import { FsError } from "../fs/package-fs.js";
 import { exactlyOneForm, readAll, referenceDisplay } from "../syntax/reader.js";
 import type { SNode } from "../syntax/tree.js";
 import { LoadFailure, type LoadContext } from "./context.js";
+import type { HNS_CODES } from "./codes.js";
+import type { CodeWithSeverity } from "../diagnostics/codes.js";
 
 /**
  * Read a file's bytes within the per-file and whole-package limits; the text is parsed by the caller.
@@ -13,7 +15,7 @@ import { LoadFailure, type LoadContext } from "./context.js";
 export async function readBytes(ctx: LoadContext, realPath: string, display: string, size: number, what: string): Promise<Uint8Array> {
   const { maxSourceBytes, maxPackageBytes } = ctx.limits;
   const tooLarge = (n: number | undefined): never => {
-    const d = diagnostic(
+    const d = readerDiagnostic(
       "yao.source_limit",
       n === undefined ? `source is larger than the limit of ${maxSourceBytes} bytes` : `source contains ${n} bytes; the limit is ${maxSourceBytes}`,
       { file: display, span: { start: ORIGIN, end: ORIGIN } },
@@ -68,11 +70,11 @@ export interface ContainedFile {
 
 /** What to report for each way a package file can be unusable; unset cases get generic wording. */
 export interface FileRole {
-  readonly missing: { readonly code: string; readonly message: string };
+  readonly missing: { readonly code: CodeWithSeverity<typeof HNS_CODES, "error">; readonly message: string };
   /** The file may be absent (mind.yao); a dangling symlink is still an error. */
   readonly optional?: boolean;
-  readonly escape?: { readonly code: string; readonly message: string };
-  readonly notRegular?: { readonly code: string; readonly message: string };
+  readonly escape?: { readonly code: CodeWithSeverity<typeof HNS_CODES, "error">; readonly message: string };
+  readonly notRegular?: { readonly code: CodeWithSeverity<typeof HNS_CODES, "error">; readonly message: string };
 }
 
 /**

@@ -1,5 +1,5 @@
 /** Reader diagnostics (yao-v0.1.md §1.4–1.5), shared by every Yao source yaoc reads. */
-import { defineCodes } from "../diagnostics/codes.js";
+import { defineCodes, diagnosticsFor, type CodeOf } from "../diagnostics/codes.js";
 
 export const YAO_READER_CODES = defineCodes([
   { code: "yao.source_limit", severity: "error", summary: "A source is larger than 262,144 UTF-8 bytes (checked before lexing).", clause: "HNS §15; Yao ref §1.1, §8", layer: "L2", reason: "size_source_over_256kib" },
@@ -14,3 +14,9 @@ export const YAO_READER_CODES = defineCodes([
   { code: "yao.empty_input", severity: "error", summary: "A source that must hold one artifact holds none.", clause: "HNS §4.2; Yao ref §1.5", layer: "L1", reason: "struct_empty_input" },
   { code: "yao.multiple_top_level_forms", severity: "error", summary: "A source that must hold one artifact holds several.", clause: "HNS §4.2; Yao ref §1.5", layer: "L1", reason: "struct_multiple_top_level_forms" },
 ]);
+
+/** Every YaoReader code; a code outside YAO_READER_CODES is a compile error. */
+export type YaoReaderCode = CodeOf<typeof YAO_READER_CODES>;
+
+/** Diagnostics of this table: the code must be one of its rows and the severity is the row's. */
+export const diagnostic = diagnosticsFor(YAO_READER_CODES);

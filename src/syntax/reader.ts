@@ -4,7 +4,8 @@
  * diagnostics; nesting is checked on the token stream, so no input can overflow the stack).
  */
 import type { IToken } from "chevrotain";
-import { diagnostic, type Diagnostic, type Position } from "../diagnostics/diagnostic.js";
+import { type Diagnostic, type Position } from "../diagnostics/diagnostic.js";
+import { diagnostic, type YaoReaderCode } from "./codes.js";
 import { YaoParser, type YaoTreeBuilder } from "../../grammar/yao.js";
 import { TextPositions } from "../diagnostics/text-positions.js";
 import { positionOfByte } from "./positions.js";
@@ -44,7 +45,7 @@ export function decodeSource(
 ): { readonly ok: true; readonly text: string } | (ReadResult & { readonly ok: false }) {
   const file = options.file ?? "<input>";
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_SOURCE_BYTES;
-  const fail = (code: string, message: string, start: Position, end: Position, text?: string) =>
+  const fail = (code: YaoReaderCode, message: string, start: Position, end: Position, text?: string) =>
     readFailure(file, code, message, start, end, text);
 
   let text: string;
@@ -92,7 +93,7 @@ export function decodeSource(
 /** A failed read: the diagnostic, with the decoded text when there is one (for code frames). */
 export function readFailure(
   file: string,
-  code: string,
+  code: YaoReaderCode,
   message: string,
   start: Position,
   end: Position,
@@ -145,7 +146,7 @@ export function readAll(source: string | Uint8Array, options: ReadOptions = {}):
   const decoded = decodeSource(source, options);
   if (!decoded.ok) return decoded;
   const { text } = decoded;
-  const fail = (code: string, message: string, start: Position, end: Position): ReadResult =>
+  const fail = (code: YaoReaderCode, message: string, start: Position, end: Position): ReadResult =>
     readFailure(file, code, message, start, end, text);
 
   const scanned = scanYao(text, options.maxNesting ?? DEFAULT_MAX_NESTING, file);

@@ -19,6 +19,7 @@
 import type { IToken, TokenType } from "chevrotain";
 import type { Position } from "../diagnostics/diagnostic.js";
 import type { SAtom, SourceSpan } from "./tree.js";
+import type { YaoReaderCode } from "./codes.js";
 import { isWhiteSpace, LParen, RParen, StringLiteral, Symbol as SymbolToken } from "../../grammar/yao.js";
 
 function flyweight(tokenType: TokenType, image: string): IToken {
@@ -41,7 +42,7 @@ const STRING = flyweight(StringLiteral, '"');
 const SYMBOL = flyweight(SymbolToken, "symbol");
 
 export interface ScanError {
-  readonly code: string;
+  readonly code: YaoReaderCode;
   readonly message: string;
   /** UTF-16 offsets of the error span. */
   readonly from: number;

@@ -2,12 +2,9 @@
  * The S-expression tree the Yao reader produces. Strings and symbols stay distinct (the typed view);
  * the legacy metadata view that conflates them lives in src/canonical/legacy.ts.
  */
-import type { Span } from "../diagnostics/diagnostic.js";
+import type { SourceSpan } from "../../ir/span.js";
 
-/** A span plus the file it belongs to. */
-export interface SourceSpan extends Span {
-  readonly file: string;
-}
+export type { SourceSpan } from "../../ir/span.js";
 
 export interface SSymbol {
   readonly kind: "symbol";

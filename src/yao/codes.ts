@@ -2,7 +2,7 @@
  * Diagnostic codes of the Yao analyzer (yao-v0.1.md §1.6; reader codes belong to src/syntax). Each
  * reference code is spelled `yao.<reference_code>`; the last two are our strict additions.
  */
-import { defineCodes } from "../diagnostics/codes.js";
+import { defineCodes, diagnosticsFor, type CodeOf } from "../diagnostics/codes.js";
 
 export const YAO_ANALYZER_CODES = defineCodes([
   {
@@ -110,3 +110,9 @@ export const YAO_ANALYZER_CODES = defineCodes([
     reason: "ident_yao_invalid_ir",
   },
 ]);
+
+/** Every YaoAnalyzer code; a code outside YAO_ANALYZER_CODES is a compile error. */
+export type YaoAnalyzerCode = CodeOf<typeof YAO_ANALYZER_CODES>;
+
+/** Diagnostics of this table: the code must be one of its rows and the severity is the row's. */
+export const diagnostic = diagnosticsFor(YAO_ANALYZER_CODES);

@@ -5,23 +5,15 @@
  * ErrorSink records the error and analysis goes on with a recovery value, so one run reports every
  * independent problem. The first error recorded is the one the reference would report.
  */
-import { diagnostic, START_OF_FILE, type Diagnostic, type Span } from "../diagnostics/diagnostic.js";
+import { START_OF_FILE, type Diagnostic, type Span } from "../diagnostics/diagnostic.js";
+import { diagnostic, type YaoAnalyzerCode } from "./codes.js";
 import type { SourceSpan } from "../syntax/tree.js";
 
-/** The reference codes (yao-v0.1.md §1.6) the analyzer reports, plus our strict additions. */
-export type YaoCode =
-  | "invalid_type"
-  | "duplicate_name"
-  | "recursive_type"
-  | "recursive_function"
-  | "type_mismatch"
-  | "unknown_name"
-  | "unknown_operator"
-  | "effect_escape"
-  | "resource_limit"
-  | "integer_out_of_range"
-  | "missing_description"
-  | "invalid_ir";
+/**
+ * The reference codes (yao-v0.1.md §1.6) the analyzer reports, plus our strict additions: the rows of
+ * YAO_ANALYZER_CODES without their `yao.` prefix, so the table is the only list.
+ */
+export type YaoCode = YaoAnalyzerCode extends `yao.${infer Code}` ? Code : never;
 
 /** A secondary span with its own label (the declaration an expectation comes from, a first duplicate). */
 export interface RelatedSpan {

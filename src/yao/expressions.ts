@@ -257,7 +257,7 @@ export class ExpressionAnalyzer {
         fail(
           "effect_escape",
           `${position} must be pure; bind the effectful result first (found ${debugEffects(e.effects)})`,
-          e.span as SourceSpan,
+          e.span,
           {
             label: `this uses ${displayEffectList(e.effects)}`,
             hint: "run it first with (bind NAME EXPR) inside a (seq …), then use NAME here",
@@ -355,11 +355,11 @@ export class ExpressionAnalyzer {
           throw new YaoError(
             "type_mismatch",
             `dict field '${key}' has type ${debugType(value.ty)}, which has no common type with the inferred value type ${debugType(valueType)}; dict is a homogeneous Map<T>, so use a named record for fixed heterogeneous fields or an explicit Json boundary for dynamic data`,
-            value.span as SourceSpan,
+            value.span,
             {
               label: `expected ${displayType(valueType)}, found ${displayType(value.ty)}`,
               hint: "give every dict value the same type, or use (record TYPE …) for fixed fields of different types",
-              related: [{ span: representative.span as SourceSpan, message: `the value type ${displayType(valueType)} comes from this value` }],
+              related: [{ span: representative.span, message: `the value type ${displayType(valueType)} comes from this value` }],
             },
           );
         }
@@ -388,11 +388,11 @@ export class ExpressionAnalyzer {
       },
       (value) => {
         this.requirePure("json-object field", [value]);
-        checkJsonCrossable(value.ty, this.env.types, value.span as SourceSpan);
+        checkJsonCrossable(value.ty, this.env.types, value.span);
       },
     );
     const wrapped = entries.map(
-      (e) => [e.key, node({ op: "to_json", value: e.value }, T.json, NO_EFFECTS, e.value.span as SourceSpan)] as const,
+      (e) => [e.key, node({ op: "to_json", value: e.value }, T.json, NO_EFFECTS, e.value.span)] as const,
     );
     return node({ op: "dict", entries: wrapped }, T.map(T.json), NO_EFFECTS, n.span);
   }
@@ -410,7 +410,7 @@ export class ExpressionAnalyzer {
     if (n.items.length !== 2) fail("type_mismatch", "to-json requires exactly one expression", n.span);
     const value = this.expr(n.items[1]!, scope, d);
     this.requirePure("to-json operand", [value]);
-    checkJsonCrossable(value.ty, this.env.types, value.span as SourceSpan);
+    checkJsonCrossable(value.ty, this.env.types, value.span);
     return node({ op: "to_json", value }, T.json, NO_EFFECTS, n.span);
   }
 
@@ -448,13 +448,13 @@ export class ExpressionAnalyzer {
 
   private constructorFields(
     args: readonly SNode[],
-    defs: readonly { name: string; ty: YaoType; span: unknown }[],
+    defs: readonly { name: string; ty: YaoType; span: SourceSpan }[],
     scope: Scope,
     d: number,
     form: SList,
   ): (readonly [string, HirExpr])[] {
     if (args.length !== defs.length) {
-      const span = args[0]?.span ?? (defs[0]?.span as SourceSpan | undefined) ?? emptySpanIn(form.span.file);
+      const span = args[0]?.span ?? defs[0]?.span ?? emptySpanIn(form.span.file);
       fail("type_mismatch", `constructor requires ${defs.length} fields, received ${args.length}`, span);
     }
     const out: (readonly [string, HirExpr])[] = [];
@@ -474,7 +474,7 @@ export class ExpressionAnalyzer {
         });
       }
       const value = this.expr(e, scope, d);
-      this.requireAssignable(value.ty, def.ty, value.span as SourceSpan, { span: def.span as SourceSpan, message: `field '${f.name}' is declared ${displayType(def.ty)} here` });
+      this.requireAssignable(value.ty, def.ty, value.span, { span: def.span, message: `field '${f.name}' is declared ${displayType(def.ty)} here` });
       out.push([f.name, value]);
     }
     return out;
@@ -536,14 +536,14 @@ export class ExpressionAnalyzer {
       if (name === "refs") {
         refs = c.items.slice(1).map((r) => this.expr(r, scope, d));
         this.requirePure("evidence refs", refs);
-        for (const r of refs) this.requireAssignable(r.ty, T.ref("Evidence"), r.span as SourceSpan);
+        for (const r of refs) this.requireAssignable(r.ty, T.ref("Evidence"), r.span);
         return;
       }
       if (c.items.length !== 2) fail("type_mismatch", `evidence ${name} requires exactly one value`, c.span);
       const e = this.expr(c.items[1]!, scope, d);
       this.requirePure("evidence candidate field", [e]);
       if (name === "kind") {
-        this.requireAssignable(e.ty, T.string, e.span as SourceSpan);
+        this.requireAssignable(e.ty, T.string, e.span);
         kind = e;
       } else value = e;
     });
@@ -572,7 +572,7 @@ export class ExpressionAnalyzer {
       } else {
         evidence = c.items.slice(1).map((r) => this.expr(r, scope, d));
         this.requirePure("outcome evidence", evidence);
-        for (const r of evidence) this.requireAssignable(r.ty, T.ref("Evidence"), r.span as SourceSpan);
+        for (const r of evidence) this.requireAssignable(r.ty, T.ref("Evidence"), r.span);
       }
     });
     if (status === undefined) fail("type_mismatch", "outcome requires (status succeeded|failed|blocked)", n.span);
@@ -593,7 +593,7 @@ export class ExpressionAnalyzer {
           if (c.items.length !== 2) fail("type_mismatch", "context-transaction context requires exactly one Ref<Context>", c.span);
           context = this.expr(c.items[1]!, scope, d);
           this.requirePure("context-transaction context", [context]);
-          this.requireAssignable(context.ty, T.ref("Context"), context.span as SourceSpan);
+          this.requireAssignable(context.ty, T.ref("Context"), context.span);
         } else {
           if (c.items.length !== 2) {
             fail("type_mismatch", "context-transaction transaction requires exactly one (context-tx ...) form", c.span);
@@ -680,14 +680,14 @@ export class ExpressionAnalyzer {
       case "not":
         if (op === "not") exactly(1);
         else atLeastTwo();
-        for (const o of operands) this.requireAssignable(o.ty, T.bool, o.span as SourceSpan);
+        for (const o of operands) this.requireAssignable(o.ty, T.bool, o.span);
         break;
       default: {
         if (op === "add" || op === "mul") atLeastTwo();
         else exactly(2);
         for (const o of operands) {
           if (!isNumeric(o.ty)) {
-            fail("type_mismatch", `numeric operator received ${debugType(o.ty)}`, o.span as SourceSpan, {
+            fail("type_mismatch", `numeric operator received ${debugType(o.ty)}`, o.span, {
               label: `expected Int or Float, found ${displayType(o.ty)}`,
               hint: o.ty.kind === "string" ? `${op} works on numbers; for text, build a string with a tool or keep the values apart` : undefined,
             });
@@ -724,7 +724,7 @@ export class ExpressionAnalyzer {
     if (n.items.length !== 4) fail("type_mismatch", "if requires CONDITION, THEN, and ELSE", n.span);
     const condition = this.expr(n.items[1]!, scope, d);
     this.requirePure("if condition", [condition]);
-    this.requireAssignable(condition.ty, T.bool, condition.span as SourceSpan);
+    this.requireAssignable(condition.ty, T.bool, condition.span);
     const whenTrue = this.expr(n.items[2]!, scope.copy(), d);
     const whenFalse = this.expr(n.items[3]!, scope.copy(), d);
     const ty = commonType(whenTrue.ty, whenFalse.ty);
@@ -741,10 +741,10 @@ export class ExpressionAnalyzer {
     if (n.items.length < 2) fail("type_mismatch", "match requires a value and cases", n.span);
     const value = this.expr(n.items[1]!, scope, d);
     this.requirePure("match value", [value]);
-    if (value.ty.kind !== "named") fail("type_mismatch", "match value must be a named union", value.span as SourceSpan);
+    if (value.ty.kind !== "named") fail("type_mismatch", "match value must be a named union", value.span);
     const typeName = value.ty.value;
     const def = this.env.types.get(typeName);
-    if (def === undefined || def.kind !== "union") fail("invalid_type", `'${typeName}' is not a union`, value.span as SourceSpan);
+    if (def === undefined || def.kind !== "union") fail("invalid_type", `'${typeName}' is not a union`, value.span);
     const cases: MatchCase[] = [];
     const covered = new Set<string>();
     for (const c of n.items.slice(2)) {
@@ -813,7 +813,7 @@ export class ExpressionAnalyzer {
     const collection = this.expr(n.items[1]!, scope, d);
     this.requirePure("map collection", [collection]);
     if (collection.ty.kind !== "list" && !isErrorType(collection.ty)) {
-      fail("type_mismatch", "map collection must be List<T>", collection.span as SourceSpan, { label: `expected a List, found ${displayType(collection.ty)}` });
+      fail("type_mismatch", "map collection must be List<T>", collection.span, { label: `expected a List, found ${displayType(collection.ty)}` });
     }
     const nameNode = n.items[2]!;
     const element = this.bindingName(nameNode, n.span);
@@ -895,9 +895,9 @@ export class ExpressionAnalyzer {
     this.requirePure("host operation operand", [operand]);
     const arg: ParsedArgument = {
       name: UNARY_HOST_SUGAR[op]!,
-      nameSpan: operand.span as SourceSpan,
+      nameSpan: operand.span,
       values: [operand],
-      span: operand.span as SourceSpan,
+      span: operand.span,
     };
     this.checkSignature(sig, [arg], n);
     return node({ op: "host", operation: op, arguments: this.irArguments([arg]) }, sig.result, [{ kind: "host", name: op }], n.span);
@@ -918,11 +918,11 @@ export class ExpressionAnalyzer {
     if (n.items.length !== 3) fail("type_mismatch", "host.view requires REF and (returns TYPE)", n.span);
     const ref = this.expr(n.items[1]!, scope, d);
     this.requirePure("host.view reference", [ref]);
-    if (ref.ty.kind !== "ref") fail("type_mismatch", "host.view first operand must be Ref<K>", ref.span as SourceSpan);
+    if (ref.ty.kind !== "ref") fail("type_mismatch", "host.view first operand must be Ref<K>", ref.span);
     const kind = ref.ty.value;
     const objects = this.env.requirements.objects;
     if (objects !== null && !objects.includes(kind)) {
-      fail("effect_escape", `host.view Ref<${kind}> exceeds declared object upper bound ${debugNameSet(objects)}`, ref.span as SourceSpan);
+      fail("effect_escape", `host.view Ref<${kind}> exceeds declared object upper bound ${debugNameSet(objects)}`, ref.span);
     }
     const ret = n.items[2]!;
     if (ret.kind !== "list") fail("type_mismatch", "host.view result must be (returns TYPE)", ret.span);
@@ -1004,7 +1004,7 @@ export class ExpressionAnalyzer {
     this.requirePure("run operand", [program]);
     if (isErrorType(program.ty)) return node({ op: "run", program }, ERROR_TYPE, program.effects, n.span);
     if (program.ty.kind !== "program") {
-      fail("type_mismatch", "run operand must have Program<T, E> type", program.span as SourceSpan, { label: `expected a Program, found ${displayType(program.ty)}` });
+      fail("type_mismatch", "run operand must have Program<T, E> type", program.span, { label: `expected a Program, found ${displayType(program.ty)}` });
     }
     const effects = unionEffects(program.effects, [{ kind: "program", name: program.ty.value.effects }]);
     return node({ op: "run", program }, program.ty.value.output, effects, n.span);

@@ -304,7 +304,7 @@ export class FunctionModule implements FunctionResolver {
     for (const p of decl.params) scope.bind(p.name, p.ty);
     const body: HirExpr = new ExpressionAnalyzer(env, true).expr(decl.body, scope, 0);
     if (!isAssignable(body.ty, decl.returns)) {
-      fail("type_mismatch", `expected ${debugType(decl.returns)}, found ${debugType(body.ty)}`, body.span as SourceSpan, {
+      fail("type_mismatch", `expected ${debugType(decl.returns)}, found ${debugType(body.ty)}`, body.span, {
         label: `expected ${displayType(decl.returns)}, found ${displayType(body.ty)}`,
         hint: `make the body produce ${displayType(decl.returns)}, or change the declared (returns …) type`,
         related: decl.returnsSpan === undefined ? undefined : [{ span: decl.returnsSpan, message: `'${decl.name}' is declared to return ${displayType(decl.returns)} here` }],
@@ -315,7 +315,7 @@ export class FunctionModule implements FunctionResolver {
       fail(
         "effect_escape",
         `fn '${decl.name}' effects ${debugEffects(body.effects)} exceed declared upper bound ${debugEffects(decl.effects)}; missing ${debugEffects(missing)}`,
-        body.span as SourceSpan,
+        body.span,
         {
           label: `this body uses ${displayEffectList(body.effects)}`,
           hint: `add ${displayEffectList(missing)} to the (effects …) of '${decl.name}', or remove what causes ${missing.length === 1 ? "it" : "them"}`,

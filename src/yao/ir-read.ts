@@ -19,8 +19,10 @@ import type {
   YaoProgram,
   YaoType,
 } from "../../ir/yao-ir-0.1.js";
-import type { Span } from "../diagnostics/diagnostic.js";
-import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import type { SourceSpan } from "../../ir/span.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { diagnostic } from "./codes.js";
+import { escapePointerToken } from "../json/pointer.js";
 import { programHash } from "./ir-json.js";
 import { JObject, JsonSyntaxError, parseJson, type JValue } from "./json-text.js";
 import { effectSet } from "./types.js";
@@ -60,17 +62,26 @@ function num(v: JValue | undefined, p: Path): number {
   if (i < 0n || i > BigInt(Number.MAX_SAFE_INTEGER)) throw new IrError(p, "position out of range");
   return Number(i);
 }
-const esc = (k: string): string => k.replace(/~/g, "~0").replace(/\//g, "~1");
 const at = (o: JObject, key: string, p: Path): JValue | undefined => o.get(key);
-const field = (p: Path, key: string | number): Path => `${p}/${typeof key === "number" ? key : esc(key)}`;
+const field = (p: Path, key: string | number): Path => `${p}/${typeof key === "number" ? key : escapePointerToken(key)}`;
 
-function span(v: JValue | undefined, p: Path): Span {
+/** The file name decoded spans carry when the caller does not say where the program came from. */
+export const PERSISTED_PROGRAM = "<persisted program>";
+
+/**
+ * Persisted IR records positions but not file names (§9.9); decoded spans name the file the program
+ * was read from, so every HIR span is a `SourceSpan` whichever way it was produced. Set by
+ * `decodeProgram` for the duration of one (synchronous) decode.
+ */
+let decodingFile = PERSISTED_PROGRAM;
+
+function span(v: JValue | undefined, p: Path): SourceSpan {
   const o = obj(v, p);
   const loc = (x: JValue | undefined, q: Path) => {
     const l = obj(x, q);
     return { byte: num(l.get("byte"), field(q, "byte")), line: num(l.get("line"), field(q, "line")), column: num(l.get("column"), field(q, "column")) };
   };
-  return { start: loc(o.get("start"), field(p, "start")), end: loc(o.get("end"), field(p, "end")) };
+  return { file: decodingFile, start: loc(o.get("start"), field(p, "start")), end: loc(o.get("end"), field(p, "end")) };
 }
 
 const SIMPLE = new Set(["nil", "bool", "int", "float", "string", "bytes", "json", "evidence_candidate", "outcome_candidate", "context_transaction"]);
@@ -362,7 +373,17 @@ function nullableNames(v: JValue | undefined, p: Path): string[] | null {
   return v === null || v === undefined ? null : strings(v, p);
 }
 
-export function decodeProgram(v: JValue): YaoProgram {
+export function decodeProgram(v: JValue, file: string = PERSISTED_PROGRAM): YaoProgram {
+  const previous = decodingFile;
+  decodingFile = file;
+  try {
+    return decodeProgramIn(v);
+  } finally {
+    decodingFile = previous;
+  }
+}
+
+function decodeProgramIn(v: JValue): YaoProgram {
   const o = obj(v, "");
   const req = obj(o.get("requirements"), "/requirements");
   const requirements: Requirements = {
@@ -409,7 +430,7 @@ export function readPersistedProgram(input: string | JValue, file?: string): Per
   }
   let program: YaoProgram;
   try {
-    program = decodeProgram(value);
+    program = decodeProgram(value, file);
   } catch (e) {
     if (e instanceof IrError) return bad(`persisted Yao program is not valid IR 0.1: ${e.message} at ${e.pointer || "/"}`, e.pointer);
     throw e;

@@ -159,7 +159,7 @@ function checkDeclaredEffects(body: HirExpr, declared: EffectSet | null): void {
   fail(
     "effect_escape",
     `program effects ${debugEffects(body.effects)} exceed declared upper bound ${debugEffects(declared)}; missing ${debugEffects(effectDifference(body.effects, declared))}. Remove requires.effects to let Yao infer the complete set, or add every missing effect explicitly`,
-    body.span as SourceSpan,
+    body.span,
     {
       label: `this program uses ${displayEffectList(body.effects)}`,
       hint: `add ${displayEffectList(effectDifference(body.effects, declared))} to (requires (effects …)), or remove the (effects …) clause to let Yao infer it`,

@@ -212,7 +212,7 @@ export function validateTypeTable(types: TypeTable, sink?: ErrorSink): void {
 }
 
 function spanOf(def: TypeDefinition): SourceSpan {
-  return def.span as SourceSpan;
+  return def.span;
 }
 
 /** Names that reach themselves: members of a non-trivial SCC or with a self edge (iterative Tarjan). */

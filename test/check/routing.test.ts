@@ -104,17 +104,17 @@ describe("yaoc check routes a directory by its marker file", () => {
 });
 
 describe("yaoc check on a package path that is a broken link", () => {
-  it("a dangling link says it is dangling (exit 1, invalid package)", () => {
+  it("a dangling link says it is dangling (exit 2: a path that cannot be used)", () => {
     symlinkSync(join(dir, "nowhere"), join(dir, "dangling-pkg"));
     const r = checkPath(join(dir, "dangling-pkg"));
-    expect(r).toMatchObject({ code: 1, codes: ["check.broken_link"] });
+    expect(r).toMatchObject({ code: 2, codes: ["check.broken_link"] });
     expect(r.out).toContain("dangling symbolic link");
   });
 
-  it("a link loop says it is a loop (exit 1, invalid package)", () => {
+  it("a link loop says it is a loop (exit 2: a path that cannot be used)", () => {
     symlinkSync("loop-pkg", join(dir, "loop-pkg"));
     const r = checkPath(join(dir, "loop-pkg"));
-    expect(r).toMatchObject({ code: 1, codes: ["check.broken_link"] });
+    expect(r).toMatchObject({ code: 2, codes: ["check.broken_link"] });
     expect(r.out).toContain("loop of symbolic links");
   });
 

@@ -5,7 +5,7 @@ import { explainPage, runExplain } from "../../src/cli/explain.js";
 import { commandPath, EXAMPLES, helpArgv } from "../../src/cli/help.js";
 import { EXIT_CODE_TABLE } from "../../src/cli/io.js";
 import { CODE_EXAMPLES } from "../../src/diagnostics/code-examples.js";
-import { ALL_CODES } from "../../src/diagnostics/registry.js";
+import { ALL_CODES } from "../../src/codes/registry.js";
 import { MemoryFs } from "../../src/fs/memory-fs.js";
 import type { Command } from "commander";
 import { buildProgram, groupsFor, loadGroups } from "../../src/cli/main.js";

@@ -1,16 +1,9 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderCodesDoc } from "../../src/diagnostics/codes-doc.js";
-import { ALL_CODES, CODE_SECTIONS } from "../../src/diagnostics/registry.js";
+import { ALL_CODES, CODE_SECTIONS } from "../../src/codes/registry.js";
 import { REPO_ROOT } from "../support/repo.js";
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? sourceFiles(path) : path.endsWith(".ts") ? [path] : [];
-  });
-}
 
 describe("diagnostic code table", () => {
   it("has one row per code", () => {
@@ -32,13 +25,4 @@ describe("diagnostic code table", () => {
   });
 });
 
-describe("architecture", () => {
-  it("keeps node: imports out of the core (only the CLI and Node adapters may use them)", () => {
-    const allowed = (file: string): boolean =>
-      file.includes(`${join("src", "cli")}`) || /node-[a-z-]+\.ts$/.test(file) || file.endsWith(join("src", "node.ts")) || file.includes(join("src", "harp", "host"));
-    const offenders = [...sourceFiles(join(REPO_ROOT, "src")), ...sourceFiles(join(REPO_ROOT, "grammar"))]
-      .filter((file) => !allowed(file))
-      .filter((file) => /from\s+["']node:|import\(["']node:|require\(["']node:/.test(readFileSync(file, "utf8")));
-    expect(offenders).toEqual([]);
-  });
-});
+// The Node-free-core rule moved to test/architecture/imports.test.ts with the other import rules.

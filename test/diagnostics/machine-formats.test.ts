@@ -4,10 +4,10 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { diagnostic, type Span } from "../../src/diagnostics/diagnostic.js";
 import { DisplayColumns } from "../../src/diagnostics/display-columns.js";
-import { escapeData, escapeProperty, renderGithub } from "../../src/diagnostics/format-github.js";
-import { toJsonDiagnostic, jsonDiagnostics } from "../../src/diagnostics/format-json.js";
-import { pathToUri, sarifLog } from "../../src/diagnostics/format-sarif.js";
-import { ALL_CODES } from "../../src/diagnostics/registry.js";
+import { escapeData, escapeProperty, renderGithub } from "../../src/output/format-github.js";
+import { toJsonDiagnostic, jsonDiagnostics } from "../../src/output/format-json.js";
+import { pathToUri, sarifLog } from "../../src/output/format-sarif.js";
+import { ALL_CODES } from "../../src/codes/registry.js";
 import type { CheckResult } from "../../src/diagnostics/result.js";
 import { REPO_ROOT } from "../support/shared.js";
 

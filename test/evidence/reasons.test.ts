@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { ALL_CODES } from "../../src/diagnostics/registry.js";
+import { ALL_CODES } from "../../src/codes/registry.js";
 import { EVIDENCE_CODES } from "../../src/evidence/codes.js";
 import { ACTIONS, LAYERS, REASON_PATTERN, REASON_TABLE, reasonFor, reasonOrMissing } from "../../src/evidence/reasons.js";
 

@@ -67,9 +67,6 @@ describe("a path that cannot be used is exit 2 in every command", () => {
       ["dangling symlink", DANGLING],
       ["symlink loop", LOOP],
     ]
-      // `check`/`hash` route links themselves (check.broken_link, issue 12 item 5, on main: exit 1);
-      // only their missing-path case is held to exit 2 here until the two rules are reconciled.
-      .filter(([label]) => label === "missing" || !["check", "hash"].includes(make("")[0]!))
       .map(([label, path]) => [make(path!).join(" ").replace(root, "…"), label!, make(path!)] as const),
   );
   it.each(cases)("%s (%s)", async (_name, _label, args) => {

@@ -8,6 +8,7 @@ import { type Diagnostic, type Position } from "../../src/diagnostics/diagnostic
 import { LParen, RParen, StringLiteral, YaoParser, yaoChevrotainLexer, type YaoTreeBuilder } from "../../grammar/yao.js";
 import type { SNode, SourceSpan } from "../../src/syntax/tree.js";
 import { decodeSource, DEFAULT_MAX_NESTING, oneFormOf, readFailure, type ReadOneResult, type ReadOptions, type ReadResult } from "../../src/syntax/reader.js";
+import type { YaoReaderCode } from "../../src/syntax/codes.js";
 
 // The decoding checks that precede lexing are shared with the real reader; this oracle re-checks only
 // what the hand-written scanner replaced: tokenizing, positions, string decoding and structure.
@@ -19,7 +20,7 @@ export const ORACLE = true;
 /** Read every top-level form (`parse_all`). */
 export function readAll(source: string | Uint8Array, options: ReadOptions = {}): ReadResult {
   const file = options.file ?? "<input>";
-  const fail = (code: string, message: string, start: Position, end: Position, text?: string): ReadResult =>
+  const fail = (code: YaoReaderCode, message: string, start: Position, end: Position, text?: string): ReadResult =>
     readFailure(file, code, message, start, end, text);
 
   const decoded = decodeSource(source, options);
@@ -113,7 +114,7 @@ export function readOne(source: string | Uint8Array, options: ReadOptions = {}):
   return oneFormOf(readAll(source, options), options.file ?? "<input>");
 }
 
-type StringError = { code: string; message: string; from: number; to: number };
+type StringError = { code: YaoReaderCode; message: string; from: number; to: number };
 
 /** Decode a string token image (quotes included) or say which reference error it is. */
 function decodeString(image: string): string | StringError {

@@ -1,24 +1,19 @@
 /**
- * Every diagnostic code yaoc can emit, gathered from each stage's own table. docs/diagnostics.md is
+ * Every diagnostic code yaoc can emit, gathered from each stage's own table. It sits above every
+ * frontend (it imports their tables) so that `src/diagnostics` can stay below all of them. docs/diagnostics.md is
  * generated from this list (`npm run docs:diagnostics`); tests fail when a code used in src/ has no
  * row here or the document is stale.
  */
 import { A3S_CODES } from "../a3s/codes.js";
 import { CATALOG_CODES } from "../catalog/codes.js";
-import { CHECK_CODES } from "../check/codes.js";
-import { CLI_CODES } from "../cli/codes.js";
+import { CHECK_CODES, CLI_CODES } from "../check/codes.js";
 import { EVIDENCE_CODES } from "../evidence/codes.js";
 import { HARP_CODES } from "../harp/codes.js";
 import { HCP_CODES } from "../hcp/codes.js";
 import { HNS_CODES } from "../hns/codes.js";
 import { YAO_READER_CODES } from "../syntax/codes.js";
 import { YAO_ANALYZER_CODES } from "../yao/codes.js";
-import type { CodeInfo } from "./codes.js";
-
-export interface CodeSection {
-  readonly title: string;
-  readonly rows: readonly CodeInfo[];
-}
+import type { CodeInfo, CodeSection } from "../diagnostics/codes.js";
 
 export const CODE_SECTIONS: readonly CodeSection[] = [
   { title: "Yao reader", rows: YAO_READER_CODES },

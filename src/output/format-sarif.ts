@@ -18,9 +18,9 @@
  */
 import type { Location, Log, ReportingDescriptor, Result } from "sarif";
 import { reasonOrMissing } from "../evidence/reasons.js";
-import type { Diagnostic, Span } from "./diagnostic.js";
-import { codeInfo } from "./registry.js";
-import type { CheckResult } from "./result.js";
+import type { Diagnostic, Span } from "../diagnostics/diagnostic.js";
+import { codeInfo } from "../codes/registry.js";
+import type { CheckResult } from "../diagnostics/result.js";
 
 export const SARIF_SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 

@@ -11,9 +11,9 @@
  * reason code (`action`, `layer`, `reason`; seed 002 §4) from the code tables.
  */
 import { reasonOrMissing, actionForSeverity } from "../evidence/reasons.js";
-import type { Diagnostic, Position, Span } from "./diagnostic.js";
-import { DisplayColumnCache } from "./display-columns.js";
-import type { CheckResult } from "./result.js";
+import type { Diagnostic, Position, Span } from "../diagnostics/diagnostic.js";
+import { DisplayColumnCache } from "../diagnostics/display-columns.js";
+import type { CheckResult } from "../diagnostics/result.js";
 
 export interface JsonLocation {
   readonly line: number | null;

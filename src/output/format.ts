@@ -6,11 +6,11 @@
  * evidence receipts, `catalog verify`'s package list); the diagnostics inside it use the one JSON
  * shape of format-json.ts either way.
  */
-import type { CheckResult } from "./result.js";
+import type { CheckResult } from "../diagnostics/result.js";
 import { renderGithub } from "./format-github.js";
 import { renderJson } from "./format-json.js";
 import { renderSarif } from "./format-sarif.js";
-import { renderHuman, renderHumanDiagnostics } from "./render.js";
+import { renderHuman, renderHumanDiagnostics } from "../diagnostics/render.js";
 
 export const OUTPUT_FORMATS = ["human", "json", "sarif", "github"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];

@@ -9,9 +9,9 @@
  * `%`, CR and LF become `%25`, `%0D`, `%0A`; in property values also `:` and `,` become `%3A`, `%2C`.
  * The message carries the label and the help on their own (escaped) lines.
  */
-import type { Diagnostic } from "./diagnostic.js";
-import { DisplayColumnCache } from "./display-columns.js";
-import type { CheckResult } from "./result.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { DisplayColumnCache } from "../diagnostics/display-columns.js";
+import type { CheckResult } from "../diagnostics/result.js";
 
 export function escapeData(text: string): string {
   return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");

@@ -1,0 +1,105 @@
+/**
+ * The import rules of docs/architecture.md ("Layering"), checked over the real source tree. Each rule
+ * is a predicate over one resolved import edge; the rule checker itself is exercised on made-up edges
+ * first so a rule that could never fire is caught too.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, sep } from "node:path";
+import { describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../support/repo.js";
+
+/** One import: the importing file and what it names, both repository-relative with `/`. */
+interface Edge {
+  readonly from: string;
+  /** Repository-relative target for relative specifiers; the bare specifier otherwise (`node:fs`, `chevrotain`). */
+  readonly to: string;
+}
+
+const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)["']([^"']+)["']/g;
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? sourceFiles(path) : path.endsWith(".ts") ? [path] : [];
+  });
+}
+
+const posix = (p: string): string => p.split(sep).join("/");
+
+export function importsOf(file: string, text: string): Edge[] {
+  const from = posix(file);
+  const edges: Edge[] = [];
+  for (const m of text.matchAll(IMPORT)) {
+    const spec = m[1]!;
+    const to = spec.startsWith(".") ? posix(join(dirname(from), spec)).replace(/\.js$/, ".ts") : spec;
+    edges.push({ from, to });
+  }
+  return edges;
+}
+
+const under = (path: string, dir: string): boolean => path === dir || path.startsWith(`${dir}/`);
+const isNodeAdapter = (file: string): boolean =>
+  under(file, "src/cli") || /(^|\/)node-[a-z-]+\.ts$/.test(file) || file === "src/node.ts" || under(file, "src/harp/host");
+
+interface Rule {
+  readonly name: string;
+  /** True when the edge breaks the rule. */
+  readonly breaks: (e: Edge) => boolean;
+}
+
+export const RULES: readonly Rule[] = [
+  {
+    name: "src/diagnostics imports nothing else from src/ (the registry of code tables lives in src/codes)",
+    breaks: (e) => under(e.from, "src/diagnostics") && under(e.to, "src") && !under(e.to, "src/diagnostics"),
+  },
+  { name: "ir/ imports nothing from src/", breaks: (e) => under(e.from, "ir") && under(e.to, "src") },
+  { name: "grammar/ imports nothing from src/", breaks: (e) => under(e.from, "grammar") && under(e.to, "src") },
+  { name: "nothing outside src/cli imports src/cli", breaks: (e) => !under(e.from, "src/cli") && under(e.to, "src/cli") },
+  {
+    name: "src/canonical imports no frontend (identity is computed below the loader)",
+    breaks: (e) => under(e.from, "src/canonical") && under(e.to, "src") && !/^src\/(canonical|syntax|diagnostics|text|json)\//.test(e.to),
+  },
+  {
+    name: "no node: import in the core (only src/cli, src/node.ts, node-*.ts adapters and the HARP host)",
+    breaks: (e) => e.to.startsWith("node:") && !isNodeAdapter(e.from),
+  },
+];
+
+function offenders(edges: readonly Edge[]): string[] {
+  return RULES.flatMap((rule) => edges.filter(rule.breaks).map((e) => `${rule.name}: ${e.from} -> ${e.to}`));
+}
+
+describe("import rules", () => {
+  it("each rule fires on an edge that breaks it and not on its allowed neighbour", () => {
+    const broken: Edge[] = [
+      { from: "src/diagnostics/render.ts", to: "src/hns/codes.ts" },
+      { from: "ir/yao-ir-0.1.ts", to: "src/diagnostics/diagnostic.ts" },
+      { from: "grammar/acl.ts", to: "src/a3s/acl-ast.ts" },
+      { from: "src/evidence/reasons.ts", to: "src/cli/codes.ts" },
+      { from: "src/canonical/package-identity.ts", to: "src/hns/model.ts" },
+      { from: "src/hcp/check.ts", to: "node:fs" },
+    ];
+    for (const [i, e] of broken.entries()) expect(RULES[i]!.breaks(e), RULES[i]!.name).toBe(true);
+    const fine: Edge[] = [
+      { from: "src/diagnostics/render.ts", to: "src/diagnostics/diagnostic.ts" },
+      { from: "ir/yao-ir-0.1.ts", to: "ir/span.ts" },
+      { from: "grammar/acl.ts", to: "chevrotain" },
+      { from: "src/cli/main.ts", to: "src/cli/io.ts" },
+      { from: "src/canonical/package-identity.ts", to: "src/canonical/hash.ts" },
+      { from: "src/fs/node-fs.ts", to: "node:fs" },
+    ];
+    for (const e of fine) expect(offenders([e]), `${e.from} -> ${e.to}`).toEqual([]);
+  });
+
+  it("reads static, dynamic and re-export imports", () => {
+    const text = 'import a from "./a.js";\nexport { b } from "../b.js";\nconst c = await import("node:fs");\nimport "./side.js";';
+    expect(importsOf("src/x/y.ts", text).map((e) => e.to)).toEqual(["src/x/a.ts", "src/b.ts", "node:fs", "src/x/side.ts"]);
+  });
+
+  it("hold for every file under src/, ir/ and grammar/", () => {
+    const files = ["src", "ir", "grammar"].flatMap((d) => sourceFiles(join(REPO_ROOT, d)));
+    expect(files.length).toBeGreaterThan(100);
+    const edges = files.flatMap((f) => importsOf(relative(REPO_ROOT, f), readFileSync(f, "utf8")));
+    expect(offenders(edges)).toEqual([]);
+  });
+});
