@@ -363,7 +363,7 @@ async function main(): Promise<void> {
     const kib = (b: number) => `${(b / 1024).toFixed(1)} KiB`;
     rows.push({ figure: "g", subject: `browser bundle, initial load ${kib(size.bytes)}`, yardstick: `the ${kib(size.limit)} budget (all lazy chunks: ${kib(size.totalBytes)})`, ratio: size.bytes / size.limit, target: "≤ 1", met: size.bytes <= size.limit, detail: size.top.slice(0, 3).map((t) => `${t.name} ${kib(t.bytes)}`).join(", ") } as Row);
     // (h) language server re-check
-    rows.push(...(await lspFigures(tmp)));
+    for (const row of await lspFigures(tmp)) rows.push(row);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

@@ -71,7 +71,7 @@ export function runFmt(paths: readonly string[], options: FmtOptions, io: FmtIo 
     for (const path of paths) {
       const found = collect(path, io);
       if (found === undefined) status = EXIT_USAGE;
-      else files.push(...found);
+      else for (const f of found) files.push(f);
     }
   }
   const reportMode = options.check || options.diff;

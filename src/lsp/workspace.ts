@@ -206,7 +206,7 @@ export class Workspace {
         const children = form.items.filter((i) => headOf(i) === "types").flatMap((t) => typeSymbols(t, range));
         out.push({ name: head, detail: "entry", kind: "event", range: range(form), selectionRange: range(form.items[0]!), children });
       } else if (head === "types") {
-        out.push(...typeSymbols(form, range));
+        for (const s of typeSymbols(form, range)) out.push(s);
       } else {
         const id = form.items.find((i) => headOf(i) === "id" || headOf(i) === "identity");
         const detail = id?.items[1] !== undefined ? doc.text.slice(id.items[1].from, id.items[1].to) : head;

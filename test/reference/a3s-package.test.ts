@@ -61,7 +61,7 @@ describeReference("digests of the A3S Use fixtures", () => {
     expect(r.extra?.["fileCount"]).toBe(stats.fileCount);
     expect(r.extra?.["byteCount"]).toBe(stats.byteCount);
     // The bundle's one dangling link is a reference diagnostic, not an error (§5.3).
-    expect(r.diagnostics.map((d) => [d.code, d.severity, d.file])).toEqual([["a3s.okf.dangling_link", "warning", "okf/domain-knowledge/concepts/package-lifecycle.md"]]);
+    expect(r.diagnostics.map((d) => [d.code, d.severity, d.file])).toEqual([["a3s.okf.dangling_link", "warning", "/pkg/okf/domain-knowledge/concepts/package-lifecycle.md"]]);
     expect(r.valid).toBe(true);
     expect(r.identity).toBe(stats.sha256);
   });
@@ -107,7 +107,7 @@ describeReference("executable bit on plugin-v3-cognitive (use.extension.surface_
     fs.writeFile("/p/mcp/context", "#!/bin/sh\n", { executable: true });
     const r = await checkA3s(fs, "/p");
     const flagged = r.diagnostics.filter((d) => d.code === "a3s.package.not_executable");
-    expect(flagged.map((d) => d.file)).toEqual(["tools/echo"]);
+    expect(flagged.map((d) => d.file)).toEqual(["/p/tools/echo"]); // named under the package path as given
     expect(flagged[0]!.message).toContain("use.extension.surface_not_executable");
     fs.writeFile("/p/tools/echo", "#!/bin/sh\n", { executable: true });
     expect((await checkA3s(fs, "/p")).diagnostics.some((d) => d.code === "a3s.package.not_executable")).toBe(false);

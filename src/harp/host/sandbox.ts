@@ -315,7 +315,11 @@ export function buildLaunch(tools: SandboxTools, spec: LaunchSpec): string[] {
   const rl: string[] = [];
   if (spec.limitMechanisms.memory === "rlimit-data") rl.push(`--data=${spec.limits.memoryMiB * 1024 * 1024}`);
   if (spec.limitMechanisms.pids === "rlimit-nproc") rl.push(`--nproc=${spec.limits.pids}`);
-  if (rl.length > 0) a.push(tools.prlimit, ...rl, "--");
+  if (rl.length > 0) {
+    a.push(tools.prlimit);
+    for (const r of rl) a.push(r);
+    a.push("--");
+  }
   if (spec.mode === "root" && spec.bridge) {
     const b = spec.bridge;
     a.push(tools.sh, "-c", ROOT_BRIDGE, "yaoc-launch", b.node, b.script, b.socket, String(b.port), String(bridgeUid(spec.uid)), String(spec.uid), tools.setpriv);
@@ -328,7 +332,7 @@ export function buildLaunch(tools: SandboxTools, spec: LaunchSpec): string[] {
       a.push(tools.sh, "-c", INNER_BRIDGE, "yaoc-launch", b.node, b.script, b.socket, String(b.port));
     }
   }
-  a.push(...spec.appArgv);
+  for (const arg of spec.appArgv) a.push(arg);
   if (spec.cgroupProcs !== undefined && spec.cgroupProcs.length > 0) {
     // Join the groups before bwrap forks, so every sandbox process is inside them.
     // YAOC_CG holds the cgroup.procs paths, one per line (paths may contain spaces).
