@@ -89,7 +89,8 @@ export class NodeFs implements PackageFs, SnapshotSource {
   }
 }
 
-function kindOf(st: Stats): FileKind {
+/** The kind of an lstat/fstat result (shared with the snapshot reader). */
+export function kindOf(st: Stats): FileKind {
   if (st.isFile()) return "file";
   if (st.isDirectory()) return "directory";
   if (st.isSymbolicLink()) return "symlink";

@@ -26,6 +26,7 @@ import { constants, promises as fsp, type Stats } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import { FsError, type FileKind, type FsErrorCode } from "./package-fs.js";
 import { decodeName, encodeName } from "./names.js";
+import { kindOf } from "./node-fs.js";
 import { DEFAULT_SNAPSHOT_LIMITS, freezeSnapshot, type PackageSnapshot, type SnapshotEntry, type SnapshotLimits } from "./snapshot.js";
 
 const RETRIES = 3;
@@ -328,17 +329,6 @@ async function lstatOrNull(path: string | Buffer): Promise<Stats | null> {
 
 function changed(where: string): SnapshotAbort {
   return new SnapshotAbort("io", `${where} kept changing while it was being read (a directory or file was replaced during the read); nothing from it was used — try again when the package is not being modified`);
-}
-
-function kindOf(st: Stats): FileKind {
-  if (st.isFile()) return "file";
-  if (st.isDirectory()) return "directory";
-  if (st.isSymbolicLink()) return "symlink";
-  if (st.isFIFO()) return "fifo";
-  if (st.isSocket()) return "socket";
-  if (st.isBlockDevice()) return "block-device";
-  if (st.isCharacterDevice()) return "char-device";
-  return "other";
 }
 
 function errno(e: unknown): string | undefined {
