@@ -8,6 +8,7 @@ import { constants, promises as fsp, type Stats } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import { FsError, type FileKind, type FileStat, type PackageFs } from "./package-fs.js";
 import { decodeName } from "./names.js";
+import { kindOf } from "./file-kind.js";
 import { pathArg, readPackageSnapshot } from "./node-snapshot.js";
 import type { PackageSnapshot, SnapshotLimits, SnapshotSource } from "./snapshot.js";
 
@@ -87,18 +88,6 @@ export class NodeFs implements PackageFs, SnapshotSource {
       await handle.close();
     }
   }
-}
-
-/** The kind of an lstat/fstat result (shared with the snapshot reader). */
-export function kindOf(st: Stats): FileKind {
-  if (st.isFile()) return "file";
-  if (st.isDirectory()) return "directory";
-  if (st.isSymbolicLink()) return "symlink";
-  if (st.isFIFO()) return "fifo";
-  if (st.isSocket()) return "socket";
-  if (st.isBlockDevice()) return "block-device";
-  if (st.isCharacterDevice()) return "char-device";
-  return "other";
 }
 
 function toStat(st: Stats): FileStat {

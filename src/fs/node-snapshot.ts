@@ -26,7 +26,7 @@ import { constants, promises as fsp, type Stats } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import { FsError, type FileKind, type FsErrorCode } from "./package-fs.js";
 import { decodeName, encodeName } from "./names.js";
-import { kindOf } from "./node-fs.js";
+import { kindOf } from "./file-kind.js";
 import { DEFAULT_SNAPSHOT_LIMITS, freezeSnapshot, type PackageSnapshot, type SnapshotEntry, type SnapshotLimits } from "./snapshot.js";
 
 const RETRIES = 3;
