@@ -2,7 +2,8 @@
 /**
  * The browser bundle and the playground in a real headless Chromium (Debian's `chromium`, driven
  * by playwright-core; never a downloaded browser). Without a Chromium this file is skipped with a
- * message saying how to install one; `.ci/run` installs it, so CI always runs it.
+ * message saying how to install one; `.ci/run` installs it and sets YAOC_REQUIRE_SYSTEM_TOOLS=1, so
+ * in CI a missing Chromium fails this file instead of skipping it.
  *
  * Playground: load the page, load an example from the menu, type a type error, see the diagnostic
  * on the line `yaoc check` reports for the same text, fix it, see the identity `yaoc check`
@@ -16,13 +17,14 @@ import { join } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../support/shared.js";
+import { REQUIRE_SYSTEM_TOOLS } from "../support/system-tools.js";
 
 const CHROMIUM = process.env["YAOC_CHROMIUM"] ?? "/usr/bin/chromium";
 const HAVE_CHROMIUM = existsSync(CHROMIUM);
 const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const BIN = join(REPO_ROOT, "bin/yaoc.js");
 
-if (!HAVE_CHROMIUM) {
+if (!HAVE_CHROMIUM && !REQUIRE_SYSTEM_TOOLS) {
   process.stderr.write(`test/browser: skipped: no Chromium at ${CHROMIUM}. Install it with 'sudo apt-get install -y chromium' (Debian/Ubuntu), or point YAOC_CHROMIUM at a Chromium executable.\n`);
 }
 
@@ -34,7 +36,7 @@ function cliCheck(dir: string, name: string, text: string): { valid: boolean; id
   return (JSON.parse(r.stdout) as { results: ReturnType<typeof cliCheck>[] }).results[0]!;
 }
 
-describe.skipIf(!HAVE_CHROMIUM)("in headless Chromium", () => {
+describe.skipIf(!HAVE_CHROMIUM && !REQUIRE_SYSTEM_TOOLS)("in headless Chromium", () => {
   let tmp = "";
   let server: Server;
   let base = "";

@@ -8,11 +8,14 @@ import { afterAll, describe, expect, it } from "vitest";
 import { runCase, Shared } from "../../src/harp/host/conformance.js";
 import { probeSandbox, REQUIRED_PROPERTIES } from "../../src/harp/host/sandbox.js";
 import { SANDBOX_CASES } from "../../src/harp/host/sandbox-cases.js";
+import { announceSandboxSkip, SKIP_WITHOUT_SANDBOX } from "../support/system-tools.js";
+
+announceSandboxSkip("test/harp-sandbox/attacks.test.ts");
 
 const shared = new Shared();
 afterAll(() => shared.close(), 60_000);
 
-describe("HARP sandbox: a hostile app through the real host", () => {
+describe.skipIf(SKIP_WITHOUT_SANDBOX)("HARP sandbox: a hostile app through the real host", () => {
   it("this machine can sandbox apps (CI installs bubblewrap first; see README)", () => {
     const caps = probeSandbox();
     expect(caps.notes.filter((n) => n.includes("probe failed") || n.includes("missing"))).toEqual([]);

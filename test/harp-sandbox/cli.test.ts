@@ -16,6 +16,9 @@ import { HOSTILE_MANIFEST, HOSTILE_SERVER_MJS } from "../../src/harp/host/hostil
 import { removeTree } from "../../src/harp/host/remove-tree.js";
 import { call, hostPidsWith, writeApp } from "../../src/harp/host/sandbox-cases.js";
 import { clean, yaoc } from "./helpers.js";
+import { announceSandboxSkip, SKIP_WITHOUT_SANDBOX } from "../support/system-tools.js";
+
+announceSandboxSkip("test/harp-sandbox/cli.test.ts");
 
 const root = mkdtempSync(join(tmpdir(), "yaoc-harp-cli-"));
 chmodSync(root, 0o755);
@@ -37,7 +40,7 @@ const fixture = (dir: string, version = "1.0.0"): string => writeApp(dir, FIXTUR
 const supervisors = (home: string): number[] => hostPidsWith(join(home, "lib", "supervisor.mjs"));
 
 describe("removing app trees", () => {
-  it("upgrade and uninstall remove a 3000-deep tree the app made, never following its links", async () => {
+  it.skipIf(SKIP_WITHOUT_SANDBOX)("upgrade and uninstall remove a 3000-deep tree the app made, never following its links", async () => {
     const home = newHome("deep");
     const env = { YAOC_HARP_HOME: home };
     const bait = join(root, "bait");
@@ -103,7 +106,7 @@ describe("harp CLI exit codes (0 ok, 1 invalid/failed, 2 usage or I/O)", () => {
     expect(c.stderr).toContain("C99");
   }, 60_000);
 
-  it("start and stop through the CLI never end with exit 13", async () => {
+  it.skipIf(SKIP_WITHOUT_SANDBOX)("start and stop through the CLI never end with exit 13", async () => {
     const home = newHome("exit13");
     const env = { YAOC_HARP_HOME: home };
     expect((await yaoc(["harp", "install", fixture(join(root, "pkg-13"))], { env })).code).toBe(0);
@@ -115,7 +118,7 @@ describe("harp CLI exit codes (0 ok, 1 invalid/failed, 2 usage or I/O)", () => {
   }, 90_000);
 });
 
-describe("yaoc harp conformance", () => {
+describe.skipIf(SKIP_WITHOUT_SANDBOX)("yaoc harp conformance", () => {
   it("streams one line per case and, on SIGINT, prints what ran and stops every process it started", async () => {
     const { spawn } = await import("node:child_process");
     const { YAOC } = await import("./helpers.js");
@@ -143,7 +146,7 @@ describe("yaoc harp conformance", () => {
   }, 90_000);
 });
 
-describe("as an unprivileged user", () => {
+describe.skipIf(SKIP_WITHOUT_SANDBOX)("as an unprivileged user", () => {
   const nobody = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"];
   const canSwitch = typeof process.getuid === "function" && process.getuid() === 0 && existsSync(nobody[0]!);
 

@@ -15,6 +15,9 @@ import { HOSTILE_MANIFEST, HOSTILE_SERVER_MJS } from "../../src/harp/host/hostil
 import { removeTree } from "../../src/harp/host/remove-tree.js";
 import { call, hostPidsWith, writeApp } from "../../src/harp/host/sandbox-cases.js";
 import { clean, yaoc } from "./helpers.js";
+import { announceSandboxSkip, SKIP_WITHOUT_SANDBOX } from "../support/system-tools.js";
+
+announceSandboxSkip("test/harp-sandbox/lifecycle.test.ts");
 
 const root = mkdtempSync(join(tmpdir(), "yaoc-harp-life-"));
 chmodSync(root, 0o755);
@@ -35,7 +38,7 @@ afterAll(async () => {
 const fixture = (dir: string, version = "1.0.0"): string => writeApp(dir, FIXTURE_MANIFEST_JSON.replace('"1.0.0"', `"${version}"`), FIXTURE_SERVER_MJS);
 const supervisors = (home: string): number[] => hostPidsWith(join(home, "lib", "supervisor.mjs"));
 
-describe("one operation at a time per app", () => {
+describe.skipIf(SKIP_WITHOUT_SANDBOX)("one operation at a time per app", () => {
   it("four parallel starts: one starts, the others wait and say it is running; nothing is left untracked", async () => {
     const home = newHome("parallel");
     const env = { YAOC_HARP_HOME: home };
@@ -74,7 +77,7 @@ describe("one operation at a time per app", () => {
   }, 120_000);
 });
 
-describe("install and upgrade are atomic under SIGKILL", () => {
+describe.skipIf(SKIP_WITHOUT_SANDBOX)("install and upgrade are atomic under SIGKILL", () => {
   it("a SIGKILL at any point leaves the old or the new complete bundle, and the next install cleans up", async () => {
     const home = newHome("atomic");
     const env = { YAOC_HARP_HOME: home };

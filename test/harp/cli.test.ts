@@ -5,6 +5,9 @@ import { Command } from "commander";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { registerHarpCommands } from "../../src/cli/harp.js";
 import { FIXTURE_APP, FIXTURES } from "./helpers.js";
+import { announceSandboxSkip, NO_SANDBOX, SKIP_WITHOUT_SANDBOX } from "../support/system-tools.js";
+
+announceSandboxSkip("test/harp/cli.test.ts");
 
 async function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const program = new Command("yaoc").exitOverride();
@@ -56,7 +59,7 @@ describe("yaoc harp CLI", () => {
     expect(caps.executables).toContain("node");
   });
 
-  it("install, start, status, logs, stop, uninstall", async () => {
+  it.skipIf(SKIP_WITHOUT_SANDBOX)("install, start, status, logs, stop, uninstall", async () => {
     expect((await run("--home", home, "status")).stdout).toContain("no apps installed");
     expect((await run("--home", home, "install", FIXTURE_APP)).stdout).toMatch(/^installed harp-fixture 1\.0\.0/);
     const started = await run("--home", home, "start", "harp-fixture");
@@ -72,5 +75,21 @@ describe("yaoc harp CLI", () => {
     const missing = await run("--home", home, "start", "harp-fixture");
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("harp.not_installed");
+  });
+
+  // README: "Without it the host refuses to start any app and says why". Runs where the sandbox is
+  // missing (a fresh machine without bubblewrap); where it is present the test above runs instead.
+  it.runIf(NO_SANDBOX !== null)("without a sandbox: install works, start refuses with exit 1 and says how to install bubblewrap", async () => {
+    const refusing = mkdtempSync(join(tmpdir(), "yaoc-harp-nosandbox-"));
+    try {
+      expect((await run("--home", refusing, "install", FIXTURE_APP)).code).toBe(0);
+      const started = await run("--home", refusing, "start", "harp-fixture");
+      expect(started.code).toBe(1);
+      expect(started.stderr).toContain("harp.permission_unenforceable");
+      expect(started.stderr).toMatch(/apt-get install bubblewrap/);
+      expect(JSON.parse((await run("--home", refusing, "status", "--format", "json")).stdout)[0]).toMatchObject({ id: "harp-fixture", running: false });
+    } finally {
+      rmSync(refusing, { recursive: true, force: true });
+    }
   });
 });
