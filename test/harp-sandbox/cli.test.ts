@@ -17,6 +17,7 @@ import { removeTree } from "../../src/harp/host/remove-tree.js";
 import { call, hostPidsWith, writeApp } from "../../src/harp/host/sandbox-cases.js";
 import { clean, yaoc } from "./helpers.js";
 import { announceSandboxSkip, SKIP_WITHOUT_SANDBOX } from "../support/system-tools.js";
+import { NO_NOBODY_RUN, NOBODY } from "../support/unprivileged.js";
 
 announceSandboxSkip("test/harp-sandbox/cli.test.ts");
 
@@ -147,13 +148,13 @@ describe.skipIf(SKIP_WITHOUT_SANDBOX)("yaoc harp conformance", () => {
 });
 
 describe.skipIf(SKIP_WITHOUT_SANDBOX)("as an unprivileged user", () => {
-  const nobody = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"];
-  const canSwitch = typeof process.getuid === "function" && process.getuid() === 0 && existsSync(nobody[0]!);
+  const nobody = ["/usr/bin/setpriv", `--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups"];
+  const canSwitch = typeof process.getuid === "function" && process.getuid() === 0 && existsSync(nobody[0]!) && NO_NOBODY_RUN === null;
 
   it.skipIf(!canSwitch)("the host still confines apps (user namespace): no other app's data, signals or sockets, no /dev or sysctl writes, stop kills all", async () => {
     const home = join(root, "nobody-home");
     mkdirSync(home, { recursive: true });
-    chownSync(home, 65534, 65534);
+    chownSync(home, NOBODY, NOBODY);
     homes.push(home);
     const env = { YAOC_HARP_HOME: home, HOME: home };
     const a = writeApp(join(root, "nobody-attacker"), HOSTILE_MANIFEST("attacker", { network: "none", filesystem: "data-only" }), HOSTILE_SERVER_MJS);
