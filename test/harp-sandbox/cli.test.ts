@@ -4,41 +4,21 @@
  * ends with exit 13, `conformance` streams and cleans up on SIGINT, and the host confines apps when
  * run by an unprivileged user (issue 13).
  */
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { NodeFs } from "../../src/fs/node-fs.js";
-import { checkHarp } from "../../src/harp/check.js";
-import { FIXTURE_MANIFEST_JSON, FIXTURE_SERVER_MJS } from "../../src/harp/host/fixture-app.js";
+import { describe, expect, it } from "vitest";
 import { HarpHost } from "../../src/harp/host/host.js";
 import { HOSTILE_MANIFEST, HOSTILE_SERVER_MJS } from "../../src/harp/host/hostile-app.js";
 import { removeTree } from "../../src/harp/host/remove-tree.js";
-import { call, hostPidsWith, writeApp } from "../../src/harp/host/sandbox-cases.js";
-import { clean, yaoc } from "./helpers.js";
+import { call, hostPidsWith, waitFor, writeApp } from "../../src/harp/host/sandbox-cases.js";
+import { appWorkspace, clean, fixtureApp, yaoc } from "./helpers.js";
 import { announceSandboxSkip, SKIP_WITHOUT_SANDBOX } from "../support/system-tools.js";
 import { NO_NOBODY_RUN, NOBODY } from "../support/unprivileged.js";
 
 announceSandboxSkip("test/harp-sandbox/cli.test.ts");
 
-const root = mkdtempSync(join(tmpdir(), "yaoc-harp-cli-"));
-chmodSync(root, 0o755);
-const homes: string[] = [];
-function newHome(name: string): string {
-  const h = join(root, name);
-  homes.push(h);
-  return h;
-}
-afterAll(async () => {
-  for (const home of homes) {
-    const h = new HarpHost({ home });
-    for (const id of h.installedIds()) await h.uninstall(id, { purge: true }).catch(() => undefined);
-  }
-  removeTree(root);
-}, 60_000);
-
-const fixture = (dir: string, version = "1.0.0"): string => writeApp(dir, FIXTURE_MANIFEST_JSON.replace('"1.0.0"', `"${version}"`), FIXTURE_SERVER_MJS);
-const supervisors = (home: string): number[] => hostPidsWith(join(home, "lib", "supervisor.mjs"));
+const { root, newHome, track } = appWorkspace("yaoc-harp-cli-");
+const fixture = fixtureApp;
 
 describe("removing app trees", () => {
   it.skipIf(SKIP_WITHOUT_SANDBOX)("upgrade and uninstall remove a 3000-deep tree the app made, never following its links", async () => {
@@ -155,7 +135,7 @@ describe.skipIf(SKIP_WITHOUT_SANDBOX)("as an unprivileged user", () => {
     const home = join(root, "nobody-home");
     mkdirSync(home, { recursive: true });
     chownSync(home, NOBODY, NOBODY);
-    homes.push(home);
+    track(home);
     const env = { YAOC_HARP_HOME: home, HOME: home };
     const a = writeApp(join(root, "nobody-attacker"), HOSTILE_MANIFEST("attacker", { network: "none", filesystem: "data-only" }), HOSTILE_SERVER_MJS);
     const v = fixture(join(root, "nobody-victim"));
@@ -188,7 +168,8 @@ describe.skipIf(SKIP_WITHOUT_SANDBOX)("as an unprivileged user", () => {
     expect(await call(url, "/alloc", { mb: 32 })).toMatchObject({ ok: true });
     expect((await call(url, "/alloc", { mb: 2048 }, 60_000))["ok"]).toBe(false);
     expect(await call(url, "/spawn-detached", { token: "424242" })).toMatchObject({ ok: true });
-    expect(hostPidsWith("sleep\u00003424242").length).toBeGreaterThan(0);
+    // The app answers once it has spawned the child; its exec of `sleep` may come a little later.
+    expect(await waitFor(() => hostPidsWith("sleep\u00003424242").length > 0, 10_000)).toBe(true);
     for (const id of ["attacker", "harp-fixture"]) expect((await run(["stop", id])).code).toBe(0);
     expect(hostPidsWith("sleep\u00003424242")).toEqual([]);
     expect(hostPidsWith(home)).toEqual([]);

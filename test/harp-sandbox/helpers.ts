@@ -1,6 +1,13 @@
 import { spawn } from "node:child_process";
+import { chmodSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
+import { afterAll } from "vitest";
+import { FIXTURE_MANIFEST_JSON, FIXTURE_SERVER_MJS } from "../../src/harp/host/fixture-app.js";
+import { HarpHost } from "../../src/harp/host/host.js";
+import { removeTree } from "../../src/harp/host/remove-tree.js";
+import { hostPidsWith, writeApp } from "../../src/harp/host/sandbox-cases.js";
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const YAOC = join(REPO, "bin/yaoc.js");
@@ -34,4 +41,41 @@ export function yaoc(args: readonly string[], opts: { wrap?: readonly string[]; 
 /** No stack frame and no internal error in a CLI's stderr. */
 export function clean(stderr: string): boolean {
   return !/\n\s+at /.test(stderr) && !/internal error/i.test(stderr);
+}
+
+/**
+ * A temporary folder for one test file's HARP homes and packages (0755, so an app's uid can reach
+ * its bundle). After the file, every app of every home handed out is uninstalled with its data and
+ * the folder removed (removeTree: never follows the links an app may have made).
+ */
+export function appWorkspace(prefix: string): { root: string; newHome(name: string): string; track(home: string): void } {
+  const root = mkdtempSync(join(tmpdir(), prefix));
+  chmodSync(root, 0o755);
+  const homes: string[] = [];
+  afterAll(async () => {
+    for (const home of homes) {
+      const h = new HarpHost({ home });
+      for (const id of h.installedIds()) await h.uninstall(id, { purge: true }).catch(() => undefined);
+    }
+    removeTree(root);
+  }, 60_000);
+  return {
+    root,
+    newHome: (name) => {
+      const h = join(root, name);
+      homes.push(h);
+      return h;
+    },
+    track: (home) => void homes.push(home),
+  };
+}
+
+/** The conformance fixture app written to `dir`, at `version`. */
+export function fixtureApp(dir: string, version = "1.0.0"): string {
+  return writeApp(dir, FIXTURE_MANIFEST_JSON.replace('"1.0.0"', `"${version}"`), FIXTURE_SERVER_MJS);
+}
+
+/** Pids of the supervisors of `home` still running on the host. */
+export function supervisors(home: string): number[] {
+  return hostPidsWith(join(home, "lib", "supervisor.mjs"));
 }

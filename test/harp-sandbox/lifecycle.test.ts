@@ -3,40 +3,20 @@
  * operations on one app are serialized (issue 13 item 3) and install/upgrade survive SIGKILL at
  * any point (item 4).
  */
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { NodeFs } from "../../src/fs/node-fs.js";
 import { checkHarp } from "../../src/harp/check.js";
-import { FIXTURE_MANIFEST_JSON, FIXTURE_SERVER_MJS } from "../../src/harp/host/fixture-app.js";
 import { HarpHost } from "../../src/harp/host/host.js";
-import { HOSTILE_MANIFEST, HOSTILE_SERVER_MJS } from "../../src/harp/host/hostile-app.js";
-import { removeTree } from "../../src/harp/host/remove-tree.js";
-import { call, hostPidsWith, writeApp } from "../../src/harp/host/sandbox-cases.js";
-import { clean, yaoc } from "./helpers.js";
+import { hostPidsWith } from "../../src/harp/host/sandbox-cases.js";
+import { appWorkspace, clean, fixtureApp, supervisors, yaoc } from "./helpers.js";
 import { announceSandboxSkip, SKIP_WITHOUT_SANDBOX } from "../support/system-tools.js";
 
 announceSandboxSkip("test/harp-sandbox/lifecycle.test.ts");
 
-const root = mkdtempSync(join(tmpdir(), "yaoc-harp-life-"));
-chmodSync(root, 0o755);
-const homes: string[] = [];
-function newHome(name: string): string {
-  const h = join(root, name);
-  homes.push(h);
-  return h;
-}
-afterAll(async () => {
-  for (const home of homes) {
-    const h = new HarpHost({ home });
-    for (const id of h.installedIds()) await h.uninstall(id, { purge: true }).catch(() => undefined);
-  }
-  removeTree(root);
-}, 60_000);
-
-const fixture = (dir: string, version = "1.0.0"): string => writeApp(dir, FIXTURE_MANIFEST_JSON.replace('"1.0.0"', `"${version}"`), FIXTURE_SERVER_MJS);
-const supervisors = (home: string): number[] => hostPidsWith(join(home, "lib", "supervisor.mjs"));
+const { root, newHome } = appWorkspace("yaoc-harp-life-");
+const fixture = fixtureApp;
 
 describe.skipIf(SKIP_WITHOUT_SANDBOX)("one operation at a time per app", () => {
   it("four parallel starts: one starts, the others wait and say it is running; nothing is left untracked", async () => {

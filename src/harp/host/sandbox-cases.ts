@@ -15,7 +15,7 @@ import { FIXTURE_MANIFEST_JSON, FIXTURE_SERVER_MJS } from "./fixture-app.js";
 import { HarpHost, HostError, processAlive, type RunState } from "./host.js";
 import { HOSTILE_MANIFEST, HOSTILE_SERVER_MJS } from "./hostile-app.js";
 import { removeTree } from "./remove-tree.js";
-import { probeSandbox } from "./sandbox.js";
+import { probeSandbox, SANDBOX_DEVICES } from "./sandbox.js";
 
 export const ATTACKER = "hostile-app";
 export const VICTIM = "victim-app";
@@ -56,7 +56,8 @@ function externalAddress(): string | null {
   return null;
 }
 
-async function waitFor(cond: () => boolean, ms: number): Promise<boolean> {
+/** Poll `cond` every 50 ms for up to `ms`: for effects another process makes visible a moment later. */
+export async function waitFor(cond: () => boolean, ms: number): Promise<boolean> {
   const by = Date.now() + ms;
   while (Date.now() < by) {
     if (cond()) return true;
@@ -196,7 +197,7 @@ export const SANDBOX_CASES: readonly Case[] = [
       blocked(await call(w.attacker.url, "/write", { path: "/dev/yaoc-rt-escape" }), "create a file in /dev");
       const dev = await call(w.attacker.url, "/list", { path: "/dev" });
       works(dev, "list /dev");
-      const allowed = new Set(["null", "zero", "full", "random", "urandom", "tty", "pts", "ptmx", "shm", "fd", "stdin", "stdout", "stderr", "core"]);
+      const allowed = new Set<string>(SANDBOX_DEVICES);
       const extra = (dev["value"] as string[]).filter((d) => !allowed.has(d));
       check(extra.length === 0, `/dev has ${extra.join(", ")}`);
       for (const d of readdirSync("/dev").filter((n) => /^(sd|vd|nvme|xvd|loop|mem|kmem|port)/.test(n)).slice(0, 4)) {

@@ -268,6 +268,9 @@ export function bridgeUid(appUidValue: number): number {
   return appUidValue | 0x10000000;
 }
 
+/** The only entries of an app's /dev (issue 13: "null, zero, full, random, urandom, tty; nothing else"). */
+export const SANDBOX_DEVICES = ["null", "zero", "full", "random", "urandom", "tty"] as const;
+
 /** The full argv that starts the app in its sandbox. */
 export function buildLaunch(tools: SandboxTools, spec: LaunchSpec): string[] {
   const a: string[] = [tools.bwrap, "--die-with-parent", "--new-session"];
@@ -287,7 +290,12 @@ export function buildLaunch(tools: SandboxTools, spec: LaunchSpec): string[] {
   }
   a.push("--perms", "0755", "--dir", "/etc");
   for (const f of ETC_FILES) a.push("--ro-bind-try", f, f);
-  a.push("--dev", "/dev", "--remount-ro", "/dev", "--proc", "/proc");
+  // /dev holds the six devices of issue 13 and nothing else: bwrap's own `--dev` adds pts, ptmx,
+  // shm, console and the fd links, none of which an HTTP app needs. Each is a bind of the host's
+  // node onto a fresh tmpfs (what `--dev` does internally), then the whole /dev is made read-only.
+  a.push("--perms", "0755", "--tmpfs", "/dev");
+  for (const d of SANDBOX_DEVICES) a.push("--dev-bind-try", `/dev/${d}`, `/dev/${d}`);
+  a.push("--remount-ro", "/dev", "--proc", "/proc");
   const { data, cache, tmp } = spec.dataDirs;
   // Every directory above a mount point is made explicitly (0755) before any bind: bwrap would
   // otherwise create missing parents itself, not traversable by the app's uid.
@@ -471,7 +479,7 @@ function runProbe(tools: SandboxTools, mode: "root" | "userns", limits: LimitMec
       if (i > 0) kv.set(line.slice(0, i), line.slice(i + 1));
     }
     const dev = (kv.get("dev") ?? "").split(",").filter((x) => x !== "");
-    const devAllowed = new Set(["null", "zero", "full", "random", "urandom", "tty", "pts", "ptmx", "shm", "fd", "stdin", "stdout", "stderr", "core"]);
+    const devAllowed = new Set<string>(SANDBOX_DEVICES);
     const procs = Number(kv.get("procs") ?? "999");
     const properties: Record<string, boolean> = {
       unprivilegedUid: kv.has("uid") && kv.get("uid") !== "0",
