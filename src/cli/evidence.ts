@@ -239,23 +239,39 @@ export async function verifyGolden(root: string, goldenDir: string, options: { r
   };
 }
 
-/** Commits touching golden/ since `since` (or the whole history) whose title lacks `[golden]`. */
+/**
+ * Commits touching golden/ since `since` (or the whole history) whose title lacks `[golden]`.
+ * A merge commit counts only when it brings golden content of its own: a file under golden/ that
+ * differs from every parent (`git diff-tree -c`). A merge that only joins two sides' golden
+ * changes carries commits that were each held to the rule already; flagging it would make every
+ * merge of two golden-changing branches need the marker.
+ */
 export function gitGoldenCheck(root: string, since: string | undefined): GitEvidence {
   const range = since ? `${since}..HEAD` : "HEAD";
+  const git = (args: string[]): string => execFileSync("git", ["-C", root, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 64 << 20 });
   try {
-    const log = execFileSync("git", ["-C", root, "log", "--format=%H%x09%s", range, "--", "golden/"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-    const commits = log.split("\n").filter((l) => l !== "");
+    const log = git(["log", "--format=%H%x09%P%x09%s", range, "--", "golden/"]);
+    const commits = log
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) => l.split("\t") as [string, string, string])
+      .filter(([sha, parents]) => !parents.includes(" ") || mergeAddsGolden(git, sha));
     const findings: Diagnostic[] = commits
-      .map((l) => l.split("\t") as [string, string])
-      .filter(([, title]) => !title.includes("[golden]"))
-      .map(([sha, title]) => diagnostic("evidence.golden_unmarked_commit", `commit ${sha.slice(0, 12)} "${title}" changes golden/ without [golden] in its title`, { file: sha.slice(0, 12) }));
-    const status = execFileSync("git", ["-C", root, "status", "--porcelain", "--", "golden/"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+      .filter(([, , title]) => !title.includes("[golden]"))
+      .map(([sha, , title]) => diagnostic("evidence.golden_unmarked_commit", `commit ${sha.slice(0, 12)} "${title}" changes golden/ without [golden] in its title`, { file: sha.slice(0, 12) }));
+    const status = git(["status", "--porcelain", "--", "golden/"]);
     const pending = status.split("\n").filter((l) => l.trim() !== "").length;
     if (pending > 0) findings.push(diagnostic("evidence.golden_uncommitted", `${pending} uncommitted change(s) under golden/; the commit recording them must carry [golden]`));
     return { available: true, range, commitsTouchingGolden: commits.length, findings };
   } catch (e) {
     return { available: false, range, commitsTouchingGolden: 0, findings: [diagnostic("evidence.git_unavailable", `git history unavailable: ${String(e).split("\n")[0]}`)] };
   }
+}
+
+/** Whether merge `sha` holds a golden/ file that matches none of its parents (a resolution of its own). */
+function mergeAddsGolden(git: (args: string[]) => string, sha: string): boolean {
+  const out = git(["diff-tree", "-c", "--no-commit-id", "--name-only", "-r", sha, "--", "golden/"]);
+  return out.split("\n").some((l) => l !== "");
 }
 
 /**
