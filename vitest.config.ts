@@ -1,4 +1,8 @@
 import { defineConfig } from "vitest/config";
+import { updateGoldenRequested } from "./test/support/update-golden.js";
+
+// The one golden-update switch also updates vitest snapshots; it throws when CI is set.
+const updateGolden = updateGoldenRequested(process.env);
 
 export default defineConfig({
   test: {
@@ -7,5 +11,6 @@ export default defineConfig({
     globalSetup: ["test/reference/global-setup.ts"],
     testTimeout: 30_000,
     pool: "forks",
+    ...(updateGolden ? { update: true } : {}),
   },
 });

@@ -153,6 +153,11 @@ async function main(args: readonly string[]): Promise<number> {
     process.stderr.write(`usage: node dist/scripts/update-hns-golden.js [--check]\nunknown argument: ${unknown[0]}\n`);
     return 2;
   }
+  if (!check && process.env["CI"] !== undefined && !["", "0", "false"].includes(process.env["CI"])) {
+    // The same rule as UPDATE_GOLDEN=1 (test/support/update-golden.ts): CI compares, never rewrites.
+    process.stderr.write("update-hns-golden: writing golden files is refused when CI is set; use --check\n");
+    return 2;
+  }
   const repo = repoRoot();
   const fixtures = discoverHnsFixtures(repo);
   let changed = 0;

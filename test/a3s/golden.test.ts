@@ -14,12 +14,13 @@ import { olpcCanonical } from "../../src/a3s/cjson.js";
 import { NodeFs } from "../../src/fs/node-fs.js";
 import { writeFixtures } from "./fixtures-gen.js";
 import { REPO } from "./helpers.js";
+import { UPDATE_GOLDEN } from "../support/update-golden.js";
 
 if (process.env["A3S_WRITE_FIXTURES"] === "1") writeFixtures();
 
 const FIX = join(REPO, "fixtures", "a3s");
 const GOLD = join(REPO, "golden", "a3s");
-const update = process.env["UPDATE_GOLDEN"] === "1";
+const update = UPDATE_GOLDEN;
 const fs = new NodeFs();
 const list = (d: string) => (existsSync(join(FIX, d)) ? readdirSync(join(FIX, d)).sort() : []);
 

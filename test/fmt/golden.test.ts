@@ -8,10 +8,11 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatSource } from "../../src/fmt/format.js";
+import { UPDATE_GOLDEN } from "../support/update-golden.js";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const GOLDEN = join(ROOT, "golden/fmt");
-const update = process.env["UPDATE_GOLDEN"] === "1";
+const update = UPDATE_GOLDEN;
 
 function yaoFiles(dir: string): string[] {
   const out: string[] = [];

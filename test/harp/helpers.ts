@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
+import { UPDATE_GOLDEN } from "../support/update-golden.js";
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const FIXTURES = join(REPO, "fixtures/harp");
@@ -15,7 +16,7 @@ export const FIXTURE_APP = join(REPO, "conformance/harp/fixture-app");
 export function expectGolden(name: string, actual: unknown): void {
   const file = join(GOLDEN, `${name}.json`);
   const text = `${JSON.stringify(actual, null, 2)}\n`;
-  if (process.env["UPDATE_GOLDEN"] === "1") {
+  if (UPDATE_GOLDEN) {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, text);
     return;

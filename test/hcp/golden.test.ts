@@ -1,6 +1,6 @@
 /**
  * Runs every pack under fixtures/hcp through checkHcp (with the real Node file system) and compares
- * the result with golden/hcp/<name>.json. Set YAOC_UPDATE_GOLDEN=1 to rewrite the golden files after
+ * the result with golden/hcp/<name>.json. Set UPDATE_GOLDEN=1 to rewrite the golden files after
  * reviewing a deliberate change; CI never sets it.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -10,11 +10,12 @@ import { describe, expect, it } from "vitest";
 import { NodeFs } from "../../src/fs/node-fs.js";
 import { checkHcp, HCP_CODES } from "../../src/hcp/index.js";
 import type { CheckResult } from "../../src/diagnostics/result.js";
+import { UPDATE_GOLDEN } from "../support/update-golden.js";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const fixtures = join(repo, "fixtures/hcp");
 const golden = join(repo, "golden/hcp");
-const update = process.env.YAOC_UPDATE_GOLDEN === "1" && process.env.CI !== "true";
+const update = UPDATE_GOLDEN;
 
 /** The reviewed, machine-independent view of a result. */
 function goldenView(result: CheckResult, absPack: string, shownPack: string): unknown {
@@ -49,7 +50,7 @@ describe("hcp fixtures match golden outputs", () => {
       const view = JSON.parse(JSON.stringify(goldenView(result, abs, `fixtures/hcp/${name}`)));
       const file = join(golden, `${name}.json`);
       if (update) writeFileSync(file, `${JSON.stringify(view, null, 2)}\n`);
-      expect(existsSync(file), `missing golden ${file}; run with YAOC_UPDATE_GOLDEN=1 and review it`).toBe(true);
+      expect(existsSync(file), `missing golden ${file}; run with UPDATE_GOLDEN=1 and review it`).toBe(true);
       expect(view).toEqual(JSON.parse(readFileSync(file, "utf8")));
     });
   }

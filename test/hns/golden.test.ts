@@ -1,12 +1,14 @@
 /**
  * Every package under fixtures/hns/ is loaded with the real file system and compared with its
- * golden file golden/hns/<fixture>.json. The goldens are written only by the explicit update script
- * (scripts/update-hns-golden.ts) and reviewed by hand; this test never writes them.
+ * golden file golden/hns/<fixture>.json. The goldens are written only on request, with the one
+ * switch every suite uses (UPDATE_GOLDEN=1, refused under CI) or the update script
+ * (scripts/update-hns-golden.ts, which also reports stale files), and reviewed by hand.
  *
  * Independently of the golden contents, the fixture layout states the expectation:
  * success/* must load, failure/<code>/* must fail with exactly <code>.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { describe, expect, it } from "vitest";
 import { HNS_CODES } from "../../src/hns/codes.js";
 import { YAO_READER_CODES } from "../../src/syntax/codes.js";
@@ -16,10 +18,12 @@ import {
   hnsGoldenView,
   KNOWN_LOADER_BUGS,
   loadFixture,
+  renderGolden,
   staleGoldens,
   type HnsFixture,
   type HnsGolden,
 } from "../../scripts/update-hns-golden.js";
+import { UPDATE_GOLDEN } from "../support/update-golden.js";
 import { BUILT_AT_RUN_TIME, REPO, UNREACHABLE } from "./helpers.js";
 
 const fixtures = discoverHnsFixtures(REPO);
@@ -57,7 +61,12 @@ describe("hns fixtures match their golden files", () => {
     const run = bug === undefined ? it : it.fails;
     run(bug === undefined ? fixture.rel : `${fixture.rel} [known loader bug: ${bug}]`, async () => {
       const file = goldenPathFor(fixture.rel, REPO);
-      expect(existsSync(file), `missing golden ${file}; run scripts/update-hns-golden.ts and review it`).toBe(true);
+      if (UPDATE_GOLDEN && bug === undefined) {
+        mkdirSync(dirname(file), { recursive: true });
+        writeFileSync(file, renderGolden(hnsGoldenView(await loadFixture(fixture), REPO)));
+        return;
+      }
+      expect(existsSync(file), `missing golden ${file}; run with UPDATE_GOLDEN=1 and review it`).toBe(true);
       const view = JSON.parse(JSON.stringify(hnsGoldenView(await loadFixture(fixture), REPO)));
       expect(view).toEqual(readGolden(fixture));
     });

@@ -3,7 +3,7 @@
  * Each file under test/snapshots/<frontend>/ holds what `yaoc check PATH` prints for one package,
  * diagnostic by diagnostic (rendered with renderDiagnosticText, so the summary lines other work
  * changes do not churn them). The files are reviewed by reading them; after a deliberate change to
- * wording or layout, re-run with `npx vitest run test/snapshots -u` and read the diff.
+ * wording or layout, re-run with `UPDATE_GOLDEN=1 npx vitest run test/snapshots` and read the diff.
  */
 import { describe, expect, it } from "vitest";
 import { renderDiagnosticText } from "../../src/diagnostics/render.js";

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { analyzeProgram, morphzProfile, programJson, readPersistedProgram, toolsFromManifest } from "../../src/yao/index.js";
 import { parseFile, REPO } from "./helpers.js";
+import { UPDATE_GOLDEN } from "../support/update-golden.js";
 
 const FIXTURES = join(REPO, "fixtures/yao/golden");
 const GOLDEN = join(REPO, "golden/yao");
@@ -27,7 +28,7 @@ describe("golden IR", () => {
     expect(r.diagnostics).toEqual([]);
     const text = programJson(r.program!);
     const golden = join(GOLDEN, `${name}.program.json`);
-    if (process.env["UPDATE_GOLDEN"] === "1") writeFileSync(golden, `${text}\n`);
+    if (UPDATE_GOLDEN) writeFileSync(golden, `${text}\n`);
     expect(text).toBe(readFileSync(golden, "utf8").trimEnd());
     // The persisted form reads back to the same identity.
     const back = readPersistedProgram(text);
