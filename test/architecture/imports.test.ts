@@ -63,6 +63,32 @@ export const RULES: readonly Rule[] = [
     name: "no node: import in the core (only src/cli, src/node.ts, node-*.ts adapters and the HARP host)",
     breaks: (e) => e.to.startsWith("node:") && !isNodeAdapter(e.from),
   },
+  {
+    name: "src/fs, src/json and src/text are leaves: they import nothing from src/ outside themselves",
+    breaks: (e) => {
+      const leaf = ["src/fs", "src/json", "src/text"].find((d) => under(e.from, d));
+      return leaf !== undefined && under(e.to, "src") && !under(e.to, leaf);
+    },
+  },
+  {
+    name: "src/syntax (the reader) imports only the leaves and src/diagnostics",
+    breaks: (e) => under(e.from, "src/syntax") && under(e.to, "src") && !/^src\/(syntax|diagnostics|text|json)\//.test(e.to),
+  },
+  {
+    name: "src/hns (the loader) imports no later stage: not yao, check, lsp, fmt, the other frontends or the catalog",
+    breaks: (e) => under(e.from, "src/hns") && /^src\/(yao|check|lsp|fmt|harp|a3s|hcp|catalog|evidence|output|codes)\//.test(e.to),
+  },
+  {
+    name: "src/yao (the analyzer) imports no later stage: not check, lsp, fmt, the other frontends or the catalog",
+    breaks: (e) => under(e.from, "src/yao") && /^src\/(check|lsp|fmt|harp|a3s|hcp|catalog|evidence|output|codes)\//.test(e.to),
+  },
+  {
+    name: "the sibling frontends (harp, a3s, hcp) do not import each other",
+    breaks: (e) => {
+      const own = ["src/harp", "src/a3s", "src/hcp"].find((d) => under(e.from, d));
+      return own !== undefined && ["src/harp", "src/a3s", "src/hcp"].some((d) => d !== own && under(e.to, d));
+    },
+  },
 ];
 
 function offenders(edges: readonly Edge[]): string[] {
@@ -78,6 +104,11 @@ describe("import rules", () => {
       { from: "src/evidence/reasons.ts", to: "src/cli/codes.ts" },
       { from: "src/canonical/package-identity.ts", to: "src/hns/model.ts" },
       { from: "src/hcp/check.ts", to: "node:fs" },
+      { from: "src/fs/snapshot.ts", to: "src/diagnostics/diagnostic.ts" },
+      { from: "src/syntax/reader.ts", to: "src/hns/model.ts" },
+      { from: "src/hns/check.ts", to: "src/yao/analyze.ts" },
+      { from: "src/yao/analyze.ts", to: "src/check/check.ts" },
+      { from: "src/harp/check.ts", to: "src/hcp/json-reader.ts" },
     ];
     for (const [i, e] of broken.entries()) expect(RULES[i]!.breaks(e), RULES[i]!.name).toBe(true);
     const fine: Edge[] = [
@@ -87,6 +118,11 @@ describe("import rules", () => {
       { from: "src/cli/main.ts", to: "src/cli/io.ts" },
       { from: "src/canonical/package-identity.ts", to: "src/canonical/hash.ts" },
       { from: "src/fs/node-fs.ts", to: "node:fs" },
+      { from: "src/fs/node-fs.ts", to: "src/fs/file-kind.ts" },
+      { from: "src/syntax/reader.ts", to: "src/diagnostics/diagnostic.ts" },
+      { from: "src/hns/model.ts", to: "src/canonical/package-identity.ts" },
+      { from: "src/yao/program.ts", to: "src/hns/model.ts" },
+      { from: "src/harp/check.ts", to: "src/harp/json.ts" },
     ];
     for (const e of fine) expect(offenders([e]), `${e.from} -> ${e.to}`).toEqual([]);
   });
