@@ -248,10 +248,6 @@ class AclStrictParser extends EmbeddedActionsParser {
     this.issues = [];
   }
 
-  private note(issue: AclIssue): void {
-    this.ACTION(() => this.issues.push(issue));
-  }
-
   public parseDocument = this.RULE("parseDocument", (): AclBlock[] => {
     const blocks: AclBlock[] = [];
     this.MANY(() => {

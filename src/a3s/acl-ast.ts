@@ -2,7 +2,7 @@
  * Reference-JSON helpers for the ACL document tree; the tree types themselves live in
  * grammar/acl-ast.ts (below both the grammar and this frontend) and are re-exported here.
  */
-import type { AclAttribute, AclBlock, AclValue } from "../../grammar/acl-ast.js";
+import type { AclBlock, AclValue } from "../../grammar/acl-ast.js";
 
 export type { AclAttribute, AclBlock, AclLabel, AclRange, AclValue } from "../../grammar/acl-ast.js";
 

@@ -186,7 +186,7 @@ export function registerCatalogCommands(program: Command, deps: CatalogCommandDe
       let progress: Progress | undefined;
       const streamed = new Set<Diagnostic>();
       const r = await cat.verify({
-        onStart: (b, index, total) => {
+        onStart: (b, _index, total) => {
           progress ??= new Progress(process.stderr, total, "verifying");
           progress.update(`${b.id}@${b.version}`);
         },

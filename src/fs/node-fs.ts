@@ -6,7 +6,7 @@
  */
 import { constants, promises as fsp, type Stats } from "node:fs";
 import { resolve as resolvePath } from "node:path";
-import { FsError, type FileKind, type FileStat, type PackageFs } from "./package-fs.js";
+import { FsError, type FileStat, type PackageFs } from "./package-fs.js";
 import { decodeName } from "./names.js";
 import { kindOf } from "./file-kind.js";
 import { pathArg, readPackageSnapshot } from "./node-snapshot.js";

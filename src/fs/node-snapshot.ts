@@ -150,7 +150,7 @@ class Reader {
       const name = decodeName(nameBytes);
       const rel = dir.rel === "" ? name : `${dir.rel}/${name}`;
       const childPath = Buffer.concat([dir.prefix, nameBytes]);
-      await this.readChild(dir, childPath, rel, depth);
+      await this.readChild(childPath, rel, depth);
     }
     if (!this.procFd) {
       // Without a descriptor-relative path the listing went through the full path: the directory
@@ -160,7 +160,7 @@ class Reader {
     }
   }
 
-  private async readChild(dir: DirHandle, childPath: Buffer, rel: string, depth: number): Promise<void> {
+  private async readChild(childPath: Buffer, rel: string, depth: number): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       const st = await lstatOrNull(childPath);
       if (st === null) return; // removed while walking: not part of the package

@@ -62,7 +62,7 @@ function num(v: JValue | undefined, p: Path): number {
   if (i < 0n || i > BigInt(Number.MAX_SAFE_INTEGER)) throw new IrError(p, "position out of range");
   return Number(i);
 }
-const at = (o: JObject, key: string, p: Path): JValue | undefined => o.get(key);
+const at = (o: JObject, key: string, _p: Path): JValue | undefined => o.get(key);
 const field = (p: Path, key: string | number): Path => `${p}/${typeof key === "number" ? key : escapePointerToken(key)}`;
 
 /** The file name decoded spans carry when the caller does not say where the program came from. */

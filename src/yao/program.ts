@@ -6,7 +6,7 @@
 import type { EffectSet, HirExpr, Requirements, YaoProgram } from "../../ir/yao-ir-0.1.js";
 import { YAO_LANGUAGE_VERSION } from "../../ir/yao-ir-0.1.js";
 import { canonicalSource } from "../canonical/typed.js";
-import type { SList, SNode, SourceSpan } from "../syntax/tree.js";
+import type { SList, SNode } from "../syntax/tree.js";
 import { debugEffects } from "./debug.js";
 import { ErrorSink, fail, YaoError } from "./error.js";
 import { ExpressionAnalyzer, type AnalysisEnv } from "./expressions.js";

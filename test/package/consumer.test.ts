@@ -16,7 +16,6 @@ import { REPO_ROOT } from "../support/shared.js";
 const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
 const TSC = join(REPO_ROOT, "node_modules/typescript/bin/tsc");
 let dir = "";
-let tarball = "";
 
 /** The README's library example (the ```ts block after "As a library"). */
 function readmeExample(): string {
@@ -79,7 +78,6 @@ function consumerLock(tarballName: string): object {
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "yaoc-consumer-"));
   const packed = JSON.parse(execFileSync(NPM, ["pack", "--ignore-scripts", "--json", "--pack-destination", dir], { cwd: REPO_ROOT, encoding: "utf8" })) as { filename: string }[];
-  tarball = join(dir, packed[0]!.filename);
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "consumers", private: true, dependencies: { yaoc: `file:${packed[0]!.filename}` } }));
   writeFileSync(join(dir, "package-lock.json"), JSON.stringify(consumerLock(packed[0]!.filename)));
   const install = (mode: string) => spawnSync(NPM, ["ci", mode, "--no-audit", "--no-fund", "--ignore-scripts"], { cwd: dir, encoding: "utf8", timeout: 240_000 });

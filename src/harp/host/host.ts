@@ -5,10 +5,10 @@
  * report them the same way as validation errors.
  */
 import { spawn } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { get as httpGet } from "node:http";
 import { createServer } from "node:net";
-import { dirname, join, relative } from "node:path";
+import { dirname, join } from "node:path";
 import { diagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { NodeFs } from "../../fs/node-fs.js";
 import { checkHarpPackage } from "../check.js";
@@ -24,7 +24,7 @@ import {
   type HarpManifest,
   type Platform,
 } from "../manifest.js";
-import { MAX_FILE_BYTES, treeDigest } from "../tree.js";
+import { treeDigest } from "../tree.js";
 import { stripDotSlash } from "../validate.js";
 import { defaultHarpHome, Layout } from "./layout.js";
 import { loadRuntimeTable } from "./runtimes.js";
