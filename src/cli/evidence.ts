@@ -17,7 +17,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
-import { join, relative, resolve, sep } from "node:path";
+import { basename, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import type { Diagnostic, Span } from "../diagnostics/diagnostic.js";
@@ -26,7 +26,7 @@ import { diagnostic } from "../evidence/codes.js";
 // JSON readers are to be unified; until then this command borrows it rather than adding a fifth).
 import { parseJson as parseStrictJson } from "../harp/json.js";
 import { NodeFs } from "../fs/node-fs.js";
-import { buildAttestation, renderJsonl, renderMarkdown, type GitEvidence } from "../evidence/attest.js";
+import { buildAttestation, renderJsonl, renderMarkdown, type AttestHistory, type GitEvidence } from "../evidence/attest.js";
 import { canonicalize } from "../evidence/canonicalize.js";
 import { RECEIPT_TABLE, renderClassificationMarkdown } from "../evidence/classification.js";
 import {
@@ -62,6 +62,11 @@ const EXIT_USAGE = 2;
 
 const provenance = () => ({ tool: { name: "yaoc", version: VERSION }, host: { platform: process.platform, node: process.version } });
 
+/** A package's own name: the last segment of its resolved path, however the path was typed. */
+export function packageNameOf(path: string): string {
+  return basename(resolve(path)) || path;
+}
+
 /** Receipts for `paths`, with this process's physical fields (time, pid, run id, elapsed). */
 export async function receiptsFor(
   paths: readonly string[],
@@ -75,7 +80,7 @@ export async function receiptsFor(
     const { results } = await checkPaths(fs, [path], { analyze: options.analyze });
     const elapsed = Math.round((performance.now() - t0) * 1000) / 1000;
     for (const r of results) {
-      out.push(toReceipt(r, { ...options, provenance: provenance(), run: { generated_at: new Date().toISOString(), pid: process.pid, id_runtime, elapsed } }));
+      out.push(toReceipt(r, { ...options, packageName: packageNameOf(r.path), provenance: provenance(), run: { generated_at: new Date().toISOString(), pid: process.pid, id_runtime, elapsed } }));
     }
   }
   return out;
@@ -285,14 +290,18 @@ function ruleSince(root: string): string | undefined {
   return /^[0-9a-f]{7,40}$/.test(commit) ? commit : undefined;
 }
 
-function lastGreen(root: string, out: string): string | undefined {
-  const file = join(resolve(root, out), "last-green.json");
-  if (!existsSync(file)) return ruleSince(root);
+/**
+ * The last green attestation recorded in `out` (history for the report, never an input to the
+ * verdict: a verdict that depended on what an earlier run left behind would not be reproducible).
+ */
+function lastGreen(out: string): AttestHistory["last_green"] {
+  const file = join(out, "last-green.json");
   try {
-    const commit = (JSON.parse(readFileSync(file, "utf8")) as { commit?: unknown }).commit;
-    return typeof commit === "string" && /^[0-9a-f]{7,40}$/.test(commit) ? commit : undefined;
+    const doc = JSON.parse(readFileSync(file, "utf8")) as { commit?: unknown; verdict_hash?: unknown };
+    if (typeof doc.commit !== "string" || !/^[0-9a-f]{7,40}$/.test(doc.commit)) return null;
+    return { commit: doc.commit, verdict_hash: typeof doc.verdict_hash === "string" ? doc.verdict_hash : null };
   } catch {
-    return undefined;
+    return null;
   }
 }
 
@@ -407,7 +416,7 @@ export function registerEvidenceCommands(program: Command): void {
     .option("--root <dir>", "repository root holding fixtures/ and examples/", ".")
     .option("--runs <n>", "independent runs (≥ 2)", "2")
     .option("--git", "also require [golden] in the title of every commit touching golden/ since the last green run")
-    .option("--since <rev>", "with --git: check commits after this revision (default: reports/last-green.json, else all history)")
+    .option("--since <rev>", "with --git: check commits after this revision (default: the commit in golden/EVIDENCE_RULE_SINCE, else all history)")
     .action(async (dir: string, opts: { root: string; runs: string; git?: boolean; since?: string; format: OutputFormat }) => {
       const root = resolve(opts.root);
       const runs = Number(opts.runs);
@@ -421,7 +430,7 @@ export function registerEvidenceCommands(program: Command): void {
         return;
       }
       const v = await verifyGolden(root, dir, { runs, analyze: true });
-      const git = opts.git ? gitGoldenCheck(root, opts.since ?? lastGreen(root, "reports")) : null;
+      const git = opts.git ? gitGoldenCheck(root, opts.since ?? ruleSince(root)) : null;
       const physicalOk = v.runs.length > 0 && v.runs.every((r) => r.physicalDifference.length > 0);
       const errors = [
         ...v.workerFindings,
@@ -456,7 +465,7 @@ export function registerEvidenceCommands(program: Command): void {
     .option("--golden <dir>", "golden directory", DEFAULT_GOLDEN_DIR)
     .option("--root <dir>", "repository root", ".")
     .option("--runs <n>", "independent runs (≥ 2)", "2")
-    .option("--since <rev>", "check [golden] commit titles after this revision (default: <out>/last-green.json, else all history)")
+    .option("--since <rev>", "check [golden] commit titles after this revision (default: the commit in golden/EVIDENCE_RULE_SINCE, else all history)")
     .option("--no-git", "skip the [golden] commit-title check (D6 becomes a warning)")
     .action(async (opts: { out: string; golden: string; root: string; runs: string; since?: string; git: boolean }) => {
       const t0 = performance.now();
@@ -472,16 +481,17 @@ export function registerEvidenceCommands(program: Command): void {
         return;
       }
       const v = await verifyGolden(root, opts.golden, { runs, analyze: true });
-      const git = opts.git ? gitGoldenCheck(root, opts.since ?? lastGreen(root, opts.out)) : null;
+      const git = opts.git ? gitGoldenCheck(root, opts.since ?? ruleSince(root)) : null;
+      const out = resolve(process.cwd(), opts.out);
       const a = buildAttestation(
         { ...v, docFindings: docFindings(root), git, tool: provenance().tool, host: provenance().host },
         {
           ts_build: new Date().toISOString(),
           elapsed: Math.round(performance.now() - t0),
           runs: v.receipts.length > 0 ? [{ pid: process.pid }] : [],
+          history: { last_green: lastGreen(out) },
         },
       );
-      const out = resolve(process.cwd(), opts.out);
       mkdirSync(out, { recursive: true });
       writeFileSync(join(out, "attestation.md"), renderMarkdown(a));
       writeFileSync(join(out, "attestation.jsonl"), renderJsonl(a));

@@ -61,6 +61,15 @@ export interface AttestInputs {
   readonly host?: { readonly platform: string; readonly node: string };
 }
 
+/**
+ * What earlier runs left behind (the last green record in the report directory). Reported beside
+ * the verdict, never hashed: the verdict is a function of the commit's evidence, and two runs of
+ * the same commit must agree whatever an earlier run wrote (seed 002 §5.3).
+ */
+export interface AttestHistory {
+  readonly last_green: { readonly commit: string; readonly verdict_hash: string | null } | null;
+}
+
 export interface Attestation {
   readonly doc: Record<string, unknown>;
   readonly verdict: Verdict;
@@ -90,7 +99,7 @@ const SEED_MIN_PHYSICAL = ["ts", "timestamp", "elapsed", "duration", "started_at
 /** The RFC 8785 number vector of values.json, checked on every run. */
 const JCS_SELF_TEST = { input: "[333333333.33333329, 1E30, 4.50, 2e-3, 0.000000000000000000000000001, -0.0]", output: "[333333333.3333333,1e+30,4.5,0.002,1e-27,0]" };
 
-export function buildAttestation(inp: AttestInputs, physical: { ts_build: string; elapsed: number | null; runs: readonly unknown[] }): Attestation {
+export function buildAttestation(inp: AttestInputs, physical: { ts_build: string; elapsed: number | null; runs: readonly unknown[]; history?: AttestHistory }): Attestation {
   const checks: AttestationCheck[] = [];
 
   // D1 — table published, unknown fields counted.
@@ -253,6 +262,7 @@ export function buildAttestation(inp: AttestInputs, physical: { ts_build: string
       ...(inp.host ? { host: inp.host } : {}),
       physical_difference: [...new Set(inp.runs.flatMap((r) => r.physicalDifference))].sort(compareUtf16),
       runs: physical.runs,
+      history: physical.history ?? { last_green: null },
       ts_build: ts,
       elapsed: physical.elapsed,
     };
@@ -285,6 +295,7 @@ export function renderJsonl(a: Attestation): string {
       verdict_hash: d["verdict_hash"],
       ts_build: d["ts_build"],
       physical_difference: d["physical_difference"],
+      history: d["history"],
     } as never),
   );
   return `${lines.join("\n")}\n`;
@@ -303,6 +314,7 @@ export function renderMarkdown(a: Attestation): string {
     `- verdict_hash: \`${a.verdictHash}\` (over the repro fields of this report; \`ts_build\` excluded)`,
     `- ts_build: ${String(d["ts_build"])} (physical, not hashed)`,
     `- tool: ${JSON.stringify(d["tool"])}`,
+    `- history (not hashed): ${lastGreenLine(d["history"] as AttestHistory | undefined)}`,
     "",
     "## Grade evidence",
     "",
@@ -322,6 +334,11 @@ export function renderMarkdown(a: Attestation): string {
   }
   out.push("", "Legend: [x] pass, [~] warn (yellow), [ ] fail (red). Exit codes: 0 green, 1 red, 2 yellow.", "");
   return out.join("\n");
+}
+
+function lastGreenLine(h: AttestHistory | undefined): string {
+  const g = h?.last_green;
+  return g ? `last green attestation in this report directory: commit ${g.commit.slice(0, 12)}, verdict_hash ${g.verdict_hash ?? "unknown"}` : "no earlier green attestation in this report directory";
 }
 
 export { EVIDENCE_CODES };
