@@ -47,6 +47,8 @@ import { canonicalJson, type JsonValue } from "../evidence/jcs.js";
 import { reproHashOf } from "../evidence/canonicalize.js";
 import { docClaimFindings, receiptFindings, toReceipt, type EvidenceClass, type Receipt } from "../evidence/receipt.js";
 import { VERSION } from "../version.js";
+import { compareSuite, type SuiteComparison } from "./golden/compare.js";
+import { filesUnder, GOLDEN_ROOT_FILES, GOLDEN_SUITES } from "./golden/suites.js";
 import { checkPaths } from "./check-command.js";
 import { renderResults } from "../output/format.js";
 import { jsonDiagnostics } from "../output/format-json.js";
@@ -139,6 +141,41 @@ export function freshRun(root: string, cases: readonly string[], analyze: boolea
   }
 }
 
+/**
+ * Every other folder of golden/ (golden/README.md): each suite's records recomputed in a fresh
+ * process and compared with its files; plus any file under golden/ that no verifier accounts for.
+ */
+export function verifySuites(root: string, evidenceDir: string): { suites: SuiteComparison[]; findings: Diagnostic[] } {
+  const suites: SuiteComparison[] = [];
+  const findings: Diagnostic[] = [];
+  for (const suite of GOLDEN_SUITES) {
+    const r = spawnSync(process.execPath, [THIS_FILE, "--golden-suite", suite.name], { cwd: root, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+    let records: Map<string, string> | undefined;
+    try {
+      if (r.status !== 0) throw new Error(`exited ${String(r.status)}: ${(r.stderr ?? "").slice(0, 500)}`);
+      const pairs = JSON.parse(r.stdout) as unknown;
+      if (!Array.isArray(pairs) || !pairs.every((p) => Array.isArray(p) && typeof p[0] === "string" && typeof p[1] === "string")) throw new Error("its output is not a record list");
+      records = new Map(pairs as [string, string][]);
+    } catch (e) {
+      findings.push(diagnostic("evidence.worker_failed", `${suite.folder}: the fresh process recomputing it failed: ${e instanceof Error ? e.message : String(e)}`, { file: suite.folder }));
+      continue;
+    }
+    const c = compareSuite(root, suite.folder, records);
+    suites.push(c);
+    findings.push(...c.findings);
+  }
+  const golden = join(root, "golden");
+  const claimed = [...GOLDEN_SUITES.map((s) => s.folder), relative(root, resolve(root, evidenceDir)).split(sep).join("/")];
+  if (existsSync(golden) && statSync(golden).isDirectory()) {
+    for (const rel of filesUnder(golden)) {
+      const path = `golden/${rel}`;
+      if (GOLDEN_ROOT_FILES.includes(rel) || claimed.some((f) => path.startsWith(`${f}/`))) continue;
+      findings.push(diagnostic("evidence.golden_stale", `${path} is not verified by any golden suite (golden/README.md lists them)`, { file: path, hint: "move it into a suite's folder or delete it" }));
+    }
+  }
+  return { suites, findings };
+}
+
 function readPackageFiles(root: string, casePath: string): Map<string, Uint8Array> {
   const files = new Map<string, Uint8Array>();
   const abs = join(root, casePath);
@@ -174,6 +211,8 @@ export interface VerifyOutcome {
   readonly runs: RunComparison[];
   readonly runCount: number;
   readonly golden: CaseComparison[];
+  /** The other golden folders (golden/README.md), each recomputed in a fresh process. */
+  readonly suites: SuiteComparison[];
   readonly goldenFindings: Diagnostic[];
   readonly sensitivity: SensitivityReport[];
   readonly sensitivityFindings: Diagnostic[];
@@ -219,10 +258,12 @@ export async function verifyGolden(root: string, goldenDir: string, options: { r
   });
   if (existsSync(gdir) && statSync(gdir).isDirectory()) {
     const names = new Set(cases.map(goldenFileName));
-    for (const f of readdirSync(gdir).sort()) {
-      if (f.endsWith(".json") && !names.has(f)) goldenFindings.push(diagnostic("evidence.golden_stale", `${goldenDir}/${f} has no case`, { file: `${goldenDir}/${f}` }));
+    for (const f of filesUnder(gdir)) {
+      if (!names.has(f)) goldenFindings.push(diagnostic("evidence.golden_stale", `${goldenDir}/${f} has no case`, { file: `${goldenDir}/${f}` }));
     }
   }
+  const other = verifySuites(root, goldenDir);
+  goldenFindings.push(...other.findings);
   const sensitivity = first.length === cases.length ? await selfCheck(root, cases, first, options.analyze) : [];
   const receiptFs = runsReceipts.flatMap((rs) => rs.flatMap((r, i) => receiptFindings(r, cases[i]!)));
   const dedup = new Map(receiptFs.map((d) => [`${d.code}\u0000${d.message}`, d]));
@@ -233,6 +274,7 @@ export async function verifyGolden(root: string, goldenDir: string, options: { r
     runs,
     runCount: runsReceipts.length,
     golden,
+    suites: other.suites,
     goldenFindings,
     sensitivity,
     sensitivityFindings: sensitivity.flatMap(sensitivityFindings),
@@ -441,18 +483,20 @@ export function registerEvidenceCommands(program: Command): void {
         ...(git?.findings ?? []),
       ];
       const matched = v.golden.filter((g) => g.status === "match").length;
+      const records = v.suites.reduce((n, s) => n + s.records, 0);
+      const recordsMatched = v.suites.reduce((n, s) => n + s.matched, 0);
       const stable = v.runs.filter((r) => r.agree).length;
       const sensitivityPassedCount = v.sensitivity.filter((s) => s.passed).length;
       if (opts.format === "json") {
         process.stdout.write(
-          `${JSON.stringify({ ok: !errors.some((d) => d.severity === "error"), cases: v.cases.length, matched, stable, runs: v.runCount, sensitivity: { passed: sensitivityPassedCount, total: v.sensitivity.length }, git: git ? { range: git.range, commits: git.commitsTouchingGolden } : null, diagnostics: jsonDiagnostics(errors) })}\n`,
+          `${JSON.stringify({ ok: !errors.some((d) => d.severity === "error"), cases: v.cases.length, matched, stable, runs: v.runCount, sensitivity: { passed: sensitivityPassedCount, total: v.sensitivity.length }, folders: v.suites.map((f) => ({ folder: f.folder, records: f.records, matched: f.matched })), git: git ? { range: git.range, commits: git.commitsTouchingGolden } : null, diagnostics: jsonDiagnostics(errors) })}\n`,
         );
       } else if (opts.format !== "human") {
         process.stdout.write(renderResults([findingsResult(errors)], opts.format, formatOptions(process.stdout)));
       } else {
         printFindings(errors);
         process.stdout.write(
-          `golden verify: ${matched}/${v.cases.length} match, ${stable}/${v.runs.length} stable over ${v.runCount} fresh runs, sensitivity ${sensitivityPassedCount}/${v.sensitivity.length} passed${git ? `, git ${git.range}: ${git.commitsTouchingGolden} golden commit(s) checked` : ""}\n`,
+          `golden verify: ${matched}/${v.cases.length} match, ${stable}/${v.runs.length} stable over ${v.runCount} fresh runs, sensitivity ${sensitivityPassedCount}/${v.sensitivity.length} passed; other golden folders ${recordsMatched}/${records} records match (${v.suites.map((f) => `${f.folder.replace(/^golden\//, "")} ${f.matched}/${f.records}`).join(", ")})${git ? `, git ${git.range}: ${git.commitsTouchingGolden} golden commit(s) checked` : ""}\n`,
         );
       }
       process.exitCode = errors.some((d) => d.severity === "error") ? EXIT_FAIL : EXIT_OK;
@@ -572,6 +616,20 @@ function isMain(): boolean {
   } catch {
     return false;
   }
+}
+
+/** Worker mode: `node evidence.js --golden-suite NAME` prints the suite's records as JSON pairs. */
+async function suiteWorker(name: string | undefined): Promise<void> {
+  const suite = GOLDEN_SUITES.find((s) => s.name === name);
+  if (suite === undefined) throw new Error(`no golden suite ${String(name)}`);
+  process.stdout.write(JSON.stringify([...(await suite.records(process.cwd()))]));
+}
+
+if (isMain() && process.argv[2] === "--golden-suite") {
+  suiteWorker(process.argv[3]).catch((e: unknown) => {
+    process.stderr.write(`yaoc golden suite worker: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exitCode = 70;
+  });
 }
 
 if (isMain() && process.argv[2] === "--worker") {

@@ -45,6 +45,8 @@ export interface AttestInputs {
   readonly runs: readonly RunComparison[];
   readonly runCount: number;
   readonly golden: readonly CaseComparison[];
+  /** The other golden folders, recomputed and compared record by record (their findings are in goldenFindings). */
+  readonly suites?: readonly { readonly folder: string; readonly records: number; readonly matched: number }[];
   readonly goldenFindings: readonly Diagnostic[];
   readonly sensitivity: readonly SensitivityReport[];
   readonly sensitivityFindings: readonly Diagnostic[];
@@ -181,6 +183,7 @@ export function buildAttestation(inp: AttestInputs, physical: { ts_build: string
       "Golden values frozen and every change to golden/ marked [golden]",
       !goldenHit ? "fail" : inp.git === null ? "warn" : statusOf(d6),
       `${inp.golden.filter((g) => g.status === "match").length}/${inp.cases.length} case(s) match golden/evidence; ` +
+        `${(inp.suites ?? []).reduce((n, f) => n + f.matched, 0)}/${(inp.suites ?? []).reduce((n, f) => n + f.records, 0)} record(s) of ${(inp.suites ?? []).length} other golden folder(s) match; ` +
         (inp.git === null ? "git history not checked (run with --git)" : inp.git.available ? `${inp.git.commitsTouchingGolden} commit(s) touching golden/ in ${inp.git.range} checked for [golden]` : "git history unavailable"),
       inp.git === null ? [...d6, diagnostic("evidence.git_unavailable", "the [golden] commit-title check was not run")] : d6,
     ),
