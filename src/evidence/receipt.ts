@@ -7,6 +7,7 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { diagnostic, EVIDENCE_CODES } from "./codes.js";
 import type { CodeWithSeverity } from "../diagnostics/codes.js";
 import { jsonResult } from "../output/format-json.js";
+import { escapePointerToken } from "../json/pointer.js";
 import type { CheckResult } from "../diagnostics/result.js";
 import { canonicalize, type Canonicalized } from "./canonicalize.js";
 import { RECEIPT_TABLE } from "./classification.js";
@@ -204,6 +205,36 @@ export function honestyFindings(doc: Record<string, unknown>, subject: string): 
   return out;
 }
 
+/**
+ * Every evidence claim in one JSON document (a bench result, a file of figures beside a doc): each
+ * object, at any depth, that has an `evidence_class` is held to §5.1 like a receipt. `subject` names
+ * the file; a finding's subject is the file with the object's JSON pointer. `honest` counts the
+ * claims that carry what their class requires (a measured one its source and time), i.e. the ones
+ * that can back a document's claim of measured results.
+ */
+export function evidenceClaims(subject: string, doc: unknown): { claims: number; honest: number; findings: Diagnostic[] } {
+  let claims = 0;
+  let honest = 0;
+  const findings: Diagnostic[] = [];
+  const walk = (v: unknown, pointer: string, depth: number): void => {
+    if (v === null || typeof v !== "object" || depth > 64) return;
+    if (Array.isArray(v)) {
+      v.forEach((x, i) => walk(x, `${pointer}/${i}`, depth + 1));
+      return;
+    }
+    const o = v as Record<string, unknown>;
+    if (Object.prototype.hasOwnProperty.call(o, "evidence_class")) {
+      claims++;
+      const fs = honestyFindings(o, pointer === "" ? subject : `${subject}#${pointer}`);
+      if (fs.length === 0 && (o["evidence_class"] === "measured" || o["evidence_class"] === "third_party")) honest++;
+      findings.push(...fs);
+    }
+    for (const [k, x] of Object.entries(o)) walk(x, `${pointer}/${escapePointerToken(k)}`, depth + 1);
+  };
+  walk(doc, "", 0);
+  return { claims, honest, findings };
+}
+
 /** A measured figure (e.g. a benchmark time): carries where it was measured and when (§5.1). */
 export function measuredFigure(name: string, value: number, unit: string, measureSource: string, measureTs: string): Record<string, unknown> {
   return { name, value, unit, evidence_class: "measured", measure_source: measureSource, measure_ts: measureTs };
@@ -215,7 +246,8 @@ export const CLAIM_PATTERN = /实测|真实生效|\bmeasured (?:results?|speed-?
 /**
  * §5.2 third bullet: a document that claims measured / really-in-effect results while its directory
  * holds no non-simulated evidence gets H1. Code spans and fenced blocks are ignored (quoting the rule
- * is not claiming it). `evidenceClassesInDir` lists the evidence classes found beside the document.
+ * is not claiming it). `evidenceClassesInDir` lists the classes of the honest evidence beside the
+ * document (a measured claim counts only with its source and time: see evidenceClaims).
  */
 export function docClaimFindings(docPath: string, text: string, evidenceClassesInDir: readonly string[]): Diagnostic[] {
   const prose = text.replace(/```[\s\S]*?```/g, "").replace(/`[^`\n]*`/g, "");
