@@ -8,6 +8,7 @@
  * Human and GitHub output stream: each package's diagnostics are written as soon as it is checked.
  * On a terminal, stderr shows a progress line while more than one package is being checked.
  */
+import { basename, resolve } from "node:path";
 import { diagnostic } from "../diagnostics/diagnostic.js";
 import { renderHumanResult, renderHumanSummary } from "../diagnostics/render.js";
 import { renderGithub } from "../output/format-github.js";
@@ -113,7 +114,8 @@ export async function runCheck(fs: PackageFs, inputs: readonly string[], options
   if (options.format === "human") process.stdout.write(renderHumanSummary(results));
   else if (!stream) {
     // The JSON document is a set of evidence receipts (seed 002): each result with its ReproHash.
-    const json = (rs: readonly CheckResult[]) => renderEvidenceJson(rs, { analyze: options.analyze });
+    // Each package is named by the last segment of its resolved path, so the ReproHash does not depend on how it was typed.
+    const json = (rs: readonly CheckResult[]) => renderEvidenceJson(rs, { analyze: options.analyze, packageName: (p) => basename(resolve(p)) || p });
     process.stdout.write(renderResults(results, options.format, formatOptions(process.stdout, { json })));
   }
   const tooManyWarnings = options.maxWarnings !== undefined && warnings > options.maxWarnings;

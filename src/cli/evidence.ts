@@ -17,7 +17,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
-import { join, relative, resolve, sep } from "node:path";
+import { basename, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import type { Diagnostic, Span } from "../diagnostics/diagnostic.js";
@@ -26,7 +26,7 @@ import { diagnostic } from "../evidence/codes.js";
 // JSON readers are to be unified; until then this command borrows it rather than adding a fifth).
 import { parseJson as parseStrictJson } from "../harp/json.js";
 import { NodeFs } from "../fs/node-fs.js";
-import { buildAttestation, renderJsonl, renderMarkdown, type GitEvidence } from "../evidence/attest.js";
+import { buildAttestation, renderJsonl, renderMarkdown, type AttestHistory, type CiEvidence, type GitEvidence } from "../evidence/attest.js";
 import { canonicalize } from "../evidence/canonicalize.js";
 import { RECEIPT_TABLE, renderClassificationMarkdown } from "../evidence/classification.js";
 import {
@@ -45,8 +45,10 @@ import {
 } from "../evidence/golden.js";
 import { canonicalJson, type JsonValue } from "../evidence/jcs.js";
 import { reproHashOf } from "../evidence/canonicalize.js";
-import { docClaimFindings, receiptFindings, toReceipt, type EvidenceClass, type Receipt } from "../evidence/receipt.js";
+import { docClaimFindings, evidenceClaims, receiptFindings, toReceipt, type EvidenceClass, type Receipt } from "../evidence/receipt.js";
 import { VERSION } from "../version.js";
+import { compareSuite, type SuiteComparison } from "./golden/compare.js";
+import { filesUnder, GOLDEN_ROOT_FILES, GOLDEN_SUITES } from "./golden/suites.js";
 import { checkPaths } from "./check-command.js";
 import { renderResults } from "../output/format.js";
 import { jsonDiagnostics } from "../output/format-json.js";
@@ -62,6 +64,11 @@ const EXIT_USAGE = 2;
 
 const provenance = () => ({ tool: { name: "yaoc", version: VERSION }, host: { platform: process.platform, node: process.version } });
 
+/** A package's own name: the last segment of its resolved path, however the path was typed. */
+export function packageNameOf(path: string): string {
+  return basename(resolve(path)) || path;
+}
+
 /** Receipts for `paths`, with this process's physical fields (time, pid, run id, elapsed). */
 export async function receiptsFor(
   paths: readonly string[],
@@ -75,7 +82,7 @@ export async function receiptsFor(
     const { results } = await checkPaths(fs, [path], { analyze: options.analyze });
     const elapsed = Math.round((performance.now() - t0) * 1000) / 1000;
     for (const r of results) {
-      out.push(toReceipt(r, { ...options, provenance: provenance(), run: { generated_at: new Date().toISOString(), pid: process.pid, id_runtime, elapsed } }));
+      out.push(toReceipt(r, { ...options, packageName: packageNameOf(r.path), provenance: provenance(), run: { generated_at: new Date().toISOString(), pid: process.pid, id_runtime, elapsed } }));
     }
   }
   return out;
@@ -134,6 +141,41 @@ export function freshRun(root: string, cases: readonly string[], analyze: boolea
   }
 }
 
+/**
+ * Every other folder of golden/ (golden/README.md): each suite's records recomputed in a fresh
+ * process and compared with its files; plus any file under golden/ that no verifier accounts for.
+ */
+export function verifySuites(root: string, evidenceDir: string): { suites: SuiteComparison[]; findings: Diagnostic[] } {
+  const suites: SuiteComparison[] = [];
+  const findings: Diagnostic[] = [];
+  for (const suite of GOLDEN_SUITES) {
+    const r = spawnSync(process.execPath, [THIS_FILE, "--golden-suite", suite.name], { cwd: root, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+    let records: Map<string, string> | undefined;
+    try {
+      if (r.status !== 0) throw new Error(`exited ${String(r.status)}: ${(r.stderr ?? "").slice(0, 500)}`);
+      const pairs = JSON.parse(r.stdout) as unknown;
+      if (!Array.isArray(pairs) || !pairs.every((p) => Array.isArray(p) && typeof p[0] === "string" && typeof p[1] === "string")) throw new Error("its output is not a record list");
+      records = new Map(pairs as [string, string][]);
+    } catch (e) {
+      findings.push(diagnostic("evidence.worker_failed", `${suite.folder}: the fresh process recomputing it failed: ${e instanceof Error ? e.message : String(e)}`, { file: suite.folder }));
+      continue;
+    }
+    const c = compareSuite(root, suite.folder, records);
+    suites.push(c);
+    findings.push(...c.findings);
+  }
+  const golden = join(root, "golden");
+  const claimed = [...GOLDEN_SUITES.map((s) => s.folder), relative(root, resolve(root, evidenceDir)).split(sep).join("/")];
+  if (existsSync(golden) && statSync(golden).isDirectory()) {
+    for (const rel of filesUnder(golden)) {
+      const path = `golden/${rel}`;
+      if (GOLDEN_ROOT_FILES.includes(rel) || claimed.some((f) => path.startsWith(`${f}/`))) continue;
+      findings.push(diagnostic("evidence.golden_stale", `${path} is not verified by any golden suite (golden/README.md lists them)`, { file: path, hint: "move it into a suite's folder or delete it" }));
+    }
+  }
+  return { suites, findings };
+}
+
 function readPackageFiles(root: string, casePath: string): Map<string, Uint8Array> {
   const files = new Map<string, Uint8Array>();
   const abs = join(root, casePath);
@@ -169,6 +211,8 @@ export interface VerifyOutcome {
   readonly runs: RunComparison[];
   readonly runCount: number;
   readonly golden: CaseComparison[];
+  /** The other golden folders (golden/README.md), each recomputed in a fresh process. */
+  readonly suites: SuiteComparison[];
   readonly goldenFindings: Diagnostic[];
   readonly sensitivity: SensitivityReport[];
   readonly sensitivityFindings: Diagnostic[];
@@ -214,10 +258,12 @@ export async function verifyGolden(root: string, goldenDir: string, options: { r
   });
   if (existsSync(gdir) && statSync(gdir).isDirectory()) {
     const names = new Set(cases.map(goldenFileName));
-    for (const f of readdirSync(gdir).sort()) {
-      if (f.endsWith(".json") && !names.has(f)) goldenFindings.push(diagnostic("evidence.golden_stale", `${goldenDir}/${f} has no case`, { file: `${goldenDir}/${f}` }));
+    for (const f of filesUnder(gdir)) {
+      if (!names.has(f)) goldenFindings.push(diagnostic("evidence.golden_stale", `${goldenDir}/${f} has no case`, { file: `${goldenDir}/${f}` }));
     }
   }
+  const other = verifySuites(root, goldenDir);
+  goldenFindings.push(...other.findings);
   const sensitivity = first.length === cases.length ? await selfCheck(root, cases, first, options.analyze) : [];
   const receiptFs = runsReceipts.flatMap((rs) => rs.flatMap((r, i) => receiptFindings(r, cases[i]!)));
   const dedup = new Map(receiptFs.map((d) => [`${d.code}\u0000${d.message}`, d]));
@@ -228,6 +274,7 @@ export async function verifyGolden(root: string, goldenDir: string, options: { r
     runs,
     runCount: runsReceipts.length,
     golden,
+    suites: other.suites,
     goldenFindings,
     sensitivity,
     sensitivityFindings: sensitivity.flatMap(sensitivityFindings),
@@ -285,14 +332,18 @@ function ruleSince(root: string): string | undefined {
   return /^[0-9a-f]{7,40}$/.test(commit) ? commit : undefined;
 }
 
-function lastGreen(root: string, out: string): string | undefined {
-  const file = join(resolve(root, out), "last-green.json");
-  if (!existsSync(file)) return ruleSince(root);
+/**
+ * The last green attestation recorded in `out` (history for the report, never an input to the
+ * verdict: a verdict that depended on what an earlier run left behind would not be reproducible).
+ */
+function lastGreen(out: string): AttestHistory["last_green"] {
+  const file = join(out, "last-green.json");
   try {
-    const commit = (JSON.parse(readFileSync(file, "utf8")) as { commit?: unknown }).commit;
-    return typeof commit === "string" && /^[0-9a-f]{7,40}$/.test(commit) ? commit : undefined;
+    const doc = JSON.parse(readFileSync(file, "utf8")) as { commit?: unknown; verdict_hash?: unknown };
+    if (typeof doc.commit !== "string" || !/^[0-9a-f]{7,40}$/.test(doc.commit)) return null;
+    return { commit: doc.commit, verdict_hash: typeof doc.verdict_hash === "string" ? doc.verdict_hash : null };
   } catch {
-    return undefined;
+    return null;
   }
 }
 
@@ -304,27 +355,94 @@ function headCommit(root: string): string | undefined {
   }
 }
 
-/** H1 for documents: docs/**.md and README.md that claim measured results without evidence beside them. */
+/** Where the repository's evidence claims live: measured figures (bench/) and documents (docs/). */
+export const CLAIM_DIRS: readonly string[] = ["bench", "docs"];
+
+/** The evidence claims of one .json / .jsonl file (each line of a .jsonl is a document). */
+function fileClaims(rel: string, text: string): ReturnType<typeof evidenceClaims> {
+  const docs: { subject: string; text: string }[] = rel.endsWith(".jsonl")
+    ? text.split("\n").flatMap((line, i) => (line.trim() === "" ? [] : [{ subject: `${rel}:${i + 1}`, text: line }]))
+    : [{ subject: rel, text }];
+  const total = { claims: 0, honest: 0, findings: [] as Diagnostic[] };
+  for (const d of docs) {
+    const parsed = parseStrictJson(d.text);
+    if (!parsed.ok) {
+      // A file that says it holds evidence but cannot be read holds none; never skip it silently.
+      if (d.text.includes('"evidence_class"')) {
+        total.claims++;
+        total.findings.push(diagnostic("evidence.hon_invalid_evidence_class", `${d.subject}: H2: the evidence in this file cannot be read: ${parsed.error.message} at ${parsed.error.span.start.line}:${parsed.error.span.start.column}`, { file: d.subject }));
+      }
+      continue;
+    }
+    const c = evidenceClaims(d.subject, parsed.json.value);
+    total.claims += c.claims;
+    total.honest += c.honest;
+    total.findings.push(...c.findings);
+  }
+  return total;
+}
+
+/**
+ * §5.1–5.2 for the repository itself (issue 20): every `measured` (or `third_party`) claim in a
+ * .json / .jsonl file under bench/ and docs/ must carry `measure_source` and `measure_ts` (H1), and a
+ * document under docs/ (or README.md) that claims measured results must have such honest evidence
+ * beside it; a bare `{"evidence_class":"measured"}` backs nothing.
+ */
 export function docFindings(root: string): Diagnostic[] {
+  return claimFindings(root).findings;
+}
+
+export function claimFindings(root: string): { findings: Diagnostic[]; files: number; claims: number } {
   const out: Diagnostic[] = [];
-  const visit = (dir: string): void => {
-    if (!existsSync(dir)) return;
-    const names = readdirSync(dir).sort();
-    const classes: string[] = [];
+  let files = 0;
+  let claims = 0;
+  const visit = (dir: string, docsDir: boolean): void => {
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) return;
+    const names = readdirSync(dir).sort().filter((n) => !n.startsWith(".") && n !== "node_modules");
+    let honest = 0;
     for (const n of names) {
-      if (!/\.(json|jsonl)$/.test(n)) continue;
-      for (const m of readFileSync(join(dir, n), "utf8").matchAll(/"evidence_class"\s*:\s*"([a-z_]+)"/g)) classes.push(m[1]!);
+      if (!/\.(json|jsonl)$/.test(n) || !statSync(join(dir, n)).isFile()) continue;
+      const c = fileClaims(relative(root, join(dir, n)).split(sep).join("/"), readFileSync(join(dir, n), "utf8"));
+      if (c.claims > 0) files++;
+      claims += c.claims;
+      honest += c.honest;
+      out.push(...c.findings);
     }
     for (const n of names) {
       const p = join(dir, n);
-      if (statSync(p).isDirectory()) visit(p);
-      else if (n.endsWith(".md")) for (const d of docClaimFindings(relative(root, p).split(sep).join("/"), readFileSync(p, "utf8"), classes)) out.push(d);
+      if (statSync(p).isDirectory()) visit(p, docsDir);
+      else if (docsDir && n.endsWith(".md")) out.push(...docClaimFindings(relative(root, p).split(sep).join("/"), readFileSync(p, "utf8"), honest > 0 ? ["measured"] : []));
     }
   };
-  visit(join(root, "docs"));
+  for (const d of CLAIM_DIRS) visit(join(root, d), d === "docs");
   const readme = join(root, "README.md");
-  if (existsSync(readme)) for (const d of docClaimFindings("README.md", readFileSync(readme, "utf8"), [])) out.push(d);
-  return out;
+  if (existsSync(readme)) out.push(...docClaimFindings("README.md", readFileSync(readme, "utf8"), []));
+  return { findings: out, files, claims };
+}
+
+/**
+ * D10 from the repository's real CI entry: `.ci/run` must run the attestation, directly
+ * (`yaoc attest`, `bin/yaoc.js attest`, `dist/scripts/attest.js`) or through `.ci/attest`, which
+ * must run `attest` and fail on red only.
+ */
+export function ciEntry(root: string): CiEvidence {
+  const read = (rel: string): string | null => {
+    try {
+      return readFileSync(join(root, rel), "utf8");
+    } catch {
+      return null;
+    }
+  };
+  const run = read(".ci/run");
+  if (run === null) return { entry: null, runsAttest: false, detail: "no .ci/run in the repository" };
+  const code = run.split("\n").filter((l) => !/^\s*#/.test(l)).join("\n");
+  if (/(?:^|[\s;&|])(?:\S*yaoc(?:\.js)?|node\s+\S*dist\/scripts\/attest\.js)\s+attest\b/m.test(code)) return { entry: ".ci/run", runsAttest: true, detail: "`.ci/run` runs `yaoc attest`" };
+  if (/(?:^|[\s;&|])\.ci\/attest\b/m.test(code)) {
+    const step = read(".ci/attest") ?? "";
+    const ok = /\battest\s+--out\b/.test(step) && /-eq\s+2\b/.test(step) && /yellow/.test(step);
+    return { entry: ".ci/run", runsAttest: ok, detail: ok ? "`.ci/run` runs `.ci/attest`: `yaoc attest` into a fresh directory, red fails, yellow passes" : "`.ci/run` calls `.ci/attest`, which does not run `attest --out` with the yellow rule" };
+  }
+  return { entry: ".ci/run", runsAttest: false, detail: "`.ci/run` does not run `yaoc attest`" };
 }
 
 function findingsResult(ds: readonly Diagnostic[]): CheckResult {
@@ -407,7 +525,7 @@ export function registerEvidenceCommands(program: Command): void {
     .option("--root <dir>", "repository root holding fixtures/ and examples/", ".")
     .option("--runs <n>", "independent runs (≥ 2)", "2")
     .option("--git", "also require [golden] in the title of every commit touching golden/ since the last green run")
-    .option("--since <rev>", "with --git: check commits after this revision (default: reports/last-green.json, else all history)")
+    .option("--since <rev>", "with --git: check commits after this revision (default: the commit in golden/EVIDENCE_RULE_SINCE, else all history)")
     .action(async (dir: string, opts: { root: string; runs: string; git?: boolean; since?: string; format: OutputFormat }) => {
       const root = resolve(opts.root);
       const runs = Number(opts.runs);
@@ -421,7 +539,7 @@ export function registerEvidenceCommands(program: Command): void {
         return;
       }
       const v = await verifyGolden(root, dir, { runs, analyze: true });
-      const git = opts.git ? gitGoldenCheck(root, opts.since ?? lastGreen(root, "reports")) : null;
+      const git = opts.git ? gitGoldenCheck(root, opts.since ?? ruleSince(root)) : null;
       const physicalOk = v.runs.length > 0 && v.runs.every((r) => r.physicalDifference.length > 0);
       const errors = [
         ...v.workerFindings,
@@ -432,18 +550,20 @@ export function registerEvidenceCommands(program: Command): void {
         ...(git?.findings ?? []),
       ];
       const matched = v.golden.filter((g) => g.status === "match").length;
+      const records = v.suites.reduce((n, s) => n + s.records, 0);
+      const recordsMatched = v.suites.reduce((n, s) => n + s.matched, 0);
       const stable = v.runs.filter((r) => r.agree).length;
       const sensitivityPassedCount = v.sensitivity.filter((s) => s.passed).length;
       if (opts.format === "json") {
         process.stdout.write(
-          `${JSON.stringify({ ok: !errors.some((d) => d.severity === "error"), cases: v.cases.length, matched, stable, runs: v.runCount, sensitivity: { passed: sensitivityPassedCount, total: v.sensitivity.length }, git: git ? { range: git.range, commits: git.commitsTouchingGolden } : null, diagnostics: jsonDiagnostics(errors) })}\n`,
+          `${JSON.stringify({ ok: !errors.some((d) => d.severity === "error"), cases: v.cases.length, matched, stable, runs: v.runCount, sensitivity: { passed: sensitivityPassedCount, total: v.sensitivity.length }, folders: v.suites.map((f) => ({ folder: f.folder, records: f.records, matched: f.matched })), git: git ? { range: git.range, commits: git.commitsTouchingGolden } : null, diagnostics: jsonDiagnostics(errors) })}\n`,
         );
       } else if (opts.format !== "human") {
         process.stdout.write(renderResults([findingsResult(errors)], opts.format, formatOptions(process.stdout)));
       } else {
         printFindings(errors);
         process.stdout.write(
-          `golden verify: ${matched}/${v.cases.length} match, ${stable}/${v.runs.length} stable over ${v.runCount} fresh runs, sensitivity ${sensitivityPassedCount}/${v.sensitivity.length} passed${git ? `, git ${git.range}: ${git.commitsTouchingGolden} golden commit(s) checked` : ""}\n`,
+          `golden verify: ${matched}/${v.cases.length} match, ${stable}/${v.runs.length} stable over ${v.runCount} fresh runs, sensitivity ${sensitivityPassedCount}/${v.sensitivity.length} passed; other golden folders ${recordsMatched}/${records} records match (${v.suites.map((f) => `${f.folder.replace(/^golden\//, "")} ${f.matched}/${f.records}`).join(", ")})${git ? `, git ${git.range}: ${git.commitsTouchingGolden} golden commit(s) checked` : ""}\n`,
         );
       }
       process.exitCode = errors.some((d) => d.severity === "error") ? EXIT_FAIL : EXIT_OK;
@@ -456,7 +576,7 @@ export function registerEvidenceCommands(program: Command): void {
     .option("--golden <dir>", "golden directory", DEFAULT_GOLDEN_DIR)
     .option("--root <dir>", "repository root", ".")
     .option("--runs <n>", "independent runs (≥ 2)", "2")
-    .option("--since <rev>", "check [golden] commit titles after this revision (default: <out>/last-green.json, else all history)")
+    .option("--since <rev>", "check [golden] commit titles after this revision (default: the commit in golden/EVIDENCE_RULE_SINCE, else all history)")
     .option("--no-git", "skip the [golden] commit-title check (D6 becomes a warning)")
     .action(async (opts: { out: string; golden: string; root: string; runs: string; since?: string; git: boolean }) => {
       const t0 = performance.now();
@@ -472,16 +592,18 @@ export function registerEvidenceCommands(program: Command): void {
         return;
       }
       const v = await verifyGolden(root, opts.golden, { runs, analyze: true });
-      const git = opts.git ? gitGoldenCheck(root, opts.since ?? lastGreen(root, opts.out)) : null;
+      const git = opts.git ? gitGoldenCheck(root, opts.since ?? ruleSince(root)) : null;
+      const out = resolve(process.cwd(), opts.out);
+      const claims = claimFindings(root);
       const a = buildAttestation(
-        { ...v, docFindings: docFindings(root), git, tool: provenance().tool, host: provenance().host },
+        { ...v, docFindings: claims.findings, claimsInspected: { files: claims.files, claims: claims.claims }, ci: ciEntry(root), git, tool: provenance().tool, host: provenance().host },
         {
           ts_build: new Date().toISOString(),
           elapsed: Math.round(performance.now() - t0),
           runs: v.receipts.length > 0 ? [{ pid: process.pid }] : [],
+          history: { last_green: lastGreen(out) },
         },
       );
-      const out = resolve(process.cwd(), opts.out);
       mkdirSync(out, { recursive: true });
       writeFileSync(join(out, "attestation.md"), renderMarkdown(a));
       writeFileSync(join(out, "attestation.jsonl"), renderJsonl(a));
@@ -562,6 +684,20 @@ function isMain(): boolean {
   } catch {
     return false;
   }
+}
+
+/** Worker mode: `node evidence.js --golden-suite NAME` prints the suite's records as JSON pairs. */
+async function suiteWorker(name: string | undefined): Promise<void> {
+  const suite = GOLDEN_SUITES.find((s) => s.name === name);
+  if (suite === undefined) throw new Error(`no golden suite ${String(name)}`);
+  process.stdout.write(JSON.stringify([...(await suite.records(process.cwd()))]));
+}
+
+if (isMain() && process.argv[2] === "--golden-suite") {
+  suiteWorker(process.argv[3]).catch((e: unknown) => {
+    process.stderr.write(`yaoc golden suite worker: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exitCode = 70;
+  });
 }
 
 if (isMain() && process.argv[2] === "--worker") {

@@ -55,9 +55,9 @@ const DIAG = "result.diagnostics[]";
 
 export const RECEIPT_TABLE: ClassificationTable = {
   name: "receipt",
-  version: "yaoc.receipt/2",
+  version: "yaoc.receipt/3",
   rows: [
-    { path: "receipt", class: "repro", note: "receipt format and table version (`yaoc.receipt/2`)" },
+    { path: "receipt", class: "repro", note: "receipt format and table version (`yaoc.receipt/3`)" },
     { path: "command", class: "repro", note: "the yaoc command that produced the result (`check`)" },
     { path: "options", class: "repro", note: "options that change the result" },
     { path: "options.analyze", class: "repro", note: "HNS module analysis on/off" },
@@ -65,7 +65,7 @@ export const RECEIPT_TABLE: ClassificationTable = {
     { path: "measure_source", class: "repro", note: "command or path a measured figure comes from; null when simulated" },
     { path: "measure_ts", class: "physical", note: "when a measured figure was taken; null when simulated" },
     { path: "result", class: "repro", note: "one result of `yaoc check --format json`" },
-    { path: "result.path", class: "repro", note: "the package path as given (relative to the working directory)" },
+    { path: "result.path", class: "repro", note: "the package's own name: the last segment of its resolved path, the same for `x`, `./x`, `../here/x` and `/abs/here/x`; files, messages, help and labels that spell the typed path spell this name" },
     { path: "result.kind", class: "repro", note: "hns / harp / a3s / hcp / unknown" },
     { path: "result.valid", class: "repro", note: "verdict" },
     { path: "result.identity", class: "repro", note: "`sha256:` content identity or null" },
@@ -131,6 +131,7 @@ export const RECEIPT_TABLE: ClassificationTable = {
     { path: "tool", class: "opaque", note: "yaoc name and version (provenance; a version bump alone must not move goldens)" },
     { path: "host", class: "opaque", note: "platform and Node version (provenance)" },
     { path: "canonical", class: "opaque", note: "what canonicalisation excluded: unregistered field paths and unkeyed lists" },
+    { path: "typed_path", class: "physical", note: "the package path as typed (depends on the working directory and the spelling, so never hashed)" },
     run("generated_at"),
     run("elapsed"),
     run("pid"),
@@ -174,6 +175,7 @@ export const ATTESTATION_TABLE: ClassificationTable = {
     { path: "canonical", class: "opaque", note: "what canonicalisation excluded" },
     { path: "physical_difference", class: "physical", note: "physical receipt fields that differed between the runs (run-dependent by design)" },
     { path: "runs", class: "physical", note: "per-run pid, id_runtime and timing" },
+    { path: "history", class: "physical", note: "what earlier runs left in the report directory (the last green commit and verdict_hash); reported, never hashed" },
     run("ts_build"),
     run("elapsed"),
   ],

@@ -7,6 +7,7 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { diagnostic, EVIDENCE_CODES } from "./codes.js";
 import type { CodeWithSeverity } from "../diagnostics/codes.js";
 import { jsonResult } from "../output/format-json.js";
+import { escapePointerToken } from "../json/pointer.js";
 import type { CheckResult } from "../diagnostics/result.js";
 import { canonicalize, type Canonicalized } from "./canonicalize.js";
 import { RECEIPT_TABLE } from "./classification.js";
@@ -32,6 +33,12 @@ export interface Provenance {
 
 export interface ReceiptOptions {
   readonly analyze: boolean;
+  /**
+   * The package's own name: the last segment of its resolved path (the package named relative to
+   * its parent directory). The CLI passes it (it can resolve `.` and `..`); without it the last
+   * segment of the path as given is used.
+   */
+  readonly packageName?: string;
   readonly evidence_class?: EvidenceClass;
   readonly measure_source?: string | null;
   readonly measure_ts?: string | null;
@@ -41,8 +48,8 @@ export interface ReceiptOptions {
 
 export type Receipt = Record<string, unknown> & { readonly repro_hash: string; readonly evidence_class: EvidenceClass };
 
-/** The receipt of one check result; its `repro_hash` is computed over the repro fields only. */
-export function toReceipt(result: CheckResult, options: ReceiptOptions): Receipt {
+/** One check result as JSON, each diagnostic with its reason code `{action, layer, reason}` (§4). */
+function resultWithReasons(result: CheckResult): Record<string, unknown> {
   const json = JSON.parse(JSON.stringify(jsonResult(result))) as Record<string, unknown>;
   const diags = Array.isArray(json["diagnostics"]) ? (json["diagnostics"] as Record<string, unknown>[]) : [];
   json["diagnostics"] = diags.map((d) => {
@@ -51,6 +58,69 @@ export function toReceipt(result: CheckResult, options: ReceiptOptions): Receipt
     // The action follows the severity the diagnostic was reported with (strict mode promotes warnings).
     return { ...d, action: actionForSeverity(severity), layer: r.layer, reason: r.reason };
   });
+  return json;
+}
+
+/** The last segment of a path as given (`a/b.hns/` → `b.hns`), `/` and `\\` both separators. */
+export function lastSegment(path: string): string {
+  const parts = path.split(/[\\/]+/).filter((p) => p !== "");
+  return parts.at(-1) ?? path;
+}
+
+/**
+ * The result with the package named by `name` instead of the path the user typed: `result.path`
+ * becomes `name`, and wherever a file, message, help or label spells the typed path (as typed or
+ * in its lexical normal form) as a whole path (itself, or followed by `/`), it is spelled `name`
+ * too. So `x`, `./x`, `../here/x` and
+ * `/abs/here/x` give the same hashed fields; the typed path is kept in the receipt's physical
+ * `typed_path`. A typed path whose last segment is `.` or `..` is replaced only where it is the
+ * whole field (never inside prose, where a dot is punctuation).
+ */
+function nameThePackage(json: Record<string, unknown>, typedAsGiven: string, name: string): Record<string, unknown> {
+  // A frontend may spell the package `x`, `./x` or `x/` whichever was typed: replace every lexical
+  // spelling of it (longest first, so `./x` is not left as `./name`).
+  const spellings = [...new Set([typedAsGiven.replace(/(?<=.)\/+$/, ""), lexicalNormal(typedAsGiven)])].filter((t) => t !== "" && t !== name).sort((a, b) => b.length - a.length);
+  if (spellings.length === 0) return { ...json, path: name };
+  const inProse = !/^\.{1,2}$/.test(lastSegment(typedAsGiven));
+  const escaped = spellings.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
+  // A whole path: not preceded by a path character, followed by `/` or by no path character.
+  const pattern = new RegExp(`(?<![\\w./-])(?:${escaped})(?=/|(?![\\w.-])|\\.(?![\\w-]))`, "g");
+  const fix = (v: unknown, prose: boolean): unknown => {
+    if (typeof v !== "string") return v;
+    if (prose && inProse) return v.replace(pattern, () => name);
+    for (const t of spellings) {
+      if (v === t) return name;
+      if (v.startsWith(`${t}/`)) return `${name}${v.slice(t.length)}`;
+    }
+    return v;
+  };
+  const fixDiag = (d: Record<string, unknown>): Record<string, unknown> => {
+    const out: Record<string, unknown> = { ...d, file: fix(d["file"], false), message: fix(d["message"], true), help: fix(d["help"], true), label: fix(d["label"], true) };
+    if (Array.isArray(d["related"])) out["related"] = (d["related"] as Record<string, unknown>[]).map((r) => ({ ...r, file: fix(r["file"], false), message: fix(r["message"], true) }));
+    for (const k of ["file", "message", "help", "label"]) if (d[k] === undefined) delete out[k];
+    return out;
+  };
+  const diags = Array.isArray(json["diagnostics"]) ? (json["diagnostics"] as Record<string, unknown>[]) : [];
+  return { ...json, path: name, diagnostics: diags.map(fixDiag) };
+}
+
+/** `./a//b/../c/` → `a/c`, `/x/./y` → `/x/y`: the POSIX lexical normal form (no file system access). */
+export function lexicalNormal(path: string): string {
+  const absolute = path.startsWith("/");
+  const out: string[] = [];
+  for (const seg of path.split("/")) {
+    if (seg === "" || seg === ".") continue;
+    if (seg === ".." && out.length > 0 && out.at(-1) !== "..") out.pop();
+    else if (seg !== ".." || !absolute) out.push(seg);
+  }
+  const joined = out.join("/");
+  return absolute ? `/${joined}` : joined === "" ? "." : joined;
+}
+
+/** The receipt of one check result; its `repro_hash` is computed over the repro fields only. */
+export function toReceipt(result: CheckResult, options: ReceiptOptions): Receipt {
+  const json = resultWithReasons(result);
+  const typed = String(json["path"] ?? "");
   const doc: Record<string, unknown> = {
     receipt: RECEIPT_TABLE.version,
     command: "check",
@@ -58,7 +128,8 @@ export function toReceipt(result: CheckResult, options: ReceiptOptions): Receipt
     evidence_class: options.evidence_class ?? "simulated",
     measure_source: options.measure_source ?? null,
     measure_ts: options.measure_ts ?? null,
-    result: json,
+    result: nameThePackage(json, typed, options.packageName ?? lastSegment(typed)),
+    typed_path: typed,
   };
   if (options.provenance !== undefined) {
     doc["tool"] = options.provenance.tool;
@@ -134,6 +205,36 @@ export function honestyFindings(doc: Record<string, unknown>, subject: string): 
   return out;
 }
 
+/**
+ * Every evidence claim in one JSON document (a bench result, a file of figures beside a doc): each
+ * object, at any depth, that has an `evidence_class` is held to §5.1 like a receipt. `subject` names
+ * the file; a finding's subject is the file with the object's JSON pointer. `honest` counts the
+ * claims that carry what their class requires (a measured one its source and time), i.e. the ones
+ * that can back a document's claim of measured results.
+ */
+export function evidenceClaims(subject: string, doc: unknown): { claims: number; honest: number; findings: Diagnostic[] } {
+  let claims = 0;
+  let honest = 0;
+  const findings: Diagnostic[] = [];
+  const walk = (v: unknown, pointer: string, depth: number): void => {
+    if (v === null || typeof v !== "object" || depth > 64) return;
+    if (Array.isArray(v)) {
+      v.forEach((x, i) => walk(x, `${pointer}/${i}`, depth + 1));
+      return;
+    }
+    const o = v as Record<string, unknown>;
+    if (Object.prototype.hasOwnProperty.call(o, "evidence_class")) {
+      claims++;
+      const fs = honestyFindings(o, pointer === "" ? subject : `${subject}#${pointer}`);
+      if (fs.length === 0 && (o["evidence_class"] === "measured" || o["evidence_class"] === "third_party")) honest++;
+      findings.push(...fs);
+    }
+    for (const [k, x] of Object.entries(o)) walk(x, `${pointer}/${escapePointerToken(k)}`, depth + 1);
+  };
+  walk(doc, "", 0);
+  return { claims, honest, findings };
+}
+
 /** A measured figure (e.g. a benchmark time): carries where it was measured and when (§5.1). */
 export function measuredFigure(name: string, value: number, unit: string, measureSource: string, measureTs: string): Record<string, unknown> {
   return { name, value, unit, evidence_class: "measured", measure_source: measureSource, measure_ts: measureTs };
@@ -145,7 +246,8 @@ export const CLAIM_PATTERN = /实测|真实生效|\bmeasured (?:results?|speed-?
 /**
  * §5.2 third bullet: a document that claims measured / really-in-effect results while its directory
  * holds no non-simulated evidence gets H1. Code spans and fenced blocks are ignored (quoting the rule
- * is not claiming it). `evidenceClassesInDir` lists the evidence classes found beside the document.
+ * is not claiming it). `evidenceClassesInDir` lists the classes of the honest evidence beside the
+ * document (a measured claim counts only with its source and time: see evidenceClaims).
  */
 export function docClaimFindings(docPath: string, text: string, evidenceClassesInDir: readonly string[]): Diagnostic[] {
   const prose = text.replace(/```[\s\S]*?```/g, "").replace(/`[^`\n]*`/g, "");
@@ -167,11 +269,12 @@ export function docClaimFindings(docPath: string, text: string, evidenceClassesI
  * `reason`, plus `evidence_class`, `measure_source`, `measure_ts` and `repro_hash`. No physical
  * fields, so the output stays byte-stable.
  */
-export function renderEvidenceJson(results: readonly CheckResult[], options: { analyze: boolean }): string {
+export function renderEvidenceJson(results: readonly CheckResult[], options: { analyze: boolean; packageName?: (path: string) => string }): string {
   const out = results.map((r) => {
-    const receipt = toReceipt(r, { analyze: options.analyze });
+    const receipt = toReceipt(r, { analyze: options.analyze, ...(options.packageName ? { packageName: options.packageName(r.path) } : {}) });
     return {
-      ...(receipt["result"] as Record<string, unknown>),
+      // The result as checked, with the path as typed; only repro_hash is path-independent.
+      ...resultWithReasons(r),
       evidence_class: receipt.evidence_class,
       measure_source: receipt["measure_source"],
       measure_ts: receipt["measure_ts"],

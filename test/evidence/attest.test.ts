@@ -26,6 +26,7 @@ function inputs(over: Partial<AttestInputs> = {}): AttestInputs {
     emittedCodes: ["hns.bad_suffix"],
     coresNumberFree: true,
     git: { available: true, range: "HEAD", commitsTouchingGolden: 1, findings: [] },
+    ci: { entry: ".ci/run", runsAttest: true, detail: "`.ci/run` runs `yaoc attest`" },
     tool: { name: "yaoc", version: "0.1.0" },
     ...over,
   };
@@ -73,6 +74,14 @@ describe("attestation", () => {
     const unmarked = buildAttestation(inputs({ git: { available: true, range: "HEAD", commitsTouchingGolden: 1, findings: [diagnostic("evidence.golden_unmarked_commit", "c")] } }), phys("t"));
     expect(unmarked.verdict).toBe("red");
     expect(buildAttestation(inputs({ git: null }), phys("t")).verdict).toBe("yellow");
+  });
+
+  it("D10 passes only when the CI entry was found to run attest; otherwise yellow", () => {
+    expect(buildAttestation(inputs(), phys("t")).checks.find((c) => c.id === "D10")!.status).toBe("pass");
+    const none = buildAttestation(inputs({ ci: { entry: ".ci/run", runsAttest: false, detail: "`.ci/run` does not run `yaoc attest`" } }), phys("t"));
+    expect(none.checks.find((c) => c.id === "D10")).toMatchObject({ status: "warn", evidence: expect.stringContaining("does not run") });
+    expect(none.verdict).toBe("yellow");
+    expect(buildAttestation(inputs({ ci: undefined }), phys("t")).verdict).toBe("yellow");
   });
 
   it("D7 fails when an emitted code has no reason row", () => {

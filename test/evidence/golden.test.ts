@@ -7,8 +7,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -77,25 +76,10 @@ describe("golden/evidence", () => {
 
 const attestJs = join(repo, "dist/scripts/attest.js");
 describe.skipIf(!existsSync(attestJs))("built CLI (fresh processes)", () => {
-  it("golden verify passes; attest is reproducible and shows a physical difference", () => {
+  // attest itself (reproducibility, report shape) is covered by attest-cli.test.ts.
+  it("golden verify passes", () => {
     const verify = spawnSync(process.execPath, [attestJs, "golden", "verify"], { cwd: repo, encoding: "utf8" });
     expect(verify.status, verify.stderr).toBe(0);
     expect(verify.stdout).toMatch(/golden verify: (\d+)\/\1 match/);
-    const hashes: string[] = [];
-    for (let i = 0; i < 2; i++) {
-      const out = mkdtempSync(join(tmpdir(), "yaoc-attest-"));
-      const r = spawnSync(process.execPath, [attestJs, "--out", out, "--no-git"], { cwd: repo, encoding: "utf8" });
-      expect([0, 2], r.stderr).toContain(r.status); // no-git leaves D6 a warning: yellow at best
-      const lines = readFileSync(join(out, "attestation.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
-      expect(lines.map((l) => l["check"])).toEqual(["D1", "D2", "D3", "D4", "D5", "D6", "D7", "D8", "D9", "D10", "verdict"]);
-      const verdict = lines.at(-1)!;
-      expect(verdict["grade"]).toBe("full");
-      expect((verdict["physical_difference"] as string[]).length).toBeGreaterThan(0);
-      expect(verdict["exit_code"]).toBe(r.status);
-      hashes.push(String(verdict["verdict_hash"]));
-      expect(readFileSync(join(out, "attestation.md"), "utf8")).toContain(`verdict_hash: \`${String(verdict["verdict_hash"])}\``);
-      rmSync(out, { recursive: true, force: true });
-    }
-    expect(hashes[0]).toBe(hashes[1]);
   }, 180_000);
 });
