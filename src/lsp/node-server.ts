@@ -63,8 +63,6 @@ export function runLanguageServer(connection: Connection = createConnection(Prop
   const workspace = new Workspace(new NodeFs());
   /** The editor's URI of each open document, by path (publishing uses the client's spelling). */
   const uris = new Map<string, string>();
-  /** The text last handed to the workspace per open document, so a change that changes nothing is no change. */
-  const texts = new Map<string, string>();
   /**
    * Per package root: what was last published for each of its files (the diagnostics as JSON and
    * the document version), and the file whose change last checked it (to check it again when the
@@ -141,17 +139,13 @@ export function runLanguageServer(connection: Connection = createConnection(Prop
   // onDidChangeContent fires for didOpen and every didChange.
   documents.onDidChangeContent((e) => {
     const path = toPath(e.document.uri);
-    const text = e.document.getText();
     uris.set(path, e.document.uri);
-    if (texts.get(path) === text) return;
-    texts.set(path, text);
-    workspace.open(path, text);
+    workspace.open(path, e.document.getText());
     scheduler.changed(path);
   });
   documents.onDidClose((e) => {
     const path = toPath(e.document.uri);
     uris.delete(path);
-    texts.delete(path);
     workspace.close(path);
     // The file on disk may differ from what was cached before it was opened.
     workspace.diskChanged(path);
