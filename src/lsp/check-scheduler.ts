@@ -14,6 +14,8 @@ export interface ScheduledCheck {
   readonly root: string;
   /** Publish the result; called only when no change to the package arrived while it ran. */
   readonly publish: () => void;
+  /** Whether the publication covers `path` (a waiting change to it then needs no check of its own). */
+  readonly covers: (path: string) => boolean;
 }
 
 export class CheckScheduler {
@@ -92,6 +94,8 @@ export class CheckScheduler {
         this.dirty.add(path);
       } else {
         result.publish();
+        // Files waiting since before this check began that its publication covers need no check of their own.
+        for (const p of [...this.dirty]) if (result.covers(p) && !((this.changedAt.get(p) ?? 0) > started)) this.dirty.delete(p);
       }
     } catch (e) {
       this.onError(path, e);

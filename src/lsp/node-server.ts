@@ -97,6 +97,7 @@ export function runLanguageServer(connection: Connection = createConnection(Prop
     for (const uri of previous.keys()) if (!files.has(uri)) messages.push({ uri, diagnostics: [] });
     return {
       root,
+      covers: (file) => check.diagnostics.has(file),
       publish: () => {
         published.set(root, { trigger: path, files });
         for (const m of messages) void connection.sendDiagnostics(m);
