@@ -252,6 +252,43 @@ describe("yaoc lsp under live editing", () => {
     }
   }, SLOW);
 
+  it("only files whose diagnostics or text changed are published again; closing a document re-reads it from disk", async () => {
+    const root = join(dir, "resend.hns");
+    cpSync(join(REPO_ROOT, "examples/review-dir.hns"), root, { recursive: true });
+    const mainPath = join(root, "programs/main.yao");
+    const fnPath = join(root, "functions/load-change.yao");
+    const mainUri = pathToFileURL(mainPath).href;
+    const fnUri = pathToFileURL(fnPath).href;
+    const mainText = readFileSync(mainPath, "utf8");
+    const fnText = readFileSync(fnPath, "utf8");
+    const client = await LspClient.start(dir, WATCHING);
+    try {
+      client.notify("textDocument/didOpen", { textDocument: { uri: mainUri, languageId: "yao", version: 1, text: mainText } });
+      await client.diagnosticsAt(mainUri, 1);
+      expect(await client.diagnosticsFor(fnUri, 0)).toEqual([]);
+      // An edit that changes no diagnostics: only the edited document is published (its new version).
+      let since = client.notifications.length;
+      client.notify("textDocument/didChange", { textDocument: { uri: mainUri, version: 2 }, contentChanges: [{ text: `${mainText}; note\n` }] });
+      await client.diagnosticsAt(mainUri, 2, since);
+      await client.request("textDocument/documentSymbol", { textDocument: { uri: mainUri } });
+      expect(client.publications(since).map((p) => p.uri)).toEqual([mainUri]);
+      // The function file is saved broken by another program (no watcher event), opened with that
+      // text, and closed: the check after closing reads the disk afresh, not what it read before.
+      writeFileSync(fnPath, fnText.replace("(returns Json)", "(returns Int)"));
+      client.notify("textDocument/didOpen", { textDocument: { uri: fnUri, languageId: "yao", version: 1, text: readFileSync(fnPath, "utf8") } });
+      expect((await client.diagnosticsAt(fnUri, 1)).map((d) => d.code)).toEqual(["yao.type_mismatch"]);
+      since = client.notifications.length;
+      client.notify("textDocument/didClose", { textDocument: { uri: fnUri } });
+      // A change to main forces a publication after the close's check.
+      client.notify("textDocument/didChange", { textDocument: { uri: mainUri, version: 3 }, contentChanges: [{ text: mainText }] });
+      await client.diagnosticsAt(mainUri, 3, since);
+      await client.request("textDocument/documentSymbol", { textDocument: { uri: mainUri } });
+      expect(lastFor(client.publications(), fnUri)!.diagnostics.map((d) => d.code)).toEqual(["yao.type_mismatch"]);
+    } finally {
+      await client.stop();
+    }
+  }, SLOW);
+
   it("a client that cannot watch files: every check re-reads the disk, so a change on disk shows at the next edit", async () => {
     const root = join(dir, "unwatched.hns");
     cpSync(join(REPO_ROOT, "examples/review-dir.hns"), root, { recursive: true });
