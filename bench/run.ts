@@ -11,10 +11,10 @@
  * (e) SHA-256 of @noble/hashes vs node:crypto on canonical bytes;
  * (f) batch: a directory of 10,000 packages, one thread vs worker threads on every core;
  * (g) minified browser bundle (npm run build:browser): initial load over its 400 KiB budget;
- * (h) language server: a warm re-check of a 256 KiB package after a one-character edit (check of
- *     the unsaved text + diagnostics converted for publishing) vs a cold full check (the first
- *     check in a fresh process, timed inside it so process start-up is not counted); `--lsp` runs
- *     only this figure and prints it without writing results.json.
+ * (h) language server (bench/lsp.ts): through the real `yaoc lsp` process, didChange of one
+ *     character in a 256 KiB package → publishDiagnostics for that version, vs a full cold
+ *     `yaoc check` of the same package; `--lsp` runs only this figure and prints it without
+ *     writing results.json.
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -28,9 +28,7 @@ import { MemoryFs } from "../src/fs/memory-fs.js";
 import { checkHns } from "../src/hns/check.js";
 import { readAll } from "../src/syntax/reader.js";
 import { packageAnalysis } from "../src/yao/package-analysis.js";
-import { NodeFs } from "../src/fs/node-fs.js";
-import { Workspace } from "../src/lsp/workspace.js";
-import { toLspDiagnostic } from "../src/lsp/node-server.js";
+import { lspFigures } from "./lsp.js";
 import { minimalRead } from "./baselines/minimal-reader.js";
 import { spanRead } from "./baselines/span-reader.js";
 
@@ -198,86 +196,13 @@ interface Row {
   readonly detail: string;
 }
 
-/**
- * (h): the language server's warm re-check after a one-character edit vs a cold full check, for a
- * 256 KiB package in both forms: h-file, the single-file package open in the editor (target ≤ 50 ms);
- * h-dir, the same program as a directory package (one file per function) with one function file
- * open, where the structural load re-reads and re-checks ~120 files from disk on every check.
- */
-async function lspFigures(tmp: string): Promise<Row[]> {
-  // The same size as figure b-256k: the largest package the module source limit (256 KiB) admits.
-  const single = hnsPackage(256 * 1024 - 6144).split("\n");
-  const singleFile = join(tmp, "lsp-single.hns");
-  writeFileSync(singleFile, single.join("\n"));
-  const root = join(tmp, "lsp-dir.hns");
-  mkdirSync(join(root, "functions"), { recursive: true });
-  mkdirSync(join(root, "programs"), { recursive: true });
-  const put = (rel: string, text: string): void => writeFileSync(join(root, rel), text);
-  put("manifest.yao", single[0]!.replace("(capabilities", '(entry "programs/main.yao") (capabilities'));
-  put("contract.yao", single[1]!);
-  put("mind.yao", single[2]!);
-  for (const f of single.slice(3, -1)) put(`functions/${/^\(fn (\S+)/.exec(f)![1]}.yao`, f);
-  put("programs/main.yao", single[single.length - 1]!);
-  const bytes = enc.encode(single.join("\n")).length;
-  return [
-    await lspFigure("h-file", `single-file package, ${bytes} B`, singleFile, "≤ 50 ms warm"),
-    await lspFigure("h-dir", `directory package, ${single.length - 3} function files`, join(root, "functions/step-0.yao")),
-  ];
-}
-
-async function lspFigure(figure: string, what: string, lspFile: string, target?: string): Promise<Row> {
-  const { readFileSync } = await import("node:fs");
-  const text = readFileSync(lspFile, "utf8");
-  const ws = new Workspace(new NodeFs());
-  const edits = [text.replace("Step 0:", "Step 1:"), text];
-  if (edits[0] === text) throw new Error("the LSP bench edit changed nothing");
-  let edit = 0;
-  const recheck = async (): Promise<void> => {
-    ws.open(lspFile, edits[edit++ % 2]!);
-    const check = await ws.check(lspFile);
-    for (const [file, ds] of check.diagnostics) {
-      const doc = await ws.document(file);
-      ds.map((d) => toLspDiagnostic(d, doc.lines));
-    }
-  };
-  const warm = await asyncTime(recheck, QUICK ? 5 : 11);
-  const warmCheck = await ws.check(lspFile);
-  const warmCodes = [...warmCheck.diagnostics.values()].flat().map((d) => `${d.code}: ${d.message}`);
-  if (warmCodes.length > 0) throw new Error(`the LSP bench package does not check clean: ${warmCodes.join("; ")}`);
-  const coldScript = `
-    const { Workspace } = await import(${JSON.stringify(pathToFileURL(join(REPO, "dist/src/lsp/workspace.js")).href)});
-    const { NodeFs } = await import(${JSON.stringify(pathToFileURL(join(REPO, "dist/src/fs/node-fs.js")).href)});
-    const t0 = performance.now();
-    const ws = new Workspace(new NodeFs());
-    const check = await ws.check(${JSON.stringify(lspFile)});
-    const ms = performance.now() - t0;
-    process.stdout.write(JSON.stringify({ ms, diagnostics: [...check.diagnostics.values()].flat().map((d) => d.code) }));`;
-  const cold: number[] = [];
-  for (let i = 0; i < (QUICK ? 3 : 7); i++) {
-    const r = spawnSync(process.execPath, ["--input-type=module", "-e", coldScript], { encoding: "utf8" });
-    if (r.status !== 0) throw new Error(`cold LSP check failed: ${r.stderr}`);
-    const result = JSON.parse(r.stdout) as { ms: number; diagnostics: string[] };
-    if (result.diagnostics.length > 0) throw new Error(`cold LSP check reported ${result.diagnostics.join(", ")}`);
-    cold.push(result.ms);
-  }
-  const coldMs = median(cold);
-  return {
-    figure,
-    subject: `LSP warm re-check after a 1-char edit (${what})`,
-    yardstick: "cold full check of the same package (first check in a fresh process)",
-    ratio: warm / coldMs,
-    ...(target === undefined ? {} : { target, met: warm <= 50 }),
-    detail: `${warm.toFixed(1)} ms warm vs ${coldMs.toFixed(1)} ms cold`,
-  };
-}
-
 async function main(): Promise<void> {
   const rows: Row[] = [];
   if (process.argv.includes("--lsp")) {
     // Only figure (h), printed and not written (a partial run must not replace results.json).
     const tmp = mkdtempSync(join(tmpdir(), "yaoc-bench-"));
     try {
-      process.stdout.write(`${JSON.stringify(await lspFigures(tmp), null, 2)}\n`);
+      process.stdout.write(`${JSON.stringify(await lspFigures(REPO, tmp, hnsPackage, QUICK), null, 2)}\n`);
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }
@@ -363,7 +288,7 @@ async function main(): Promise<void> {
     const kib = (b: number) => `${(b / 1024).toFixed(1)} KiB`;
     rows.push({ figure: "g", subject: `browser bundle, initial load ${kib(size.bytes)}`, yardstick: `the ${kib(size.limit)} budget (all lazy chunks: ${kib(size.totalBytes)})`, ratio: size.bytes / size.limit, target: "≤ 1", met: size.bytes <= size.limit, detail: size.top.slice(0, 3).map((t) => `${t.name} ${kib(t.bytes)}`).join(", ") } as Row);
     // (h) language server re-check
-    for (const row of await lspFigures(tmp)) rows.push(row);
+    for (const row of await lspFigures(REPO, tmp, hnsPackage, QUICK)) rows.push(row);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

@@ -1,14 +1,16 @@
 /**
  * `yaoc lsp`: the language server over stdio (Node adapter). It wires the LSP transport
  * (vscode-languageserver) to the browser-safe Workspace: documents are mirrored into an overlay of
- * the file system, every change re-checks the document's whole package after a short debounce, and
- * diagnostics are published for every file of that package.
+ * the (cached) file system, every change re-checks the document's whole package as soon as the
+ * server is idle (CheckScheduler: no fixed delay, bursts coalesced, overtaken checks discarded),
+ * and diagnostics are published for the files of that package whose diagnostics or text changed.
  */
 import { fileURLToPath, pathToFileURL } from "node:url";
 import {
   CompletionItemKind,
   createConnection,
   DiagnosticSeverity,
+  DidChangeWatchedFilesNotification,
   DocumentSymbol,
   InsertTextFormat,
   ProposedFeatures,
@@ -17,15 +19,15 @@ import {
   TextDocumentSyncKind,
   type Connection,
   type Diagnostic as LspDiagnostic,
+  type PublishDiagnosticsParams,
 } from "vscode-languageserver/node.js";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { NodeFs } from "../fs/node-fs.js";
+import { isWithin } from "../fs/paths.js";
+import { CheckScheduler, type ScheduledCheck } from "./check-scheduler.js";
 import { TextLines } from "./yao-document.js";
 import { Workspace, type CompletionInfo, type SymbolInfo } from "./workspace.js";
-
-/** Re-check this long after the last keystroke (typing bursts cost one check). */
-export const DEBOUNCE_MS = 150;
 
 const DOCS_URL = pathToFileURL(fileURLToPath(new URL("../../../docs/diagnostics.md", import.meta.url))).href;
 
@@ -59,60 +61,105 @@ function toUri(path: string): string {
 export function runLanguageServer(connection: Connection = createConnection(ProposedFeatures.all, process.stdin, process.stdout)): void {
   const documents = new TextDocuments(TextDocument);
   const workspace = new Workspace(new NodeFs());
-  const timers = new Map<string, ReturnType<typeof setTimeout>>();
-  /** Files we published diagnostics for, per package root (so fixed files get cleared). */
-  const published = new Map<string, Set<string>>();
+  /** The editor's URI of each open document, by path (publishing uses the client's spelling). */
+  const uris = new Map<string, string>();
+  /**
+   * Per package root: what was last published for each of its files (the diagnostics as JSON and
+   * the document version), and the file whose change last checked it (to check it again when the
+   * disk changes).
+   */
+  const published = new Map<string, { readonly trigger: string; readonly files: Map<string, { json: string; version: number | undefined }> }>();
+  /** The client reports changes on disk; until then, everything read from disk is forgotten before each check. */
+  let watching = false;
+  let canWatch = false;
 
-  const publish = async (path: string): Promise<void> => {
+  /** Check the package of `path` and prepare (not send) what changed since the last publication. */
+  const checkPackage = async (path: string): Promise<ScheduledCheck> => {
+    if (!watching) workspace.forgetDisk();
     const check = await workspace.check(path);
-    const previous = published.get(check.owner.root) ?? new Set<string>();
-    const now = new Set<string>();
+    const root = check.owner.root;
+    const previous = published.get(root)?.files ?? new Map<string, { json: string; version: number | undefined }>();
+    const files = new Map<string, { json: string; version: number | undefined }>();
+    const messages: PublishDiagnosticsParams[] = [];
     for (const [file, diagnostics] of check.diagnostics) {
-      const doc = await workspace.document(file);
-      void connection.sendDiagnostics({ uri: toUri(file), diagnostics: diagnostics.map((d) => toLspDiagnostic(d, doc.lines)) });
-      now.add(file);
+      const uri = uris.get(file) ?? toUri(file);
+      const version = documents.get(uri)?.version;
+      // A file without diagnostics needs no line table (building one for 256 KiB costs a few ms).
+      const lines = diagnostics.length === 0 ? undefined : (await workspace.document(file)).lines;
+      const lsp = lines === undefined ? [] : diagnostics.map((d) => toLspDiagnostic(d, lines));
+      const json = JSON.stringify(lsp);
+      files.set(uri, { json, version });
+      const last = previous.get(uri);
+      // Files whose diagnostics and text are as last published are not sent again.
+      if (last !== undefined && last.json === json && last.version === version) continue;
+      messages.push(version === undefined ? { uri, diagnostics: lsp } : { uri, version, diagnostics: lsp });
     }
-    for (const file of previous) if (!now.has(file)) void connection.sendDiagnostics({ uri: toUri(file), diagnostics: [] });
-    published.set(check.owner.root, now);
+    for (const uri of previous.keys()) if (!files.has(uri)) messages.push({ uri, diagnostics: [] });
+    return {
+      root,
+      covers: (file) => check.diagnostics.has(file),
+      publish: () => {
+        published.set(root, { trigger: path, files });
+        for (const m of messages) void connection.sendDiagnostics(m);
+      },
+    };
   };
 
-  const schedule = (uri: string, delay: number): void => {
-    const path = toPath(uri);
-    clearTimeout(timers.get(path));
-    timers.set(
-      path,
-      setTimeout(() => {
-        timers.delete(path);
-        publish(path).catch((e: unknown) => connection.console.error(`yaoc lsp: check failed: ${e instanceof Error ? e.message : String(e)}`));
-      }, delay),
-    );
-  };
+  const scheduler = new CheckScheduler(checkPackage, (run) => setImmediate(run), (path, e) =>
+    connection.console.error(`yaoc lsp: check of ${path} failed: ${e instanceof Error ? e.message : String(e)}`),
+  );
 
-  connection.onInitialize(() => ({
-    capabilities: {
-      textDocumentSync: TextDocumentSyncKind.Incremental,
-      hoverProvider: true,
-      definitionProvider: true,
-      referencesProvider: true,
-      documentSymbolProvider: true,
-      foldingRangeProvider: true,
-      documentFormattingProvider: true,
-      completionProvider: { triggerCharacters: ["("] },
-    },
-    serverInfo: { name: "yaoc" },
-  }));
-
-  documents.onDidOpen((e) => {
-    workspace.open(toPath(e.document.uri), e.document.getText());
-    schedule(e.document.uri, 0);
+  connection.onInitialize((params) => {
+    canWatch = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
+    return {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
+        hoverProvider: true,
+        definitionProvider: true,
+        referencesProvider: true,
+        documentSymbolProvider: true,
+        foldingRangeProvider: true,
+        documentFormattingProvider: true,
+        completionProvider: { triggerCharacters: ["("] },
+      },
+      serverInfo: { name: "yaoc" },
+    };
   });
+
+  connection.onInitialized(() => {
+    if (!canWatch) return;
+    // Every file: a package may read any file below its root (HARP and HCP packages do).
+    connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: "**/*" }] }).then(
+      () => {
+        watching = true;
+      },
+      (e: unknown) => connection.console.warn(`yaoc lsp: could not watch files, re-reading the disk on every check: ${e instanceof Error ? e.message : String(e)}`),
+    );
+  });
+
+  // onDidChangeContent fires for didOpen and every didChange.
   documents.onDidChangeContent((e) => {
-    workspace.open(toPath(e.document.uri), e.document.getText());
-    schedule(e.document.uri, DEBOUNCE_MS);
+    const path = toPath(e.document.uri);
+    uris.set(path, e.document.uri);
+    workspace.open(path, e.document.getText());
+    scheduler.changed(path);
   });
   documents.onDidClose((e) => {
-    workspace.close(toPath(e.document.uri));
-    schedule(e.document.uri, 0);
+    const path = toPath(e.document.uri);
+    uris.delete(path);
+    workspace.close(path);
+    // The file on disk may differ from what was cached before it was opened.
+    workspace.diskChanged(path);
+    scheduler.changed(path);
+  });
+  documents.onDidSave((e) => workspace.diskChanged(toPath(e.document.uri)));
+  connection.onDidChangeWatchedFiles((p) => {
+    const changed = p.changes.map((c) => toPath(c.uri));
+    for (const path of changed) workspace.diskChanged(path);
+    // Re-check every published package the change lies in (or that lies in a changed directory).
+    const affected: string[] = [];
+    for (const [root, { trigger }] of published) if (changed.some((c) => isWithin(root, c) || isWithin(c, root))) affected.push(trigger);
+    scheduler.diskChanged(affected);
   });
 
   connection.onHover(async (p) => {

@@ -14,7 +14,7 @@ import type { CheckResult } from "../diagnostics/result.js";
 import { check } from "../check/check.js";
 import { formatSource } from "../fmt/format.js";
 import type { PackageFs } from "../fs/package-fs.js";
-import { baseName, dirName, joinPath } from "../fs/paths.js";
+import { baseName, dirName, isWithin, joinPath } from "../fs/paths.js";
 import { checkHns } from "../hns/check.js";
 import type { HnsPackage } from "../hns/model.js";
 import { readAll } from "../syntax/reader.js";
@@ -27,6 +27,7 @@ import { analyzePackage } from "../yao/package-analysis.js";
 import { morphzProfile } from "../yao/profile.js";
 import { interfaceSource } from "../yao/interface.js";
 import { ARTIFACT_KEYWORDS, BUILTIN_TYPES, OPERATORS } from "./operators.js";
+import { CachingFs } from "./caching-fs.js";
 import { OverlayFs } from "./overlay-fs.js";
 import { headOf, symbolName, YaoDocument, type LspPosition, type LspRange, type YNode } from "./yao-document.js";
 
@@ -82,7 +83,10 @@ export interface CompletionInfo {
 }
 
 export class Workspace {
+  /** The editor's unsaved texts over the cached disk: what every check and feature reads. */
   readonly fs: OverlayFs;
+  /** What was read from disk; kept across checks until the disk is reported changed. */
+  private readonly disk: CachingFs;
   private readonly docs = new Map<string, YaoDocument>();
   private readonly states = new Map<string, PackageState>();
 
@@ -90,7 +94,8 @@ export class Workspace {
     base: PackageFs,
     private readonly checkOther: CheckOther = (fs, dir) => check(fs, dir),
   ) {
-    this.fs = new OverlayFs(base);
+    this.disk = new CachingFs(base);
+    this.fs = new OverlayFs(this.disk);
   }
 
   open(path: string, text: string): void {
@@ -101,6 +106,18 @@ export class Workspace {
   close(path: string): void {
     this.fs.delete(path);
     this.docs.delete(path);
+  }
+
+  /** The editor reported `path` (a file or a directory) created, changed or deleted on disk. */
+  diskChanged(path: string): void {
+    this.disk.invalidate(path);
+    for (const doc of this.docs.keys()) if (isWithin(path, doc) && !this.fs.has(doc)) this.docs.delete(doc);
+  }
+
+  /** Forget everything read from disk (when the editor cannot report changes, before each check). */
+  forgetDisk(): void {
+    this.disk.clear();
+    for (const doc of this.docs.keys()) if (!this.fs.has(doc)) this.docs.delete(doc);
   }
 
   /** The document at `path`: the editor's text when open, else the file's text ("" when unreadable). */

@@ -2,69 +2,13 @@
  * `yaoc lsp` end to end: spawn the real executable and speak LSP JSON-RPC over its stdio
  * (Content-Length framing), asserting real results for every feature the server announces.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../support/shared.js";
-
-const BIN = join(REPO_ROOT, "bin/yaoc.js");
-
-class LspClient {
-  private buffer = Buffer.alloc(0);
-  private nextId = 1;
-  private readonly pending = new Map<number, (m: { result?: unknown; error?: unknown }) => void>();
-  readonly notifications: { method: string; params: any }[] = [];
-  private waiters: (() => void)[] = [];
-
-  constructor(readonly child: ChildProcessWithoutNullStreams) {
-    child.stdout.on("data", (chunk: Buffer) => {
-      this.buffer = Buffer.concat([this.buffer, chunk]);
-      for (;;) {
-        const headerEnd = this.buffer.indexOf("\r\n\r\n");
-        if (headerEnd < 0) return;
-        const length = Number(/Content-Length: (\d+)/i.exec(this.buffer.subarray(0, headerEnd).toString())![1]);
-        if (this.buffer.length < headerEnd + 4 + length) return;
-        const body = JSON.parse(this.buffer.subarray(headerEnd + 4, headerEnd + 4 + length).toString("utf8"));
-        this.buffer = this.buffer.subarray(headerEnd + 4 + length);
-        if (body.id !== undefined && body.method === undefined) this.pending.get(body.id)?.(body);
-        else if (body.method !== undefined && body.id !== undefined) this.send({ jsonrpc: "2.0", id: body.id, result: null });
-        else if (body.method !== undefined) {
-          this.notifications.push(body);
-          this.waiters.splice(0).forEach((w) => w());
-        }
-      }
-    });
-  }
-
-  private send(message: unknown): void {
-    const text = JSON.stringify(message);
-    this.child.stdin.write(`Content-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
-  }
-
-  request(method: string, params: unknown): Promise<any> {
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, (m) => (m.error ? reject(new Error(JSON.stringify(m.error))) : resolve(m.result)));
-      this.send({ jsonrpc: "2.0", id, method, params });
-    });
-  }
-
-  notify(method: string, params: unknown): void {
-    this.send({ jsonrpc: "2.0", method, params });
-  }
-
-  /** The next diagnostics published for `uri` after `since` notifications. */
-  async diagnosticsFor(uri: string, since: number): Promise<any[]> {
-    for (;;) {
-      const hit = this.notifications.slice(since).find((n) => n.method === "textDocument/publishDiagnostics" && n.params.uri === uri);
-      if (hit) return hit.params.diagnostics;
-      await new Promise<void>((r) => this.waiters.push(r));
-    }
-  }
-}
+import { LspClient } from "./client.js";
 
 const SINGLE = `(manifest (id demo) (version "1") (title "Demo") (capabilities (tools read)))
 (contract (purpose "demo"))
@@ -89,18 +33,12 @@ let client: LspClient;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "yaoc-lsp-"));
   cpSync(join(REPO_ROOT, "examples/review-dir.hns"), join(dir, "review-dir.hns"), { recursive: true });
-  const child = spawn(process.execPath, [BIN, "lsp", "--stdio"], { cwd: REPO_ROOT });
-  client = new LspClient(child);
-  const init = await client.request("initialize", { processId: process.pid, rootUri: pathToFileURL(dir).href, capabilities: {} });
-  expect(init.capabilities.hoverProvider).toBe(true);
-  client.notify("initialized", {});
+  client = await LspClient.start(dir);
+  expect(client.initialized.capabilities.hoverProvider).toBe(true);
 });
 
 afterAll(async () => {
-  await client.request("shutdown", null);
-  const exited = new Promise<number | null>((r) => client.child.on("exit", (code) => r(code)));
-  client.notify("exit", null);
-  expect(await exited).toBe(0);
+  expect(await client.stop()).toBe(0);
   rmSync(dir, { recursive: true, force: true });
 });
 
