@@ -70,6 +70,8 @@ export function parseJson(text: string): { ok: true; json: ParsedJson } | { ok: 
  * did; recursion is bounded by MAX_JSON_DEPTH.
  */
 function toValue(n: JsonTree, pointer: string, p: TextPositions, spans: Map<string, Span>, keySpans: Map<string, Span>): JsonValue {
+  // Positions are looked up in text order (start, names and children, end): linear in TextPositions.
+  const start = p.position(n.offset);
   let v: JsonValue;
   if (n.type === "object") {
     const out = Object.create(null) as { [key: string]: JsonValue };
@@ -81,7 +83,7 @@ function toValue(n: JsonTree, pointer: string, p: TextPositions, spans: Map<stri
     v = out;
   } else if (n.type === "array") v = n.items.map((x, i) => toValue(x, `${pointer}/${i}`, p, spans, keySpans));
   else v = n.value as JsonValue;
-  spans.set(pointer, p.span(n.offset, n.offset + n.length));
+  spans.set(pointer, { start, end: p.position(n.offset + n.length) });
   return v;
 }
 

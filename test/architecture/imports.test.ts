@@ -63,6 +63,10 @@ export const RULES: readonly Rule[] = [
     name: "no node: import in the core (only src/cli, src/node.ts, node-*.ts adapters and the HARP host)",
     breaks: (e) => e.to.startsWith("node:") && !isNodeAdapter(e.from),
   },
+  {
+    name: "src/json imports nothing else from src/ (the one JSON parser sits below every frontend)",
+    breaks: (e) => under(e.from, "src/json") && under(e.to, "src") && !under(e.to, "src/json"),
+  },
 ];
 
 function offenders(edges: readonly Edge[]): string[] {
@@ -78,6 +82,7 @@ describe("import rules", () => {
       { from: "src/evidence/reasons.ts", to: "src/cli/codes.ts" },
       { from: "src/canonical/package-identity.ts", to: "src/hns/model.ts" },
       { from: "src/hcp/check.ts", to: "node:fs" },
+      { from: "src/json/parse.ts", to: "src/hcp/json-reader.ts" },
     ];
     for (const [i, e] of broken.entries()) expect(RULES[i]!.breaks(e), RULES[i]!.name).toBe(true);
     const fine: Edge[] = [
@@ -87,6 +92,7 @@ describe("import rules", () => {
       { from: "src/cli/main.ts", to: "src/cli/io.ts" },
       { from: "src/canonical/package-identity.ts", to: "src/canonical/hash.ts" },
       { from: "src/fs/node-fs.ts", to: "node:fs" },
+      { from: "src/json/parse.ts", to: "src/json/pointer.ts" },
     ];
     for (const e of fine) expect(offenders([e]), `${e.from} -> ${e.to}`).toEqual([]);
   });
