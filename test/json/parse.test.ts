@@ -231,3 +231,55 @@ describe("parseJsonTree", () => {
     }, 120_000);
   });
 });
+
+describe("each frontend's policies, as docs/architecture.md (\"JSON\") states them", () => {
+  it("duplicate names: HCP reports both spans, HARP and A3S reject, Yao keeps both in order", () => {
+    const text = '{"a":1,"a":2}';
+    expect(readJson(text)).toMatchObject({ ok: true, duplicates: [{ key: "a", start: 7, end: 10, firstStart: 1, firstEnd: 4 }] });
+    expect(parseHarp(text)).toMatchObject({ ok: false, error: { kind: "duplicate_key", pointer: "/a" } });
+    expect(() => parseStrictJson(text)).toThrow(/duplicate key 'a'/);
+    expect(parseYao(text)).toMatchObject({ entries: [["a", 1n], ["a", 2n]] });
+  });
+
+  it("depth: HCP 64 objects/arrays, HARP 64 containers around any value, A3S 128, Yao its maxDepth", () => {
+    const nest = (n: number, inner = ""): string => "[".repeat(n) + inner + "]".repeat(n);
+    expect(readJson(nest(64)).ok).toBe(true);
+    expect(readJson(nest(65))).toMatchObject({ ok: false, problem: "too_deep" });
+    expect(parseHarp(nest(64, "1")).ok).toBe(true);
+    expect(parseHarp(nest(65, "1"))).toMatchObject({ ok: false, error: { kind: "too_deep" } });
+    expect(parseHarp(nest(65)).ok).toBe(true);
+    expect(() => parseStrictJson(nest(128, "1"))).not.toThrow();
+    expect(() => parseStrictJson(nest(129, "1"))).toThrow(/nested deeper than 128/);
+    expect(() => parseYao(nest(3), 3)).not.toThrow();
+    expect(() => parseYao(nest(4), 3)).toThrow(/JSON nesting exceeds 3/);
+  });
+
+  it("numbers: HCP keeps the text, HARP must be finite, A3S integers (bigint past 2^53), Yao integers as bigint", () => {
+    expect(readJson("1.0")).toMatchObject({ ok: true, root: { kind: "number", value: 1, raw: "1.0" } });
+    expect(readJson("1e400")).toMatchObject({ ok: true, root: { value: Infinity } });
+    expect(parseHarp("1e400")).toMatchObject({ ok: false, error: { message: "the number is too large to represent" } });
+    expect(parseStrictJson("[9007199254740991, 9007199254740993]")).toEqual([9007199254740991, 9007199254740993n]);
+    expect(() => parseStrictJson("1.5")).toThrow(/floating-point/);
+    expect(parseYao("[1]")).toEqual([1n]);
+    expect(() => parseYao("1.5")).toThrow(/non-integer/);
+  });
+
+  it("lone surrogates: HCP and Yao accept them, HARP rejects them as written, A3S rejects them once decoded", () => {
+    expect(readJson('"\\ud800"')).toMatchObject({ ok: true, root: { value: "\ud800" } });
+    expect(parseYao('"\\ud800"')).toBe("\ud800");
+    expect(parseHarp('"\\ud800"')).toMatchObject({ ok: false, error: { message: "the string contains an unpaired surrogate escape" } });
+    expect(parseHarp('"\ud800"')).toMatchObject({ ok: false, error: { message: "the string contains an unpaired surrogate" } });
+    expect(() => parseStrictJson('"\\ud800"')).toThrow(/lone surrogate/);
+    // An escaped high half and a raw low half decode to one well-formed character: A3S reads it, HARP does not.
+    expect(parseStrictJson('"\\ud83d\ude00"')).toBe("\u{1F600}");
+    expect(parseHarp('"\\ud83d\ude00"').ok).toBe(false);
+  });
+
+  it("HCP and HARP name a byte order mark, HARP names comments; A3S and Yao find an unexpected character", () => {
+    expect(readJson("\ufeff{}")).toMatchObject({ ok: false, message: expect.stringContaining("byte order mark") });
+    expect(parseHarp("\ufeff{}")).toMatchObject({ ok: false, error: { message: expect.stringContaining("byte order mark") } });
+    expect(parseHarp("{} // x")).toMatchObject({ ok: false, error: { message: "comments are not allowed in JSON" } });
+    expect(() => parseStrictJson("\ufeff{}")).toThrow("invalid JSON at offset 0: unexpected character");
+    expect(() => parseYao("\ufeff{}")).toThrow("unexpected character at offset 0");
+  });
+});
