@@ -277,8 +277,14 @@ class Parser {
 
   /** The JSON Pointer of a container, built once per container and only when asked for. */
   private pointerOf(frame: Frame): string {
-    if (frame.pointer === null) frame.pointer = frame.parent === null ? "" : `${this.pointerOf(frame.parent)}/${frame.token}`;
-    return frame.pointer;
+    // Iterative: a caller may allow nesting deeper than the stack.
+    const missing: Frame[] = [];
+    for (let f: Frame | null = frame; f !== null && f.pointer === null; f = f.parent) missing.push(f);
+    for (let k = missing.length - 1; k >= 0; k--) {
+      const f = missing[k]!;
+      f.pointer = f.parent === null ? "" : `${f.parent.pointer}/${f.token}`;
+    }
+    return frame.pointer!;
   }
 
   /** Reads `"name" :` (whitespace before the name skipped here) into the frame; leaves `i` just past the colon. */

@@ -122,6 +122,9 @@ describe("parseJsonTree", () => {
       // With a limit that high, the parser itself must not recurse either.
       const deep = parseJsonTree("[".repeat(n) + "]".repeat(n), opts({ depthCounts, maxDepth: n + 1 }));
       expect(deep.ok).toBe(true);
+      // Nor does building the pointer of a duplicate that deep.
+      const dup = parseJsonTree('{"a":'.repeat(n) + '{"k":1,"k":2}' + "}".repeat(n), opts({ depthCounts, maxDepth: n + 2, duplicateKeys: "reject" }));
+      expect(!dup.ok && dup.error.objectPointer).toBe("/a".repeat(n));
     });
 
     it("every frontend turns 200,000 nested brackets into its own diagnostic, not a RangeError", () => {
