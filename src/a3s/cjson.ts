@@ -9,6 +9,9 @@
  */
 import { sha256 } from "@noble/hashes/sha2.js";
 import { compareCodePoints } from "../text/code-point-order.js";
+import type { JsonParseOptions } from "../json/options.js";
+import { parseJsonTree, type JsonParseError } from "../json/parse.js";
+import type { JsonTree } from "../json/tree.js";
 import { hex } from "./digest.js";
 
 /** Integers stay `number` when safe and become `bigint` beyond 2^53; floats never appear. */
@@ -77,118 +80,90 @@ export function canonicalDigest(value: unknown): string {
 }
 
 /**
- * Strict RFC 8259 JSON reader: rejects duplicate keys, floats/exponents (as the canonical form
- * would), trailing data, lone surrogates and nesting deeper than 128.
+ * A3S's view of the one strict JSON parser (src/json/parse.ts). Policies (docs/architecture.md,
+ * "JSON"): duplicate keys are rejected, numbers must be integers (as the canonical form would have
+ * them) and stay exact, a value may sit inside at most 128 containers, and a decoded string must be
+ * well-formed UTF-16 (no lone surrogates), checked when the string ends.
  */
+export const A3S_JSON: JsonParseOptions = {
+  maxDepth: 128,
+  depthCounts: "values",
+  duplicateKeys: "reject",
+  loneSurrogates: "reject-value",
+  numbers: "integer",
+  finiteNumbers: false,
+  // The reader has always looked at most 400 characters into a number.
+  maxNumberLength: 400,
+  notAfterNumber: ".eE",
+  byteOrderMark: "unexpected",
+  comments: "unexpected",
+};
+
+/** Strict RFC 8259 JSON reader with A3S's policies; throws `CJsonError` at the first problem. */
 export function parseStrictJson(text: string): CJson {
-  let i = 0;
-  const fail = (what: string): never => {
-    throw new CJsonError(`invalid JSON at offset ${i}: ${what}`);
-  };
-  const ws = () => {
-    while (i < text.length && (text[i] === " " || text[i] === "\t" || text[i] === "\n" || text[i] === "\r")) i++;
-  };
-  const str = (): string => {
-    i++; // opening quote
-    let s = "";
-    for (;;) {
-      if (i >= text.length) fail("unterminated string");
-      const c = text[i]!;
-      if (c === '"') {
-        i++;
-        break;
-      }
-      if (c.charCodeAt(0) < 0x20) fail("raw control character in string");
-      if (c !== "\\") {
-        s += c;
-        i++;
-        continue;
-      }
-      const e = text[i + 1];
-      i += 2;
-      const simple: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
-      if (e !== undefined && e in simple) s += simple[e];
-      else if (e === "u") {
-        const h = text.slice(i, i + 4);
-        if (!/^[0-9a-fA-F]{4}$/.test(h)) fail("bad \\u escape");
-        s += String.fromCharCode(parseInt(h, 16));
-        i += 4;
-      } else fail("bad escape");
+  const r = parseJsonTree(text, A3S_JSON);
+  if (!r.ok) {
+    const [offset, what] = problem(r.error);
+    throw new CJsonError(`invalid JSON at offset ${offset}: ${what}`);
+  }
+  return toCJson(r.root);
+}
+
+/** The tree as values: objects with a null prototype, safe integers as `number`, larger ones `bigint` (recursion bounded by the depth limit). */
+function toCJson(n: JsonTree): CJson {
+  switch (n.type) {
+    case "object": {
+      const o = Object.create(null) as Record<string, CJson>;
+      for (const m of n.members) o[m.key] = toCJson(m.value);
+      return o;
     }
-    if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s)) fail("lone surrogate in string");
-    return s;
-  };
-  const value = (depth: number): CJson => {
-    if (depth > 128) fail("nested deeper than 128 levels");
-    ws();
-    const c = text[i];
-    if (c === "{") {
-      i++;
-      const o: Record<string, CJson> = Object.create(null) as Record<string, CJson>;
-      ws();
-      if (text[i] === "}") {
-        i++;
-        return o;
-      }
-      for (;;) {
-        ws();
-        if (text[i] !== '"') fail("expected a key");
-        const k = str();
-        if (Object.prototype.hasOwnProperty.call(o, k)) fail(`duplicate key '${k}'`);
-        ws();
-        if (text[i] !== ":") fail("expected ':'");
-        i++;
-        o[k] = value(depth + 1);
-        ws();
-        if (text[i] === ",") {
-          i++;
-          continue;
-        }
-        if (text[i] === "}") {
-          i++;
-          return o;
-        }
-        fail("expected ',' or '}'");
-      }
+    case "array":
+      return n.items.map(toCJson);
+    case "number": {
+      const b = n.value as bigint;
+      return b >= MIN_SAFE && b <= MAX_SAFE ? Number(b) : b;
     }
-    if (c === "[") {
-      i++;
-      const a: CJson[] = [];
-      ws();
-      if (text[i] === "]") {
-        i++;
-        return a;
-      }
-      for (;;) {
-        a.push(value(depth + 1));
-        ws();
-        if (text[i] === ",") {
-          i++;
-          continue;
-        }
-        if (text[i] === "]") {
-          i++;
-          return a;
-        }
-        fail("expected ',' or ']'");
-      }
-    }
-    if (c === '"') return str();
-    for (const [lit, v] of [["true", true], ["false", false], ["null", null]] as const) {
-      if (text.startsWith(lit, i)) {
-        i += lit.length;
-        return v;
-      }
-    }
-    const m = /^-?(0|[1-9][0-9]*)([.eE][-+0-9.eE]*)?/.exec(text.slice(i, i + 400));
-    if (m === null) return fail("unexpected character");
-    if (m[2] !== undefined) fail("floating-point numbers are not allowed in canonical JSON");
-    i += m[0].length;
-    const b = BigInt(m[0]);
-    return b >= BigInt(Number.MIN_SAFE_INTEGER) && b <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(b) : b;
-  };
-  const v = value(0);
-  ws();
-  if (i !== text.length) fail("trailing data");
-  return v;
+    default:
+      return n.value;
+  }
+}
+
+const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** The offset and words this reader has always reported for each problem. */
+function problem(e: JsonParseError): [number, string] {
+  switch (e.code) {
+    case "unterminated_string":
+      return [e.offset, "unterminated string"];
+    case "control_character":
+      return [e.offset, "raw control character in string"];
+    case "invalid_unicode_escape":
+      return [e.offset + 2, "bad \\u escape"];
+    case "invalid_escape":
+      return [e.offset + 2, "bad escape"];
+    case "lone_surrogate_value":
+      return [e.offset, "lone surrogate in string"];
+    case "expected_name":
+      return [e.offset, "expected a key"];
+    case "duplicate_key":
+      return [e.end!, `duplicate key '${e.key}'`];
+    case "expected_colon":
+      return [e.offset, "expected ':'"];
+    case "expected_comma_or_close":
+      return [e.offset, e.container === "object" ? "expected ',' or '}'" : "expected ',' or ']'"];
+    case "trailing_comma":
+      return [e.offset, e.container === "object" ? "expected a key" : "unexpected character"];
+    case "trailing_data":
+      return [e.offset, "trailing data"];
+    case "number_not_integer":
+    case "number_malformed":
+      return [e.offset, "floating-point numbers are not allowed in canonical JSON"];
+    case "too_deep":
+      // The depth was checked before the whitespace in front of the value was skipped.
+      return [e.after === "[" ? e.offset : e.gapStart!, "nested deeper than 128 levels"];
+    default:
+      // empty, expected_value, number_no_digits (and a byte order mark, which is just a character here)
+      return [e.offset, "unexpected character"];
+  }
 }

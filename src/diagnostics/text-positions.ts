@@ -42,9 +42,16 @@ export class TextPositions {
 
   position(index: number): Position {
     const target = Math.max(0, Math.min(index, this.text.length));
-    const end = this.walk(this.checkpointBefore(target), target);
+    // Lookups in text order (a tree walked start, children, end) continue from the previous one
+    // when it is nearer than the checkpoint, so they cost the distance between them.
+    const checkpoint = this.checkpointBefore(target);
+    const from = this.last.index <= target && this.last.index > checkpoint.index ? this.last : checkpoint;
+    const end = this.walk(from, target);
+    this.last = end;
     return { byte: end.byte, line: end.line, column: end.column };
   }
+
+  private last: Checkpoint = { index: 0, byte: 0, line: 1, column: 1 };
 
   /** The span `[start, end)`; an end before the start is taken as the start (an empty span). */
   span(start: number, end: number): Span {

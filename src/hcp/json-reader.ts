@@ -1,12 +1,17 @@
 /**
- * A strict RFC 8259 JSON reader that keeps source offsets, so every HCP diagnostic can point at the
- * offending value. Written here rather than taken from a library because the frontend needs three
- * things together: offsets for every value and key, duplicate-key detection (JSON.parse silently keeps
- * the last one), and a hard nesting limit checked before recursion can exhaust the stack.
+ * HCP's view of the one strict JSON parser (src/json/parse.ts): its node types with `start`/`end`
+ * offsets, which every HCP rule reads, and its messages. Policies (docs/architecture.md, "JSON"):
+ * duplicate names are reported with both positions (the rules read the first), objects and arrays
+ * nest at most 64 deep, numbers are `number` with the text as written kept, and unpaired
+ * surrogates are accepted here, as `JSON.parse` accepts them, and reported by parse-documents.ts as
+ * `hcp.json.lone_surrogate` at the string that holds them.
  *
  * Offsets are UTF-16 indices into the decoded text; `TextPositions` turns them into spans.
  */
-import { escapePointerToken } from "../json/pointer.js";
+import type { JsonParseError } from "../json/parse.js";
+import { parseJsonTree } from "../json/parse.js";
+import type { JsonParseOptions } from "../json/options.js";
+import type { JsonTree } from "../json/tree.js";
 
 /** Objects and arrays nested deeper than this are rejected (the pack model needs about 5). */
 export const MAX_JSON_DEPTH = 64;
@@ -80,268 +85,124 @@ export type JsonReadResult =
       readonly offset: number;
     };
 
-class JsonFailure {
-  constructor(
-    readonly problem: "syntax" | "too_deep",
-    readonly message: string,
-    readonly offset: number,
-  ) {}
-}
-
-const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+export const HCP_JSON: JsonParseOptions = {
+  maxDepth: MAX_JSON_DEPTH,
+  depthCounts: "containers",
+  duplicateKeys: "report",
+  loneSurrogates: "allow",
+  numbers: "float",
+  finiteNumbers: false,
+  maxNumberLength: Infinity,
+  notAfterNumber: "0123456789.eE",
+  byteOrderMark: "reject",
+  comments: "unexpected",
+};
 
 export function readJson(text: string): JsonReadResult {
-  const reader = new Reader(text);
-  try {
-    const root = reader.document();
-    return { ok: true, root, duplicates: reader.duplicates };
-  } catch (e) {
-    if (e instanceof JsonFailure) return { ok: false, problem: e.problem, message: e.message, offset: e.offset };
-    throw e;
+  const r = parseJsonTree(text, HCP_JSON);
+  if (!r.ok) {
+    const { problem, offset } = r.error.code === "too_deep" ? { problem: "too_deep" as const, offset: r.error.offset } : { problem: "syntax" as const, offset: syntaxOffset(r.error) };
+    return { ok: false, problem, message: message(text, r.error), offset };
   }
+  const duplicates = r.duplicates.map((d) => ({
+    key: d.key,
+    start: d.keyOffset,
+    end: d.keyOffset + d.keyLength,
+    firstStart: d.firstKeyOffset,
+    firstEnd: d.firstKeyOffset + d.firstKeyLength,
+    objectPointer: d.objectPointer,
+  }));
+  return { ok: true, root: toNode(text, r.root), duplicates };
 }
 
 /** RFC 6901 escaping of one reference token (the shared implementation, under HCP's name). */
 export { escapePointerToken as pointerToken } from "../json/pointer.js";
 
-class Reader {
-  private i = 0;
-  readonly duplicates: JsonDuplicateKey[] = [];
-
-  constructor(private readonly t: string) {}
-
-  document(): JsonNode {
-    if (this.t.charCodeAt(0) === 0xfeff) {
-      this.fail("the file starts with a byte order mark (U+FEFF); JSON text must not", 0);
+/** The core tree as HCP nodes (recursion is bounded by MAX_JSON_DEPTH). */
+function toNode(text: string, n: JsonTree): JsonNode {
+  const start = n.offset;
+  const end = n.offset + n.length;
+  switch (n.type) {
+    case "object": {
+      const members: JsonMember[] = [];
+      const byKey = new Map<string, JsonMember>();
+      for (const m of n.members) {
+        const member: JsonMember = { key: m.key, keyStart: m.keyOffset, keyEnd: m.keyOffset + m.keyLength, value: toNode(text, m.value) };
+        members.push(member);
+        if (!byKey.has(m.key)) byKey.set(m.key, member);
+      }
+      return { kind: "object", members, byKey, start, end };
     }
-    this.ws();
-    if (this.i >= this.t.length) this.fail("the file is empty; expected a JSON value", this.i);
-    const root = this.value(0, "");
-    this.ws();
-    if (this.i < this.t.length) this.fail(`unexpected ${this.describeHere()} after the end of the JSON value`, this.i);
-    return root;
+    case "array":
+      return { kind: "array", items: n.items.map((x) => toNode(text, x)), start, end };
+    case "string":
+      return { kind: "string", value: n.value, start, end };
+    case "number":
+      return { kind: "number", value: n.value as number, raw: text.slice(start, end), start, end };
+    case "boolean":
+      return { kind: "boolean", value: n.value, start, end };
+    case "null":
+      return { kind: "null", start, end };
   }
+}
 
-  private value(depth: number, pointer: string): JsonNode {
-    const c = this.t.charCodeAt(this.i);
-    switch (c) {
-      case 0x7b /* { */:
-        return this.object(depth + 1, pointer);
-      case 0x5b /* [ */:
-        return this.array(depth + 1, pointer);
-      case 0x22 /* " */: {
-        const start = this.i;
-        const value = this.string();
-        return { kind: "string", value, start, end: this.i };
-      }
-      case 0x74 /* t */:
-        return this.literal("true", { kind: "boolean", value: true });
-      case 0x66 /* f */:
-        return this.literal("false", { kind: "boolean", value: false });
-      case 0x6e /* n */:
-        return this.literal("null", { kind: "null" });
-      default:
-        if (c === 0x2d || (c >= 0x30 && c <= 0x39)) return this.number();
-        return this.fail(`expected a JSON value but found ${this.describeHere()}`, this.i);
-    }
+function syntaxOffset(e: JsonParseError): number {
+  switch (e.code) {
+    case "unterminated_string":
+    case "number_no_digits":
+    case "number_malformed":
+      return e.start!;
+    case "trailing_comma":
+      return e.commaOffset!;
+    default:
+      return e.offset;
   }
+}
 
-  private object(depth: number, pointer: string): JsonObject {
-    this.checkDepth(depth);
-    const start = this.i;
-    this.i++;
-    const members: JsonMember[] = [];
-    const byKey = new Map<string, JsonMember>();
-    this.ws();
-    if (this.t.charCodeAt(this.i) === 0x7d /* } */) {
-      this.i++;
-      return { kind: "object", members, byKey, start, end: this.i };
-    }
-    for (;;) {
-      this.ws();
-      if (this.t.charCodeAt(this.i) !== 0x22) {
-        this.fail(`expected a member name in double quotes but found ${this.describeHere()}`, this.i);
-      }
-      const keyStart = this.i;
-      const key = this.string();
-      const keyEnd = this.i;
-      this.ws();
-      if (this.t.charCodeAt(this.i) !== 0x3a /* : */) {
-        this.fail(`expected ':' after member name "${clip(key)}" but found ${this.describeHere()}`, this.i);
-      }
-      this.i++;
-      this.ws();
-      const value = this.value(depth, `${pointer}/${escapePointerToken(key)}`);
-      const member: JsonMember = { key, keyStart, keyEnd, value };
-      members.push(member);
-      const first = byKey.get(key);
-      if (first === undefined) byKey.set(key, member);
-      else {
-        this.duplicates.push({
-          key,
-          start: keyStart,
-          end: keyEnd,
-          firstStart: first.keyStart,
-          firstEnd: first.keyEnd,
-          objectPointer: pointer,
-        });
-      }
-      this.ws();
-      const c = this.t.charCodeAt(this.i);
-      if (c === 0x2c /* , */) {
-        const comma = this.i;
-        this.i++;
-        this.ws();
-        if (this.t.charCodeAt(this.i) === 0x7d) this.fail("trailing comma before '}'", comma);
-        continue;
-      }
-      if (c === 0x7d) {
-        this.i++;
-        return { kind: "object", members, byKey, start, end: this.i };
-      }
-      this.fail(`expected ',' or '}' in the object but found ${this.describeHere()}`, this.i);
-    }
+function message(text: string, e: JsonParseError): string {
+  const here = describe(text, e.offset);
+  switch (e.code) {
+    case "byte_order_mark":
+      return "the file starts with a byte order mark (U+FEFF); JSON text must not";
+    case "empty":
+      return "the file is empty; expected a JSON value";
+    case "expected_value":
+      return `expected a JSON value but found ${here}`;
+    case "number_no_digits":
+      return "malformed number";
+    case "number_malformed":
+      return "malformed number (leading zero or incomplete fraction/exponent)";
+    case "unterminated_string":
+      return "unterminated string";
+    case "control_character":
+      return `control character U+${hex4(text.charCodeAt(e.offset))} inside a string; escape it`;
+    case "invalid_unicode_escape":
+      return "invalid \\u escape; expected four hex digits";
+    case "invalid_escape":
+      return "invalid escape sequence in a string";
+    case "expected_name":
+      return `expected a member name in double quotes but found ${here}`;
+    case "expected_colon":
+      return `expected ':' after member name "${clip(e.key!)}" but found ${here}`;
+    case "expected_comma_or_close":
+      return e.container === "object" ? `expected ',' or '}' in the object but found ${here}` : `expected ',' or ']' in the array but found ${here}`;
+    case "trailing_comma":
+      return `trailing comma before '${e.container === "object" ? "}" : "]"}'`;
+    case "trailing_data":
+      return `unexpected ${here} after the end of the JSON value`;
+    case "too_deep":
+      return `objects and arrays are nested more than ${MAX_JSON_DEPTH} levels deep`;
+    default:
+      // Codes HCP's options never produce (comments, lone surrogates, integers, duplicates rejected).
+      return `invalid JSON (${e.code})`;
   }
+}
 
-  private array(depth: number, pointer: string): JsonArray {
-    this.checkDepth(depth);
-    const start = this.i;
-    this.i++;
-    const items: JsonNode[] = [];
-    this.ws();
-    if (this.t.charCodeAt(this.i) === 0x5d /* ] */) {
-      this.i++;
-      return { kind: "array", items, start, end: this.i };
-    }
-    for (;;) {
-      this.ws();
-      items.push(this.value(depth, `${pointer}/${items.length}`));
-      this.ws();
-      const c = this.t.charCodeAt(this.i);
-      if (c === 0x2c) {
-        const comma = this.i;
-        this.i++;
-        this.ws();
-        if (this.t.charCodeAt(this.i) === 0x5d) this.fail("trailing comma before ']'", comma);
-        continue;
-      }
-      if (c === 0x5d) {
-        this.i++;
-        return { kind: "array", items, start, end: this.i };
-      }
-      this.fail(`expected ',' or ']' in the array but found ${this.describeHere()}`, this.i);
-    }
-  }
-
-  private string(): string {
-    const t = this.t;
-    const open = this.i;
-    this.i++;
-    let out = "";
-    let runStart = this.i;
-    for (;;) {
-      if (this.i >= t.length) this.fail("unterminated string", open);
-      const c = t.charCodeAt(this.i);
-      if (c === 0x22) {
-        out += t.slice(runStart, this.i);
-        this.i++;
-        return out;
-      }
-      if (c < 0x20) {
-        this.fail(`control character U+${hex4(c)} inside a string; escape it`, this.i);
-      }
-      if (c !== 0x5c /* \ */) {
-        this.i++;
-        continue;
-      }
-      out += t.slice(runStart, this.i);
-      const e = t.charCodeAt(this.i + 1);
-      switch (e) {
-        case 0x22:
-          out += '"';
-          break;
-        case 0x5c:
-          out += "\\";
-          break;
-        case 0x2f:
-          out += "/";
-          break;
-        case 0x62:
-          out += "\b";
-          break;
-        case 0x66:
-          out += "\f";
-          break;
-        case 0x6e:
-          out += "\n";
-          break;
-        case 0x72:
-          out += "\r";
-          break;
-        case 0x74:
-          out += "\t";
-          break;
-        case 0x75 /* u */: {
-          const digits = t.slice(this.i + 2, this.i + 6);
-          if (!/^[0-9a-fA-F]{4}$/.test(digits)) this.fail("invalid \\u escape; expected four hex digits", this.i);
-          out += String.fromCharCode(parseInt(digits, 16));
-          this.i += 4;
-          break;
-        }
-        default:
-          this.fail("invalid escape sequence in a string", this.i);
-      }
-      this.i += 2;
-      runStart = this.i;
-    }
-  }
-
-  private number(): JsonNumber {
-    const start = this.i;
-    NUMBER.lastIndex = start;
-    const m = NUMBER.exec(this.t);
-    if (m === null) return this.fail("malformed number", start);
-    const raw = m[0];
-    this.i = start + raw.length;
-    const next = this.t.charCodeAt(this.i);
-    if ((next >= 0x30 && next <= 0x39) || next === 0x2e || next === 0x65 || next === 0x45) {
-      this.fail("malformed number (leading zero or incomplete fraction/exponent)", start);
-    }
-    return { kind: "number", value: Number(raw), raw, start, end: this.i };
-  }
-
-  private literal<T extends { kind: "boolean"; value: boolean } | { kind: "null" }>(word: string, node: T): T & NodeBase {
-    const start = this.i;
-    if (!this.t.startsWith(word, start)) this.fail(`expected a JSON value but found ${this.describeHere()}`, start);
-    this.i += word.length;
-    return { ...node, start, end: this.i };
-  }
-
-  private ws(): void {
-    const t = this.t;
-    for (;;) {
-      const c = t.charCodeAt(this.i);
-      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) this.i++;
-      else return;
-    }
-  }
-
-  private checkDepth(depth: number): void {
-    if (depth > MAX_JSON_DEPTH) {
-      throw new JsonFailure("too_deep", `objects and arrays are nested more than ${MAX_JSON_DEPTH} levels deep`, this.i);
-    }
-  }
-
-  private describeHere(): string {
-    if (this.i >= this.t.length) return "the end of the file";
-    const cp = this.t.codePointAt(this.i)!;
-    if (cp < 0x20 || cp === 0x7f || cp === 0xfeff) return `character U+${hex4(cp)}`;
-    return `'${String.fromCodePoint(cp)}'`;
-  }
-
-  private fail(message: string, offset: number): never {
-    throw new JsonFailure("syntax", message, offset);
-  }
+function describe(text: string, at: number): string {
+  if (at >= text.length) return "the end of the file";
+  const cp = text.codePointAt(at)!;
+  if (cp < 0x20 || cp === 0x7f || cp === 0xfeff) return `character U+${hex4(cp)}`;
+  return `'${String.fromCodePoint(cp)}'`;
 }
 
 function hex4(c: number): string {

@@ -1,8 +1,12 @@
 /**
  * Ordered JSON for the IR encoding (yao-v0.1.md §9.8): objects keep an explicit key order (JS objects
  * would hoist integer-like keys), integers stay exact as bigint, and both the writer and the reader
- * are iterative so deeply nested input cannot overflow the stack.
+ * are iterative so deeply nested input cannot overflow the stack. Reading is the one strict JSON
+ * parser's (src/json/parse.ts); this module words its errors and builds the ordered values.
  */
+import type { JsonParseOptions } from "../json/options.js";
+import { parseJsonTree, type JsonParseError } from "../json/parse.js";
+import type { JsonTree } from "../json/tree.js";
 import { compareCodePoints } from "./text.js";
 
 export class JObject {
@@ -82,100 +86,89 @@ function sortDictEntries(x: JValue): JValue {
 
 export class JsonSyntaxError extends Error {}
 
-const SIMPLE_ESCAPES = '"\\/bfnrt';
+/**
+ * Yao's policies for the one strict JSON parser (docs/architecture.md, "JSON"): duplicate names are
+ * kept in order (the IR decoder rejects what it does not expect), unpaired surrogates decode as
+ * `JSON.parse` decodes them, numbers must be integers and stay exact as bigint.
+ */
+function yaoJson(maxDepth: number): JsonParseOptions {
+  return {
+    maxDepth,
+    depthCounts: "containers",
+    duplicateKeys: "keep",
+    loneSurrogates: "allow",
+    numbers: "integer",
+    finiteNumbers: false,
+    // The reader has always looked at most 400 characters into a number.
+    maxNumberLength: 400,
+    notAfterNumber: "",
+    byteOrderMark: "unexpected",
+    comments: "unexpected",
+  };
+}
 
 /**
  * Parse JSON text into ordered values. Integers become bigint; numbers with a fraction or exponent
  * are rejected (the IR has none). Nesting deeper than `maxDepth` is rejected.
  */
 export function parseJson(text: string, maxDepth = 4096): JValue {
-  let i = 0;
-  const ws = (): void => {
-    while (i < text.length && " \t\n\r".includes(text[i]!)) i++;
-  };
-  const err = (msg: string): never => {
-    throw new JsonSyntaxError(`${msg} at offset ${i}`);
-  };
-  // A loop rather than one regular expression over the whole string: V8 keeps a backtracking
-  // entry per repetition of `(?:a|b)*`, which overflows on a string of some megabytes.
-  const str = (): string => {
-    let j = i + 1;
-    for (;;) {
-      if (j >= text.length) return err("invalid string");
-      const c = text.charCodeAt(j);
-      if (c === 0x22) break;
-      if (c < 0x20) return err("invalid string");
-      if (c !== 0x5c) {
-        j++;
-        continue;
+  const r = parseJsonTree(text, yaoJson(maxDepth));
+  if (!r.ok) {
+    const [offset, what] = problem(r.error, maxDepth);
+    throw new JsonSyntaxError(`${what} at offset ${offset}`);
+  }
+  return toJValue(r.root);
+}
+
+/** The tree as ordered values, with an explicit stack: IR nests thousands deep. */
+function toJValue(root: JsonTree): JValue {
+  const convert = (n: JsonTree): JValue =>
+    n.type === "object" ? new JObject([]) : n.type === "array" ? [] : n.type === "number" ? (n.value as bigint) : n.value;
+  const top = convert(root);
+  const stack: [JsonTree, JValue][] = [[root, top]];
+  while (stack.length > 0) {
+    const [n, v] = stack.pop()!;
+    if (n.type === "object") {
+      for (const m of n.members) {
+        const child = convert(m.value);
+        (v as JObject).entries.push([m.key, child]);
+        stack.push([m.value, child]);
       }
-      const e = text[j + 1];
-      if (e === "u" && /^[0-9a-fA-F]{4}$/.test(text.slice(j + 2, j + 6))) j += 6;
-      else if (e !== undefined && SIMPLE_ESCAPES.includes(e)) j += 2;
-      else return err("invalid string");
-    }
-    const raw = text.slice(i, j + 1);
-    i = j + 1;
-    return JSON.parse(raw) as string;
-  };
-  type Frame = { container: JValue[] | JObject; parentKey: string | undefined };
-  const frames: Frame[] = [];
-  let result: JValue | undefined;
-  const add = (v: JValue, key: string | undefined): void => {
-    const top = frames[frames.length - 1];
-    if (top === undefined) result = v;
-    else if (Array.isArray(top.container)) top.container.push(v);
-    else top.container.entries.push([key!, v]);
-  };
-  do {
-    ws();
-    const top = frames[frames.length - 1];
-    let key: string | undefined;
-    if (top !== undefined) {
-      const isArr = Array.isArray(top.container);
-      const count = isArr ? (top.container as JValue[]).length : (top.container as JObject).entries.length;
-      if (text[i] === (isArr ? "]" : "}")) {
-        i++;
-        frames.pop();
-        add(top.container, top.parentKey);
-        continue;
-      }
-      if (count > 0) {
-        if (text[i] !== ",") err(`expected ',' or '${isArr ? "]" : "}"}'`);
-        i++;
-        ws();
-      }
-      if (!isArr) {
-        if (text[i] !== '"') err("expected object key");
-        key = str();
-        ws();
-        if (text[i] !== ":") err("expected ':'");
-        i++;
-        ws();
+    } else if (n.type === "array") {
+      for (const item of n.items) {
+        const child = convert(item);
+        (v as JValue[]).push(child);
+        stack.push([item, child]);
       }
     }
-    const c = text[i];
-    if (c === "{" || c === "[") {
-      if (frames.length >= maxDepth) err(`JSON nesting exceeds ${maxDepth}`);
-      i++;
-      frames.push({ container: c === "{" ? new JObject([]) : [], parentKey: key });
-      continue;
-    }
-    let value: JValue;
-    if (c === '"') value = str();
-    else if (text.startsWith("true", i)) (value = true), (i += 4);
-    else if (text.startsWith("false", i)) (value = false), (i += 5);
-    else if (text.startsWith("null", i)) (value = null), (i += 4);
-    else {
-      const m = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/.exec(text.slice(i, i + 400));
-      if (m === null) return err("unexpected character");
-      if (m[2] !== undefined || m[3] !== undefined) err("non-integer numbers do not occur in Yao IR");
-      value = BigInt(m[0]);
-      i += m[0].length;
-    }
-    add(value, key);
-  } while (frames.length > 0);
-  ws();
-  if (i !== text.length) err("trailing text after JSON value");
-  return result!;
+  }
+  return top;
+}
+
+/** The offset and words this reader has always reported for each problem. */
+function problem(e: JsonParseError, maxDepth: number): [number, string] {
+  switch (e.code) {
+    case "unterminated_string":
+    case "control_character":
+    case "invalid_escape":
+    case "invalid_unicode_escape":
+      return [e.start!, "invalid string"];
+    case "number_not_integer":
+      return [e.offset, "non-integer numbers do not occur in Yao IR"];
+    case "expected_name":
+      return [e.offset, "expected object key"];
+    case "expected_colon":
+      return [e.offset, "expected ':'"];
+    case "expected_comma_or_close":
+      return [e.offset, `expected ',' or '${e.container === "object" ? "}" : "]"}'`];
+    case "trailing_comma":
+      return [e.offset, e.container === "object" ? "expected object key" : "unexpected character"];
+    case "trailing_data":
+      return [e.offset, "trailing text after JSON value"];
+    case "too_deep":
+      return [e.offset, `JSON nesting exceeds ${maxDepth}`];
+    default:
+      // empty, expected_value, number_no_digits (and a byte order mark, which is just a character here)
+      return [e.offset, "unexpected character"];
+  }
 }

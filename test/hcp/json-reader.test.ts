@@ -130,6 +130,17 @@ describe("TextPositions", () => {
     expect(p.position(text.length)).toEqual({ byte: 15, line: 4, column: 2 });
   });
 
+  it("gives the same position whatever lookups came before (continuing from the last lookup is exact)", () => {
+    const text = "ab\u00e9\ud83d\ude00\n\u4e2d\r\nx\ry".repeat(300);
+    const shared = new TextPositions(text);
+    fc.assert(
+      fc.property(fc.array(fc.nat({ max: text.length }), { maxLength: 30 }), (indices) => {
+        for (const i of indices) expect(shared.position(i)).toEqual(new TextPositions(text).position(i));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it("agrees with a naive walk at every index of a long mixed text (checkpoints are exact)", () => {
     const unit = "ab\u00e9\ud83d\ude00\n\u4e2d\r\n";
     const text = unit.repeat(700);
