@@ -108,7 +108,7 @@ export async function checkA3s(diskFs: PackageFs, path: string): Promise<CheckRe
     extra["packageId"] = manifest.packageId;
     extra["version"] = manifest.version;
   }
-  extra["verification"] = "signatures and TUF metadata are not verified by this check; release descriptors are checked only for size, schema and their bindings to the manifest (timeout_ms, base_path, API contract digest); executable bits are not checked";
+  extra["verification"] = "signatures and TUF metadata are not verified by this check; release descriptors are checked only for size, schema and their bindings to the manifest (timeout_ms, base_path, API contract digest); Tool task and MCP stdio executables must carry an execute permission bit (a3s.package.not_executable)";
   return rebased({ path, kind: "a3s", valid, identity: valid ? scan.fingerprint : null, diagnostics, extra, sources }, root);
 }
 

@@ -3,7 +3,7 @@
  * `PackageFs` (links and special files rejected, maxFiles / maxExpandedBytes enforced while
  * walking), inspect, and compare with a contract (the manifest's `okf` block or a contract JSON).
  */
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import type { Diagnostic, Position, Span } from "../diagnostics/diagnostic.js";
 import { diagnostic, type A3sCode } from "./codes.js";
 import type { PackageFs } from "../fs/package-fs.js";
 import { joinPath } from "../fs/paths.js";
@@ -13,7 +13,8 @@ import { CJsonError, parseStrictJson } from "./cjson.js";
 import type { DigestFile } from "./digest.js";
 import { referenceMessage } from "./messages.js";
 import { inspectOkfBundleFiles, verifyInspection, type OkfError, type OkfInspection } from "./okf.js";
-import { validateOkfContract, type OkfBundleContract, type OkfLimits } from "./okf-contract.js";
+import { limitsProblem, validateOkfContract, type OkfBundleContract, type OkfLimits } from "./okf-contract.js";
+import { utf8Length } from "../syntax/utf8.js";
 
 const CODE_OF: Record<OkfError["code"], A3sCode> = {
   "use.okf.bundle_invalid": "a3s.okf.bundle_invalid",
@@ -23,10 +24,16 @@ const CODE_OF: Record<OkfError["code"], A3sCode> = {
   "use.okf.contract_mismatch": "a3s.okf.contract_mismatch",
 };
 
-/** `prefix` is where the bundle sits inside the package (for file names in diagnostics). */
+const spanAt = (at: Position | undefined): Span | undefined => (at === undefined ? undefined : { start: at, end: at });
+
+/**
+ * `prefix` is where the bundle sits inside the package (for file names in diagnostics). The message
+ * is the reference's sentence alone; what it leaves out (the offending target, the parser's
+ * complaint) is the label under the caret. Our code `a3s.okf.X` is the reference's `use.okf.X`.
+ */
 export function okfErrorDiagnostic(e: OkfError, prefix: string): Diagnostic {
   const file = e.path !== undefined ? (prefix ? `${prefix}/${e.path}` : e.path) : prefix || undefined;
-  return diagnostic(CODE_OF[e.code], referenceMessage(e.code, e.message), { file });
+  return diagnostic(CODE_OF[e.code], e.message, { file, span: spanAt(e.at), label: e.detail });
 }
 
 export async function readOkfBundle(fs: PackageFs, dir: string, limits: OkfLimits, prefix = ""): Promise<{ files: DigestFile[]; diagnostics: Diagnostic[] }> {
@@ -88,8 +95,8 @@ export async function checkOkfBundle(diskFs: PackageFs, dir: string, limits: Okf
   if (read.diagnostics.length > 0) return { inspection: null, diagnostics: read.diagnostics };
   const r = inspectOkfBundleFiles(read.files, limits);
   if (!r.ok) return { inspection: null, diagnostics: r.errors.map((e) => okfErrorDiagnostic(e, prefix)) };
-  const diagnostics: Diagnostic[] = r.inspection.diagnostics.map((d) =>
-    diagnostic("a3s.okf.dangling_link", d.message, { file: prefix ? `${prefix}/${d.path}` : d.path }),
+  const diagnostics: Diagnostic[] = r.inspection.diagnostics.map((d, i) =>
+    diagnostic("a3s.okf.dangling_link", d.message, { file: prefix ? `${prefix}/${d.path}` : d.path, span: spanAt(r.locations?.[i]?.at), label: `'${d.target}' is not a file of the bundle` }),
   );
   if (contract !== null) {
     const m = verifyInspection(contract, r.inspection);
@@ -101,29 +108,52 @@ export async function checkOkfBundle(diskFs: PackageFs, dir: string, limits: Okf
 const CONTRACT_FIELDS = ["schema", "formatVersion", "root", "contentDigest", "conceptCount", "fileCount", "expandedBytes", "limits"];
 const LIMIT_FIELDS = ["maxFiles", "maxConcepts", "maxExpandedBytes", "maxDocumentBytes", "maxLinksPerDocument"];
 
-/** `OkfBundleContract::from_json`: ≤128 KiB, unknown fields rejected, then §5.1 validation. */
+/**
+ * `OkfBundleContract::from_json`: ≤128 KiB, unknown fields rejected, then §5.1 validation, in the
+ * reference's words. A decoding failure names a line and column as serde_json does; ours is where
+ * the offending key or the syntax error is (serde's column can differ by a few characters, see
+ * docs/divergences.md), and what went wrong is the diagnostic's label.
+ */
 export function parseOkfContractJson(bytes: Uint8Array): { ok: true; contract: OkfBundleContract } | { ok: false; error: OkfError } {
-  const invalid = (why: string): { ok: false; error: OkfError } => ({ ok: false, error: { code: "use.okf.contract_invalid", message: `The OKF bundle contract is invalid: ${why}.` } });
-  if (bytes.length > 128 * 1024) return invalid("larger than 128 KiB");
+  if (bytes.length === 0 || bytes.length > 128 * 1024) return { ok: false, error: { code: "use.okf.contract_invalid", message: "The OKF bundle contract exceeds its input bounds.", detail: `${bytes.length} bytes; the bound is 1 to 131072` } };
+  let text = "";
+  const undecodable = (why: string, at: number): { ok: false; error: OkfError } => {
+    const before = text.slice(0, Math.max(0, Math.min(at, text.length)));
+    const line = before.split("\n").length;
+    const column = [...before.slice(before.lastIndexOf("\n") + 1)].length + 1;
+    return { ok: false, error: { code: "use.okf.contract_invalid", message: `Failed to decode the OKF bundle contract at line ${line}, column ${column}.`, at: { byte: utf8Length(before), line, column }, detail: why } };
+  };
+  const keyAt = (key: string) => Math.max(0, text.indexOf(`"${key}"`));
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return undecodable("the contract is not UTF-8", 0);
+  }
   let v: unknown;
   try {
-    v = parseStrictJson(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    v = parseStrictJson(text);
   } catch (e) {
-    return invalid(e instanceof CJsonError || e instanceof Error ? e.message : String(e));
+    const why = e instanceof CJsonError || e instanceof Error ? e.message : String(e);
+    const offset = /at offset (\d+)/.exec(why);
+    return undecodable(why, offset ? Number(offset[1]) : 0);
   }
   const obj = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
-  if (!obj(v)) return invalid("not a JSON object");
-  for (const k of Object.keys(v)) if (!CONTRACT_FIELDS.includes(k)) return invalid(`unknown field '${k}'`);
-  for (const k of CONTRACT_FIELDS) if (!(k in v)) return invalid(`missing field '${k}'`);
+  if (!obj(v)) return undecodable("not a JSON object", 0);
+  for (const k of Object.keys(v)) if (!CONTRACT_FIELDS.includes(k)) return undecodable(`unknown field '${k}'`, keyAt(k));
+  for (const k of CONTRACT_FIELDS) if (!(k in v)) return undecodable(`missing field '${k}'`, text.length);
   const l = v["limits"];
-  if (!obj(l)) return invalid("limits must be an object");
-  for (const k of Object.keys(l)) if (!LIMIT_FIELDS.includes(k)) return invalid(`unknown field 'limits.${k}'`);
-  for (const k of LIMIT_FIELDS) if (typeof l[k] !== "number") return invalid(`limits.${k} must be an integer`);
-  for (const k of ["conceptCount", "fileCount", "expandedBytes"]) if (typeof v[k] !== "number") return invalid(`${k} must be an integer`);
-  for (const k of ["root", "contentDigest"]) if (typeof v[k] !== "string") return invalid(`${k} must be a string`);
-  if (v["schema"] !== "a3s.use.okf-bundle.v1") return invalid("schema must be 'a3s.use.okf-bundle.v1'");
-  if (v["formatVersion"] !== "0.2") return invalid("formatVersion must be '0.2'");
+  if (!obj(l)) return undecodable("limits must be an object", keyAt("limits"));
+  for (const k of Object.keys(l)) if (!LIMIT_FIELDS.includes(k)) return undecodable(`unknown field 'limits.${k}'`, keyAt(k));
+  for (const k of LIMIT_FIELDS) if (!(k in l)) return undecodable(`missing field 'limits.${k}'`, keyAt("limits"));
+  for (const k of LIMIT_FIELDS) if (typeof l[k] !== "number" || !Number.isInteger(l[k]) || (l[k] as number) < 0) return undecodable(`limits.${k} must be an unsigned integer`, keyAt(k));
+  for (const k of ["conceptCount", "fileCount", "expandedBytes"]) if (typeof v[k] !== "number" || !Number.isInteger(v[k]) || (v[k] as number) < 0) return undecodable(`${k} must be an unsigned integer`, keyAt(k));
+  for (const k of ["schema", "root", "contentDigest"]) if (typeof v[k] !== "string") return undecodable(`${k} must be a string`, keyAt(k));
+  // A3S Use accepts only OKF v0.2 (seed 004); '0.1' would decode there and then fail to match.
+  if (v["formatVersion"] !== "0.2") return undecodable("formatVersion must be '0.2'", keyAt("formatVersion"));
   const contract = v as unknown as OkfBundleContract;
+  const limits = limitsProblem(contract.limits);
+  if (limits !== null) return { ok: false, error: { code: limits.code, message: limits.message } };
+  if (contract.schema !== "a3s.use.okf-bundle.v1") return { ok: false, error: { code: "use.okf.contract_invalid", message: "The OKF bundle contract schema is unsupported.", detail: `schema '${contract.schema}'; expected 'a3s.use.okf-bundle.v1'` } };
   const p = validateOkfContract(contract);
   if (p !== null) return { ok: false, error: { code: p.code, message: p.message } };
   return { ok: true, contract };

@@ -12,7 +12,10 @@ import MarkdownIt from "markdown-it";
 import type { Token } from "markdown-it";
 import markdownItFootnote from "markdown-it-footnote";
 import { parseDocument } from "yaml";
-import { utf8Length } from "../syntax/utf8.js";
+import type { Position } from "../diagnostics/diagnostic.js";
+import { positionOfByte } from "../syntax/positions.js";
+import { firstInvalidUtf8Offset, utf8Length } from "../syntax/utf8.js";
+import { rustUtf8ErrorText, TextPositions } from "./text-positions.js";
 import { byteCompare } from "./manifest.js";
 import { expandedDigest, OKF_DOMAIN, type DigestFile } from "./digest.js";
 import { isCanonicalOkfPath, limitsProblem, type OkfBundleContract, type OkfLimits } from "./okf-contract.js";
@@ -21,9 +24,14 @@ export type OkfErrorCode = "use.okf.bundle_invalid" | "use.okf.path_escape" | "u
 
 export interface OkfError {
   code: OkfErrorCode;
+  /** The reference's sentence, verbatim (docs/a3s.md "OKF messages"); never carries extra detail. */
   message: string;
   /** Bundle-relative file the error is about, when there is one. */
   path?: string;
+  /** Where in that document: the offending link, frontmatter key or heading (or the document start). */
+  at?: Position;
+  /** What the reference's sentence leaves out (the offending target, the parser's complaint). */
+  detail?: string;
 }
 
 export interface OkfConcept {
@@ -40,6 +48,13 @@ export interface OkfDiagnostic {
   message: string;
 }
 
+/** Where each dangling-link diagnostic points (kept beside the inspection, whose shape is the reference's). */
+export interface OkfDiagnosticLocation {
+  path: string;
+  target: string;
+  at: Position;
+}
+
 export interface OkfInspection {
   formatVersion: "0.2";
   contentDigest: string;
@@ -51,7 +66,7 @@ export interface OkfInspection {
   diagnostics: OkfDiagnostic[];
 }
 
-export type OkfResult = { ok: true; inspection: OkfInspection } | { ok: false; errors: OkfError[] };
+export type OkfResult = { ok: true; inspection: OkfInspection; locations?: OkfDiagnosticLocation[] } | { ok: false; errors: OkfError[] };
 
 export const OKF_FORMAT_VERSION = "0.2";
 const LIMIT_MESSAGE = "The OKF bundle exceeds its declared conformance limits.";
@@ -96,7 +111,11 @@ function markdown(): ReturnType<typeof MarkdownIt> {
 
 interface MdFacts {
   destinations: string[];
+  /** 0-based body line of the block holding each destination (markdown-it keeps no inline offsets). */
+  destinationLines: number[];
   h2: string[];
+  /** 0-based body line of each H2 heading. */
+  h2Lines: number[];
 }
 
 function inlineText(children: readonly Token[] | null): string {
@@ -112,25 +131,41 @@ function inlineText(children: readonly Token[] | null): string {
 
 export function markdownFacts(body: string): MdFacts {
   const tokens = markdown().parse(body, {});
-  const destinations: string[] = [];
-  const h2: string[] = [];
-  const walk = (ts: readonly Token[]) => {
+  const facts: MdFacts = { destinations: [], destinationLines: [], h2: [], h2Lines: [] };
+  const walk = (ts: readonly Token[], line: number) => {
     for (let i = 0; i < ts.length; i++) {
       const t = ts[i]!;
-      if (t.type === "link_open") destinations.push(String(t.attrGet("href") ?? ""));
-      else if (t.type === "image") destinations.push(String(t.attrGet("src") ?? ""));
-      if (t.type === "heading_open" && t.tag === "h2") h2.push(inlineText(ts[i + 1]?.children ?? null).trim());
-      if (t.children !== null) walk(t.children);
+      const here = t.map !== null ? t.map[0] : line;
+      if (t.type === "link_open") {
+        facts.destinations.push(String(t.attrGet("href") ?? ""));
+        facts.destinationLines.push(here);
+      } else if (t.type === "image") {
+        facts.destinations.push(String(t.attrGet("src") ?? ""));
+        facts.destinationLines.push(here);
+      }
+      if (t.type === "heading_open" && t.tag === "h2") {
+        facts.h2.push(inlineText(ts[i + 1]?.children ?? null).trim());
+        facts.h2Lines.push(here);
+      }
+      if (t.children !== null) walk(t.children, here);
     }
   };
-  walk(tokens);
-  return { destinations, h2 };
+  walk(tokens, 0);
+  return facts;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Frontmatter
 
-type Frontmatter = { present: false; body: string } | { present: true; value: unknown; body: string } | { error: string };
+/**
+ * `bodyLine` is the 1-based line of the document where the body starts; `yaml` is the frontmatter
+ * text (lines 2…), kept to locate keys. An invalid block says where the parser stopped.
+ */
+type Frontmatter =
+  | { present: false; body: string; bodyLine: 1 }
+  | { present: true; value: unknown; body: string; bodyLine: number; yaml: string }
+  | { error: "unterminated" }
+  | { error: "invalid"; detail: string; line: number; column: number };
 
 const MAX_FRONTMATTER_CHARS = 64 * 1024;
 const MAX_FRONTMATTER_DEPTH = 32;
@@ -151,25 +186,31 @@ function flowDepth(text: string): number {
 export function splitFrontmatter(text: string): Frontmatter {
   const lines = text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
   const bare = (l: string) => l.replace(/\r?\n$/, "");
-  if (lines.length === 0 || bare(lines[0]!) !== "---") return { present: false, body: text };
+  if (lines.length === 0 || bare(lines[0]!) !== "---") return { present: false, body: text, bodyLine: 1 };
   for (let i = 1; i < lines.length; i++) {
     if (bare(lines[i]!) === "---") {
       const yamlText = lines.slice(1, i).join("");
       const body = lines.slice(i + 1).join("");
       // The YAML parser is neither linear nor flat on adversarial input (deep flow collections):
       // bound what reaches it.
-      if (yamlText.length > MAX_FRONTMATTER_CHARS) return { error: `YAML frontmatter is larger than ${MAX_FRONTMATTER_CHARS} characters` };
-      if (flowDepth(yamlText) > MAX_FRONTMATTER_DEPTH) return { error: `YAML frontmatter nests deeper than ${MAX_FRONTMATTER_DEPTH} levels` };
+      if (yamlText.length > MAX_FRONTMATTER_CHARS) return { error: "invalid", detail: `YAML frontmatter is larger than ${MAX_FRONTMATTER_CHARS} characters`, line: 2, column: 1 };
+      if (flowDepth(yamlText) > MAX_FRONTMATTER_DEPTH) return { error: "invalid", detail: `YAML frontmatter nests deeper than ${MAX_FRONTMATTER_DEPTH} levels`, line: 2, column: 1 };
       const doc = parseDocument(yamlText, { version: "1.2", schema: "core", uniqueKeys: true, prettyErrors: false });
-      if (doc.errors.length > 0) return { error: `invalid YAML frontmatter: ${doc.errors[0]!.message.split("\n")[0]}` };
+      if (doc.errors.length > 0) {
+        const e = doc.errors[0]!;
+        const before = yamlText.slice(0, Math.min(e.pos[0], yamlText.length));
+        const nl = before.lastIndexOf("\n");
+        const column = [...before.slice(nl + 1)].length + 1;
+        return { error: "invalid", detail: e.message.split("\n")[0]!, line: before.split("\n").length + 1, column };
+      }
       try {
-        return { present: true, value: doc.toJS({ maxAliasCount: 100 }), body };
+        return { present: true, value: doc.toJS({ maxAliasCount: 100 }), body, bodyLine: i + 2, yaml: yamlText };
       } catch (e) {
-        return { error: `invalid YAML frontmatter: ${e instanceof Error ? e.message : String(e)}` };
+        return { error: "invalid", detail: e instanceof Error ? e.message : String(e), line: 2, column: 1 };
       }
     }
   }
-  return { error: "unterminated YAML frontmatter block" };
+  return { error: "unterminated" };
 }
 
 const isMapping = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Map);
@@ -202,8 +243,11 @@ function percentDecode(s: string): string | null {
 function resolveReference(doc: string, raw: string, scopeDescriptorAllowed: boolean): RefOutcome {
   const t = raw.trim();
   if (t === "" || t.startsWith("#") || t.startsWith("//")) return { kind: "ignored" };
-  const unsafe = (): RefOutcome => ({ kind: "error", error: { code: "use.okf.path_escape", path: doc, message: `OKF document '${doc}' contains unsafe path reference '${t}'.` } });
-  if (t.includes("\\") || CONTROL.test(t)) return unsafe();
+  // The reference's sentences name only the document; the target goes in `detail`.
+  const fail = (code: OkfErrorCode, message: string, why: string): RefOutcome => ({ kind: "error", error: { code, path: doc, message, detail: `'${t}' ${why}` } });
+  const unsafe = (why: string) => fail("use.okf.path_escape", `OKF document '${doc}' contains an unsafe path reference.`, why);
+  if (t.includes("\\")) return unsafe("contains a backslash");
+  if (CONTROL.test(t)) return unsafe("contains a control character");
   let url: URL | null = null;
   try {
     url = new URL(t);
@@ -213,7 +257,7 @@ function resolveReference(doc: string, raw: string, scopeDescriptorAllowed: bool
   if (url !== null) {
     const scheme = url.protocol.replace(/:$/, "");
     if (scheme === "data" || scheme === "file" || scheme === "javascript") {
-      return { kind: "error", error: { code: "use.okf.bundle_invalid", path: doc, message: `OKF document '${doc}' uses unsafe URI scheme '${scheme}'.` } };
+      return fail("use.okf.bundle_invalid", `OKF document '${doc}' contains unsafe URI scheme '${scheme}'.`, "is not a bundle path or a safe URL");
     }
     return { kind: "ignored" };
   }
@@ -221,33 +265,53 @@ function resolveReference(doc: string, raw: string, scopeDescriptorAllowed: bool
   const cut = t.split(/[?#]/, 1)[0]!;
   if (cut === "") return { kind: "ignored" };
   const decoded = percentDecode(cut);
-  if (decoded === null || decoded.includes("\\") || CONTROL.test(decoded)) return unsafe();
+  if (decoded === null) return fail("use.okf.path_escape", `OKF document '${doc}' contains a non-UTF-8 path reference.`, "percent-decodes to bytes that are not UTF-8");
+  if (decoded.includes("\\")) return unsafe("decodes to a backslash");
+  if (CONTROL.test(decoded)) return unsafe("decodes to a control character");
   const stack = decoded.startsWith("/") ? [] : doc.split("/").slice(0, -1);
   for (const seg of decoded.split("/")) {
     if (seg === "" || seg === ".") continue;
     if (seg === "..") {
-      if (stack.length === 0) return { kind: "error", error: { code: "use.okf.path_escape", path: doc, message: `OKF document '${doc}' references '${t}', which escapes the bundle root.` } };
+      if (stack.length === 0) return fail("use.okf.path_escape", `OKF document '${doc}' contains a reference outside the bundle.`, "leaves the bundle root");
       stack.pop();
     } else stack.push(seg);
   }
   if (decoded.endsWith("/") || stack.length === 0) stack.push("index.md");
   const resolved = stack.join("/");
-  if (utf8Length(resolved) > 1024) return unsafe();
+  if (utf8Length(resolved) > 1024) return fail("use.okf.path_escape", `OKF document '${doc}' contains an oversized path reference.`, "resolves to a path longer than 1024 bytes");
   return { kind: "target", path: resolved };
 }
 
+/**
+ * A reference and where it was written: a Markdown destination's block line in the body, or the
+ * frontmatter key that holds it.
+ */
+interface Reference {
+  target: string;
+  scope: boolean;
+  bodyLine?: number;
+  key?: string;
+}
+
 /** References of one document in the reference's order: Markdown, then frontmatter fields. */
-function collectReferences(fm: unknown, destinations: readonly string[]): { target: string; scope: boolean }[] {
-  const out = destinations.map((d) => ({ target: d, scope: false }));
+function collectReferences(fm: unknown, facts: MdFacts): Reference[] {
+  const out: Reference[] = facts.destinations.map((d, i) => ({ target: d, scope: false, bodyLine: facts.destinationLines[i]! }));
   if (!isMapping(fm)) return out;
-  for (const k of ["resource", "computation"]) if (typeof fm[k] === "string") out.push({ target: fm[k] as string, scope: false });
+  for (const k of ["resource", "computation"]) if (typeof fm[k] === "string") out.push({ target: fm[k] as string, scope: false, key: k });
   for (const k of ["executor", "attester"]) {
     const v = fm[k];
-    if (isMapping(v) && typeof v["resource"] === "string") out.push({ target: v["resource"], scope: false });
+    if (isMapping(v) && typeof v["resource"] === "string") out.push({ target: v["resource"], scope: false, key: k });
   }
   const sources = fm["sources"];
-  if (Array.isArray(sources)) for (const s of sources) if (isMapping(s) && typeof s["resource"] === "string") out.push({ target: s["resource"], scope: true });
+  if (Array.isArray(sources)) for (const s of sources) if (isMapping(s) && typeof s["resource"] === "string") out.push({ target: s["resource"], scope: true, key: "sources" });
   return out;
+}
+
+/** Index of the first frontmatter line (document line ≥ 2) that starts key `key:` at any indentation, else -1. */
+function frontmatterKeyIndex(positions: TextPositions, yaml: string, key: string): number {
+  const m = new RegExp(`^[ \\t]*(?:- )?["']?${key}["']?[ \\t]*:`, "m").exec(yaml);
+  if (m === null) return -1;
+  return positions.lineStart(2) + m.index + m[0].length - m[0].trimStart().length;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -272,7 +336,7 @@ export function inspectOkfBundleFiles(files: readonly DigestFile[], limits: OkfL
   const seen = new Set<string>();
   let expanded = 0;
   for (const f of files) {
-    if (!isCanonicalOkfPath(f.path)) return { ok: false, errors: [{ code: "use.okf.path_escape", path: f.path, message: `The OKF bundle file path '${f.path}' is not a canonical bundle-relative path.` }] };
+    if (!isCanonicalOkfPath(f.path)) return { ok: false, errors: [{ code: "use.okf.path_escape", path: f.path, message: `The OKF bundle file '${f.path}' is not a canonical bundle-relative path.` }] };
     if (seen.has(f.path)) return { ok: false, errors: [{ code: "use.okf.bundle_invalid", path: f.path, message: `OKF bundle file '${f.path}' is declared more than once.` }] };
     seen.add(f.path);
     expanded += f.bytes.length;
@@ -281,90 +345,142 @@ export function inspectOkfBundleFiles(files: readonly DigestFile[], limits: OkfL
   const errors: OkfError[] = [];
   const concepts: OkfConcept[] = [];
   const diagnostics: OkfDiagnostic[] = [];
+  const locations: OkfDiagnosticLocation[] = [];
+  const START: Position = { byte: 0, line: 1, column: 1 };
   const sorted = [...files].sort((a, b) => byteCompare(a.path, b.path));
   for (const f of sorted) {
     if (!f.path.endsWith(".md")) continue;
     const p = f.path;
     if (f.bytes.length > limits.maxDocumentBytes) {
-      errors.push({ code: "use.okf.limit_exceeded", path: p, message: LIMIT_MESSAGE });
+      errors.push({ code: "use.okf.limit_exceeded", path: p, message: LIMIT_MESSAGE, detail: `'${p}' is ${f.bytes.length} bytes; maxDocumentBytes is ${limits.maxDocumentBytes}` });
       break; // a limit is fatal
     }
     let text: string;
     try {
       text = utf8.decode(f.bytes);
     } catch {
-      errors.push({ code: "use.okf.bundle_invalid", path: p, message: `OKF document '${p}' is not valid UTF-8.` });
+      const bad = firstInvalidUtf8Offset(f.bytes);
+      errors.push({ code: "use.okf.bundle_invalid", path: p, message: `OKF Markdown document '${p}' must be UTF-8: ${rustUtf8ErrorText(f.bytes, bad)}`, at: positionOfByte(f.bytes, bad) });
       continue;
     }
+    const positions = new TextPositions(text);
     const fm = splitFrontmatter(text);
     if ("error" in fm) {
-      errors.push({ code: "use.okf.bundle_invalid", path: p, message: `OKF document '${p}': ${fm.error}.` });
+      if (fm.error === "unterminated") errors.push({ code: "use.okf.bundle_invalid", path: p, message: `OKF document '${p}' has an unterminated YAML frontmatter block.`, at: START, detail: "no closing '---' line" });
+      else {
+        const lineStart = positions.lineStart(fm.line);
+        const at = positions.at(lineStart + [...text.slice(lineStart, text.indexOf("\n", lineStart) === -1 ? text.length : text.indexOf("\n", lineStart))].slice(0, fm.column - 1).join("").length);
+        errors.push({ code: "use.okf.bundle_invalid", path: p, message: `OKF document '${p}' has invalid YAML frontmatter: ${fm.detail}`, at });
+      }
       continue;
     }
     const name = baseName(p);
     const fmValue = fm.present ? fm.value : undefined;
+    const keyPositions = new Map<string, Position>();
+    const keyAt = (key: string): Position => {
+      if (!fm.present) return START;
+      let at = keyPositions.get(key);
+      if (at === undefined) {
+        const i = frontmatterKeyIndex(positions, fm.yaml, key);
+        at = i < 0 ? START : positions.at(i);
+        keyPositions.set(key, at);
+      }
+      return at;
+    };
     let concept: OkfConcept | null = null;
-    const bad = (message: string) => errors.push({ code: "use.okf.bundle_invalid", path: p, message });
+    const bad = (message: string, at: Position = START, detail?: string) =>
+      errors.push(detail === undefined ? { code: "use.okf.bundle_invalid", path: p, message, at } : { code: "use.okf.bundle_invalid", path: p, message, at, detail });
+    const notMapping = () => bad(`OKF document '${p}' frontmatter must be a YAML mapping.`, positions.at(positions.lineStart(2)));
     if (name === "index.md") {
       if (fm.present) {
         if (p !== "index.md") {
-          bad(`Nested OKF index '${p}' cannot declare frontmatter.`);
+          bad(`Only the bundle-root index.md may contain frontmatter; '${p}' does not.`);
           continue;
         }
         const v = fmValue;
-        if (!isMapping(v) || Object.keys(v).length !== 1 || !("okf_version" in v) || typeof v["okf_version"] !== "string") {
-          bad("The bundle-root index.md frontmatter requires string okf_version.");
+        if (!isMapping(v)) {
+          notMapping();
+          continue;
+        }
+        const extra = Object.keys(v).find((k) => k !== "okf_version");
+        if (extra !== undefined) {
+          bad("The bundle-root index.md frontmatter may contain only okf_version.", keyAt(extra), `unexpected key '${extra}'`);
+          continue;
+        }
+        if (typeof v["okf_version"] !== "string") {
+          bad("The bundle-root index.md frontmatter requires string okf_version.", keyAt("okf_version"));
           continue;
         }
         if (v["okf_version"] !== OKF_FORMAT_VERSION) {
-          bad(`The bundle-root index.md declares okf_version '${v["okf_version"]}', but only '${OKF_FORMAT_VERSION}' is supported.`);
+          bad(`The bundle-root okf_version '${v["okf_version"]}' does not match the declared format version '${OKF_FORMAT_VERSION}'.`, keyAt("okf_version"));
           continue;
         }
       }
     } else if (name === "log.md") {
       if (fm.present && !isMapping(fmValue)) {
-        bad(`OKF log '${p}' frontmatter must be a mapping.`);
+        notMapping();
         continue;
       }
     } else {
-      if (!fm.present || !isMapping(fmValue)) {
-        bad(`OKF concept '${p}' requires YAML frontmatter mapping.`);
+      if (!fm.present) {
+        bad(`OKF concept '${p}' requires a YAML frontmatter block.`);
+        continue;
+      }
+      if (!isMapping(fmValue)) {
+        notMapping();
         continue;
       }
       const type = fmValue["type"];
       if (typeof type !== "string" || type === "" || type !== type.trim() || utf8Length(type) > 256 || CONTROL.test(type)) {
-        bad(`OKF concept '${p}' requires a non-empty string type.`);
+        bad(`OKF concept '${p}' requires a non-empty string type.`, "type" in fmValue ? keyAt("type") : START);
         continue;
       }
       concept = { id: p.slice(0, -3), path: p, type, linkCount: 0 };
     }
     const facts = markdownFacts(fm.body);
+    const bodyLineAt = (bodyLine: number) => positions.at(positions.lineStart(fm.bodyLine + bodyLine));
     if (name === "log.md") {
-      let ok = facts.h2.every(isDate);
-      for (let i = 1; ok && i < facts.h2.length; i++) if (!(facts.h2[i - 1]! > facts.h2[i]!)) ok = false;
-      if (!ok) {
-        bad(`OKF log '${p}' requires unique ISO 8601 date headings in newest-first order.`);
+      let wrong = facts.h2.findIndex((h) => !isDate(h));
+      for (let i = 1; wrong < 0 && i < facts.h2.length; i++) if (!(facts.h2[i - 1]! > facts.h2[i]!)) wrong = i;
+      if (wrong >= 0) {
+        bad(`OKF log '${p}' requires unique ISO 8601 date headings in newest-first order.`, bodyLineAt(facts.h2Lines[wrong]!), `heading '${facts.h2[wrong]}'`);
         continue;
       }
     }
-    const refs = collectReferences(fmValue, facts.destinations);
+    const refs = collectReferences(fmValue, facts);
     if (refs.length > limits.maxLinksPerDocument) {
-      errors.push({ code: "use.okf.limit_exceeded", path: p, message: LIMIT_MESSAGE });
+      errors.push({ code: "use.okf.limit_exceeded", path: p, message: LIMIT_MESSAGE, at: START, detail: `'${p}' has ${refs.length} references; maxLinksPerDocument is ${limits.maxLinksPerDocument}` });
       break;
     }
-    const dangling = new Set<string>();
+    // Where a reference was written: its destination text inside its block when it is found there
+    // as written (CommonMark unescaping can change it), else the block's first line.
+    let searchFrom = 0;
+    const refAt = (r: Reference): Position => {
+      if (r.key !== undefined) return keyAt(r.key);
+      const blockStart = positions.lineStart(fm.bodyLine + (r.bodyLine ?? 0));
+      const from = Math.max(blockStart, searchFrom);
+      const i = r.target === "" ? -1 : text.indexOf(r.target, from);
+      if (i < 0) return positions.at(blockStart);
+      searchFrom = i + r.target.length;
+      return positions.at(i);
+    };
+    const dangling = new Map<string, Position>();
     let refError = false;
     for (const r of refs) {
       const o = resolveReference(p, r.target, r.scope);
       if (o.kind === "error") {
-        errors.push(o.error);
+        errors.push({ ...o.error, at: refAt(r) });
         refError = true;
         break;
       }
-      if (o.kind === "target" && !seen.has(o.path)) dangling.add(o.path);
+      const at = refAt(r);
+      if (o.kind === "target" && !seen.has(o.path) && !dangling.has(o.path)) dangling.set(o.path, at);
     }
     if (refError) continue;
-    for (const target of dangling) diagnostics.push({ code: "dangling-link", path: p, target, message: `OKF document '${p}' references missing bundle target '${target}'.` });
+    for (const [target, at] of dangling) {
+      diagnostics.push({ code: "dangling-link", path: p, target, message: `OKF document '${p}' references missing bundle target '${target}'.` });
+      locations.push({ path: p, target, at });
+    }
     if (concept !== null) {
       concept.linkCount = refs.length;
       concepts.push(concept);
@@ -375,6 +491,7 @@ export function inspectOkfBundleFiles(files: readonly DigestFile[], limits: OkfL
   if (concepts.length > limits.maxConcepts) return { ok: false, errors: [{ code: "use.okf.limit_exceeded", message: LIMIT_MESSAGE }] };
   concepts.sort((a, b) => byteCompare(a.path, b.path));
   diagnostics.sort((a, b) => byteCompare(a.path, b.path) || byteCompare(a.target, b.target) || byteCompare(a.code, b.code));
+  locations.sort((a, b) => byteCompare(a.path, b.path) || byteCompare(a.target, b.target)); // index-aligned with diagnostics
   return {
     ok: true,
     inspection: {
@@ -387,6 +504,7 @@ export function inspectOkfBundleFiles(files: readonly DigestFile[], limits: OkfL
       concepts,
       diagnostics,
     },
+    locations,
   };
 }
 

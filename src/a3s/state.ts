@@ -1,7 +1,8 @@
 /**
  * Desired and observed surface states and the aggregate package state (reference §4.2,
  * `surface_reconciler.rs`). Observations are given per surface key `kind:id`; the CLI's
- * `--unavailable` marks surfaces failed and observes every other surface in its desired state.
+ * `--unavailable` marks surfaces failed and observes every other surface in its desired state
+ * (stopped unless the package is enabled).
  */
 import { readinessLevels, type SurfaceNode } from "./readiness.js";
 
@@ -110,15 +111,20 @@ export function packageState(graph: readonly SurfaceNode[], input: StateInput): 
   return { state, capabilityReady, surfaces };
 }
 
-/** `--unavailable kind:id,...`: those surfaces failed, all others observed as desired. */
-export function unavailableObservations(graph: readonly SurfaceNode[], unavailable: readonly string[]): Map<string, { state: ObservedState; reason?: string }> {
+/**
+ * `--unavailable kind:id,...`: those surfaces failed, every other surface observed in its desired
+ * state: healthy or prepared when the package is enabled, stopped when it is installed-disabled or
+ * absent (so `--desired absent` alone reports `removed` and `installed-disabled` reports `installed`).
+ */
+export function unavailableObservations(graph: readonly SurfaceNode[], unavailable: readonly string[], desired: DesiredPackage = "enabled"): Map<string, { state: ObservedState; reason?: string }> {
   const known = new Set(graph.map((n) => `${n.surface.kind}:${n.surface.id}`));
   for (const u of unavailable) if (!known.has(u)) throw new StateError("use.plugin.reconcile_invalid", `Observation for unknown surface '${u}'.`);
   const m = new Map<string, { state: ObservedState; reason?: string }>();
   for (const n of graph) {
     const k = `${n.surface.kind}:${n.surface.id}`;
     const healthy = n.surface.kind === "okf" || ((n.surface.kind === "tool" || n.surface.kind === "mcp") && n.activation === "eager");
-    m.set(k, unavailable.includes(k) ? { state: "failed", reason: "unavailable" } : { state: healthy ? "healthy" : "prepared" });
+    const asDesired: ObservedState = desired !== "enabled" ? "stopped" : healthy ? "healthy" : "prepared";
+    m.set(k, unavailable.includes(k) ? { state: "failed", reason: "unavailable" } : { state: asDesired });
   }
   return m;
 }

@@ -97,9 +97,9 @@ export function registerA3sCommands(program: Command): void {
   const readiness = a3s
     .command("readiness")
     .argument("<dir>", "package directory or a3s-use-extension.acl")
-    .option("--unavailable <surfaces>", "comma-separated kind:id surfaces observed as failed; all others observed as desired")
+    .option("--unavailable <surfaces>", "comma-separated kind:id surfaces observed as failed; all others observed in their desired state (healthy or prepared when enabled, otherwise stopped)")
     .option("--desired <state>", "desired package state: enabled, installed-disabled or absent", "enabled")
-    .description("print the surface graph's readiness levels, required closure and (with --unavailable) the package state");
+    .description("print the surface graph's readiness levels, required closure and (with --unavailable or --desired) the package state: removed or draining when absent, installed, draining or reconciling when installed-disabled, ready, degraded, reconciling or broken when enabled");
   addFormatOption(readiness, { jsonAlias: true }).action(
       exitOnFailure("a3s readiness", async (dir: string, opts: { unavailable?: string; desired: string; json?: boolean; format?: string }) => {
         const format = formatOf(opts);
@@ -125,7 +125,7 @@ export function registerA3sCommands(program: Command): void {
         if (opts.unavailable !== undefined || opts.desired !== "enabled") {
           const unavailable = (opts.unavailable ?? "").split(",").map((x) => x.trim()).filter((x) => x !== "");
           try {
-            state = packageState(graph, { desired: opts.desired as DesiredPackage, hostCompatible: true, observations: unavailableObservations(graph, unavailable) });
+            state = packageState(graph, { desired: opts.desired as DesiredPackage, hostCompatible: true, observations: unavailableObservations(graph, unavailable, opts.desired as DesiredPackage) });
           } catch (e) {
             if (!(e instanceof StateError)) throw e;
             process.stderr.write(`a3s.state.invalid: [${e.referenceCode}] ${e.message}\n`);

@@ -50,7 +50,7 @@ export async function detectHarp(fs: PackageFs, path: string): Promise<boolean> 
     const root = await fs.realpath(path);
     const res = await resolveContainedFile(fs, root, MANIFEST_FILE);
     if (!res.ok || res.stat.size > MAX_MANIFEST_BYTES) return false;
-    const parsed = parseJson(new TextDecoder("utf-8", { fatal: false }).decode(await fs.readFile(res.realPath, MAX_MANIFEST_BYTES)));
+    const parsed = parseJson(new TextDecoder("utf-8", { fatal: false, ignoreBOM: true }).decode(await fs.readFile(res.realPath, MAX_MANIFEST_BYTES)));
     if (!parsed.ok) return true; // a broken harp.json next to nothing else is most likely a HARP attempt
     const v = parsed.json.value;
     if (!isObject(v)) return false;
@@ -110,7 +110,9 @@ export async function checkHarpPackage(diskFs: PackageFs, path: string, opts: Ch
   let text: string;
   try {
     const bytes = await fs.readFile(res.realPath, MAX_MANIFEST_BYTES);
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    // ignoreBOM keeps a leading U+FEFF in the text so the strict parser can reject it (docs/harp.md);
+    // by default TextDecoder drops it silently and a BOM-prefixed harp.json validated.
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch (e) {
     const code = e instanceof FsError && e.code === "too_large" ? "harp.manifest_too_large" : e instanceof FsError ? "harp.manifest_unreadable" : "harp.json_syntax";
     const msg = e instanceof FsError ? e.message : `${MANIFEST_FILE} is not valid UTF-8`;

@@ -406,8 +406,16 @@ export function looksLikeJwt(s: string): boolean {
   }
   return false;
 }
-const SECRET_NAME = /(^|[^a-z])(pass(word|wd)?|secret|token|api[-_]?key|apikey|private[-_]?key|credentials?|auth[-_]?key)($|[^a-z])/i;
-const SECRET_ASSIGNMENT = /(pass(word|wd)?|secret|token|api[-_]?key|apikey)\s*[=:]\s*[^\s$<{%]{8,}/i;
+/** Members whose value is a password whatever its length (HARP §9.4: no password ships in a manifest). */
+const PASSWORD_NAME = /(^|[^a-z])(pass(word|wd|phrase))($|[^a-z])/i;
+/** Other members whose value is a secret when it is a run of at least 8 non-space characters. */
+const SECRET_NAME = /(^|[^a-z])(secret|token|api[-_]?key|apikey|private[-_]?key|credentials?|auth[-_]?key)($|[^a-z])/i;
+/** `password=…` / `passwd: …` inside a value: any non-placeholder value. Bounded runs only. */
+const PASSWORD_ASSIGNMENT = /(^|[^a-z])(pass(word|wd|phrase))[ \t]{0,8}[=:][ \t]{0,8}[^\s$<{%]/i;
+/** `token=…`, `secret: …`, `api_key=…` inside a value: at least 8 non-space characters. */
+const SECRET_ASSIGNMENT = /(secret|token|api[-_]?key|apikey)[ \t]{0,8}[=:][ \t]{0,8}[^\s$<{%]{8}/i;
+/** A value that names where a secret comes from instead of holding one: `$VAR`, `<…>`, `{{…}}`, `%VAR%`. */
+const PLACEHOLDER = /^[$<{%]/;
 const HOME = /(^|[\s"'=:,(])(~[A-Za-z0-9_.-]*\/|\$HOME\b|\$\{HOME\}|%USERPROFILE%|\/home\/[^/\s]+|\/Users\/[^/\s]+|\/root(\/|$)|[A-Za-z]:\\Users\\)/;
 const ABSOLUTE = /(^|[\s"'=:,(])(\/(usr|etc|var|opt|tmp|srv|mnt|media|private|Library|Applications|System|Volumes|bin|sbin|lib|lib64|dev|proc|sys|run|nix|snap|boot)(\/|$)|[A-Za-z]:[\\/])/;
 /** URL paths, not file-system paths: "/health" must not look absolute. */
@@ -431,11 +439,15 @@ function scanString(r: Reporter, s: string, pointer: string, memberName: string 
     r.report("harp.secret_in_manifest", pointer, `${pointer}: the value looks like a JSON Web Token`, secretHint);
     return;
   }
-  if (memberName !== undefined && SECRET_NAME.test(memberName) && s.length >= 8 && !/\s/.test(s) && !/^[$<{%]/.test(s)) {
+  if (memberName !== undefined && PASSWORD_NAME.test(memberName) && s !== "" && !PLACEHOLDER.test(s)) {
+    r.report("harp.secret_in_manifest", pointer, `${pointer}: member "${memberName}" holds what looks like a password`, secretHint);
+    return;
+  }
+  if (memberName !== undefined && SECRET_NAME.test(memberName) && s.length >= 8 && !/\s/.test(s) && !PLACEHOLDER.test(s)) {
     r.report("harp.secret_in_manifest", pointer, `${pointer}: member "${memberName}" holds what looks like a secret value`, secretHint);
     return;
   }
-  if (SECRET_ASSIGNMENT.test(s)) {
+  if (PASSWORD_ASSIGNMENT.test(s) || SECRET_ASSIGNMENT.test(s)) {
     r.report("harp.secret_in_manifest", pointer, `${pointer}: the value assigns what looks like a secret`, secretHint);
     return;
   }

@@ -204,3 +204,17 @@ describe("package checks through PackageFs", () => {
     expect(a.sources?.get("/p/harp.json")).toBe(text(base));
   });
 });
+
+describe("a byte order mark (docs/harp.md: the strict parser rejects a BOM)", () => {
+  const manifest = JSON.stringify({ schemaVersion: 1, id: "notes", name: "Notes", version: "1.0.0", runtime: { kind: "http" }, start: { argv: ["node", "s.mjs"] } });
+  it("a BOM-prefixed harp.json read from disk is a syntax error at 1:1", async () => {
+    const fs = MemoryFs.from({ "/p/harp.json": new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(manifest)]), "/p/s.mjs": "" });
+    const r = await checkHarp(fs, "/p");
+    expect(r.valid).toBe(false);
+    expect(r.diagnostics.map((d) => [d.code, d.span?.start.line, d.span?.start.column])).toEqual([["harp.json_syntax", 1, 1]]);
+  });
+  it("the same manifest without the BOM is valid", async () => {
+    const fs = MemoryFs.from({ "/p/harp.json": manifest, "/p/s.mjs": "" });
+    expect((await checkHarp(fs, "/p")).valid).toBe(true);
+  });
+});

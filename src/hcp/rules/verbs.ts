@@ -2,6 +2,7 @@
 import { at, hasUpperCase, member, pointerOf, quote } from "../json-access.js";
 import type { JsonMember, JsonNode, JsonObject } from "../json-reader.js";
 import type { JsonDoc, Reporter } from "../report.js";
+import { findPassThrough, type ArgSpec } from "./passthrough.js";
 
 export const RECOMMENDED_MIN_VERBS = 5;
 export const RECOMMENDED_MAX_VERBS = 12;
@@ -85,13 +86,9 @@ function checkVerbCount(surface: JsonDoc, verbs: JsonObject, count: number, repo
   }
 }
 
-/** Shell spellings of "all remaining arguments" in an argv template. */
-const ALL_ARGUMENTS = new Set(["$@", "$*", "${@}", "${*}", '"$@"']);
-
 /**
- * §2.3.4. A verb forwards an arbitrary argv when (1) it says so with `"passthrough": true`, (2) its
- * `argv` template splices all caller arguments (`$@`, `$*`), or (3) it declares a variadic argument
- * (`"variadic": true` or `"type": "argv"`) that constrains nothing (no `enum`, no `pattern`).
+ * §2.3.4. A verb forwards an arbitrary argv when it says so with `"passthrough": true`, or when one
+ * of the rows of src/hcp/rules/passthrough.ts (docs/hcp.md) matches its argv template and arguments.
  */
 function checkPassThrough(surface: JsonDoc, key: string, decl: JsonObject, pointer: string, report: Reporter): void {
   const flag = member(decl, "passthrough");
@@ -99,53 +96,24 @@ function checkPassThrough(surface: JsonDoc, key: string, decl: JsonObject, point
     reportPassThrough(surface, key, flag.value, pointerOf(pointer, "passthrough"), "it is declared with \"passthrough\": true", report);
     return;
   }
-  const argv = member(decl, "argv");
-  if (argv !== undefined && argv.value.kind === "array") {
-    for (const [i, item] of argv.value.items.entries()) {
-      if (item.kind === "string" && ALL_ARGUMENTS.has(item.value.trim())) {
-        reportPassThrough(surface, key, item, pointerOf(pointerOf(pointer, "argv"), i), `its argv template forwards every caller argument with ${quote(item.value)}`, report);
-        return;
-      }
-    }
-  }
   const args = member(decl, "args");
-  if (args === undefined) return;
-  const specs: { node: JsonNode; pointer: string; name: string }[] = [];
+  const specs: ArgSpec[] = [];
   const argsPointer = pointerOf(pointer, "args");
-  if (args.value.kind === "array") {
-    args.value.items.forEach((node, i) => {
-      const name = node.kind === "object" ? member(node, "name")?.value : undefined;
-      specs.push({ node, pointer: pointerOf(argsPointer, i), name: name?.kind === "string" ? name.value : `#${i}` });
-    });
-  } else if (args.value.kind === "object") {
-    for (const am of args.value.members) specs.push({ node: am.value, pointer: pointerOf(argsPointer, am.key), name: am.key });
-  } else {
-    report.atValue("hcp.field.wrong_type", surface, args.value, argsPointer, `${at(surface, argsPointer)}: args must be an array of argument declarations or an object keyed by argument name.`);
-    return;
-  }
-  for (const spec of specs) {
-    if (spec.node.kind !== "object") continue;
-    if (isUnconstrainedVariadic(spec.node)) {
-      reportPassThrough(
-        surface,
-        key,
-        spec.node,
-        spec.pointer,
-        `its argument ${quote(spec.name)} is variadic and accepts any values (no "enum" or "pattern"), so the caller chooses the argv`,
-        report,
-      );
+  if (args !== undefined) {
+    if (args.value.kind === "array") {
+      args.value.items.forEach((node, i) => {
+        const name = node.kind === "object" ? member(node, "name")?.value : undefined;
+        specs.push({ node, pointer: pointerOf(argsPointer, i), name: name?.kind === "string" ? name.value : `#${i}` });
+      });
+    } else if (args.value.kind === "object") {
+      for (const am of args.value.members) specs.push({ node: am.value, pointer: pointerOf(argsPointer, am.key), name: am.key });
+    } else {
+      report.atValue("hcp.field.wrong_type", surface, args.value, argsPointer, `${at(surface, argsPointer)}: args must be an array of argument declarations or an object keyed by argument name.`);
       return;
     }
   }
-}
-
-function isUnconstrainedVariadic(spec: JsonObject): boolean {
-  const variadic = member(spec, "variadic");
-  const type = member(spec, "type");
-  const isVariadic =
-    (variadic !== undefined && variadic.value.kind === "boolean" && variadic.value.value) ||
-    (type !== undefined && type.value.kind === "string" && type.value.value === "argv");
-  return isVariadic && member(spec, "enum") === undefined && member(spec, "pattern") === undefined;
+  const found = findPassThrough(member(decl, "argv")?.value, pointerOf(pointer, "argv"), specs);
+  if (found !== null) reportPassThrough(surface, key, found.node, found.pointer, found.why, report);
 }
 
 function reportPassThrough(surface: JsonDoc, key: string, node: JsonNode, pointer: string, why: string, report: Reporter): void {
