@@ -5,8 +5,8 @@
  * is invalid or there are too many warnings, 2 on usage or I/O errors (a missing path, a glob with no
  * match, an unreadable file or tool-schema file).
  *
- * With `--jobs N` and several package paths, the paths are checked on N worker threads
- * (check-pool.ts) and their results awaited in input order, so the output is that of `--jobs 1`.
+ * With `--jobs N` and several package paths, the paths are checked on N − 1 worker threads and
+ * this one (check-pool.ts) and their results awaited in input order, so the output is that of `--jobs 1`.
  *
  * Human and GitHub output stream: each package's diagnostics are written as soon as it is checked.
  * On a terminal, stderr shows a progress line while more than one package is being checked.
@@ -88,7 +88,7 @@ async function readProcessStdin(): Promise<Uint8Array> {
 export async function runCheck(fs: PackageFs, inputs: readonly string[], options: CheckCommandOptions): Promise<number> {
   const inputsExpanded = await expandInputs(fs, inputs);
   const analyzer = checkAnalyzer(options.toolSchemas);
-  const pooled = startWorkers(inputsExpanded, options);
+  const pooled = startWorkers(fs, inputsExpanded, options);
   const results: CheckResult[] = [];
   let ioError = false;
   const stream = options.format === "human" || options.format === "github";
@@ -148,7 +148,7 @@ async function checkStdin(options: CheckCommandOptions, analyzer: PackageAnalyze
  * unmatched globs, which stay in-process). The caller awaits them in input order, so output is
  * streamed in the same order as `--jobs 1`.
  */
-function startWorkers(inputs: readonly ExpandedInput[], options: CheckCommandOptions): (Promise<{ result: CheckResult; ioError: boolean }> | undefined)[] | undefined {
+function startWorkers(fs: PackageFs, inputs: readonly ExpandedInput[], options: CheckCommandOptions): (Promise<{ result: CheckResult; ioError: boolean }> | undefined)[] | undefined {
   const jobs = options.jobs ?? 1;
   const positions: number[] = [];
   const paths: string[] = [];
@@ -160,7 +160,8 @@ function startWorkers(inputs: readonly ExpandedInput[], options: CheckCommandOpt
   }
   if (jobs <= 1 || paths.length < 2 || options.workerUrl === undefined) return undefined;
   const settings = { analyze: options.analyze, ...(options.toolSchemas !== undefined ? { toolSchemas: options.toolSchemas } : {}) };
-  const promises = checkOnWorkers(options.workerUrl, paths, jobs, settings);
+  const analyzer = checkAnalyzer(options.toolSchemas);
+  const promises = checkOnWorkers(options.workerUrl, paths, jobs, settings, (path) => checkOnePath(fs, path, { analyze: options.analyze, analyzer }));
   const byInput: (Promise<{ result: CheckResult; ioError: boolean }> | undefined)[] = new Array(inputs.length);
   positions.forEach((at, k) => (byInput[at] = promises[k]));
   return byInput;

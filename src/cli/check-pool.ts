@@ -1,7 +1,10 @@
 /**
- * The worker pool of `yaoc check --jobs N`: package paths are handed to N worker threads
- * (check-worker.ts), one at a time per worker, and each result comes back as a promise at the
- * path's position, so the caller awaits them in input order and output is the same as `--jobs 1`.
+ * The worker pool of `yaoc check --jobs N`: package paths are taken from one queue by N − 1 worker
+ * threads (check-worker.ts), one at a time per worker, and by the CLI's own thread, and each result
+ * comes back as a promise at the path's position, so the caller awaits them in input order and
+ * output is the same as `--jobs 1`. The CLI's thread works too because a worker needs a few hundred
+ * milliseconds to load the checker: a handful of small packages is done before a worker is ready,
+ * so `--jobs` never makes a short run much slower than `--jobs 1`.
  *
  * A worker that fails (its script cannot start, it throws outside a check, it exits) never takes the
  * CLI down: the path it was checking gets a `cli.worker` diagnostic (exit 2) and a fresh worker takes
@@ -37,8 +40,11 @@ interface Pending {
   readonly resolve: (r: PooledResult) => void;
 }
 
-/** Check `paths` on `jobs` workers; the returned promises are in the order of `paths`. Workers end when the last path is done. */
-export function checkOnWorkers(workerUrl: URL, paths: readonly string[], jobs: number, settings: WorkerSettings): Promise<PooledResult>[] {
+/**
+ * Check `paths` on `jobs − 1` workers and with `local` (this thread); the returned promises are in
+ * the order of `paths`. Workers end when the last path is taken.
+ */
+export function checkOnWorkers(workerUrl: URL, paths: readonly string[], jobs: number, settings: WorkerSettings, local: (path: string) => Promise<PooledResult>): Promise<PooledResult>[] {
   const queue: Pending[] = [];
   const promises = paths.map((path, index) => new Promise<PooledResult>((resolve) => queue.push({ task: { index, path }, resolve })));
   let next = 0;
@@ -71,7 +77,17 @@ export function checkOnWorkers(workerUrl: URL, paths: readonly string[], jobs: n
     });
     feed();
   };
-  for (let i = 0; i < Math.min(jobs, paths.length); i++) start();
+  for (let i = 0; i < Math.min(jobs - 1, paths.length - 1); i++) start();
+  const runLocally = async (): Promise<void> => {
+    for (let p = queue[next++]; p !== undefined; p = queue[next++]) {
+      try {
+        p.resolve(await local(p.task.path));
+      } catch (e) {
+        p.resolve(workerFailed(p.task.path, e instanceof Error ? e.message : String(e)));
+      }
+    }
+  };
+  void runLocally();
   return promises;
 }
 

@@ -6,9 +6,11 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { NodeFs } from "../fs/node-fs.js";
+import { installNodeSha256 } from "../canonical/node-sha256.js";
 import { checkOnePath, checkAnalyzer } from "./check-one.js";
 import type { WorkerReply, WorkerSettings, WorkerTask } from "./check-pool.js";
 
+installNodeSha256();
 const settings = workerData as WorkerSettings;
 const fs = new NodeFs();
 const analyzer = checkAnalyzer(settings.toolSchemas);

@@ -79,7 +79,7 @@ export function buildProgram(groups: readonly Register[], paths: ProgramPaths = 
     .option("--tools <file>", "HNS: JSON object mapping tool names to input JSON Schemas (others stay dynamic)")
     .option("--stdin-filename <name>", "the name of the package read from - (default stdin.hns)")
     .addOption(
-      new Option("-j, --jobs <n>", "check several packages on n worker threads; output order is the same for every n, and 1 checks in-process")
+      new Option("-j, --jobs <n>", "check n packages at a time (n - 1 worker threads and this one); output is the same for every n, and 1 checks in-process")
         .argParser(parseJobs)
         .default(availableParallelism(), "the number of CPU cores"),
     )
