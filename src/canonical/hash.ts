@@ -2,7 +2,7 @@
  * SHA-256 content identities (`sha256:<lowercase hex>`) through one function. The core stays free of
  * `node:` imports, so the default is @noble/hashes (browsers); a Node process installs node:crypto's
  * native SHA-256 (about 9× faster on this repo's bench, figure e) through `useSha256`, which the
- * Node entry points do (src/node.ts, the CLI's bin.ts and check worker; see node-sha256.ts). Both
+ * Node entry points do (src/node.ts, the CLI's bin.ts and check worker; see node-hash.ts). Both
  * give the same digest for the same bytes (test/canonical/sha256-impl.test.ts).
  */
 import { sha256 as nobleSha256 } from "@noble/hashes/sha2.js";

@@ -6,7 +6,7 @@
  * bin.js when run from tsc's output, `check-worker.mjs` beside yaoc.mjs in the bundle. Only an entry
  * knows its own location (bundled shared code lives in chunks/), so it is found here.
  */
-import { installNodeSha256 } from "../canonical/node-sha256.js";
+import { installNodeSha256 } from "../canonical/node-hash.js";
 import { main } from "./main.js";
 
 installNodeSha256();

@@ -6,7 +6,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { NodeFs } from "../fs/node-fs.js";
-import { installNodeSha256 } from "../canonical/node-sha256.js";
+import { installNodeSha256 } from "../canonical/node-hash.js";
 import { checkOnePath, checkAnalyzer } from "./check-one.js";
 import type { WorkerReply, WorkerSettings, WorkerTask } from "./check-pool.js";
 
