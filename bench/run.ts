@@ -24,7 +24,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { portableSha256, sha256Hex } from "../src/canonical/hash.js";
-import { installNodeSha256 } from "../src/canonical/node-sha256.js";
+import { installNodeSha256 } from "../src/canonical/node-hash.js";
 import { MemoryFs } from "../src/fs/memory-fs.js";
 import { checkHns } from "../src/hns/check.js";
 import { readAll } from "../src/syntax/reader.js";
@@ -413,6 +413,8 @@ async function main(): Promise<void> {
   // The CLI hashes with node:crypto (bin.ts); the library figures below do the same.
   installNodeSha256();
   const loadBefore = loadavg();
+  // Read before measuring: a commit made while the bench runs must not be credited with its figures.
+  const commit = gitCommit();
   const mib = (bytes: number, ms: number): string => `${(bytes / 1048576 / (ms / 1000)).toFixed(1)} MiB/s`;
 
   // (a) reader
@@ -516,7 +518,7 @@ async function main(): Promise<void> {
     measure_ts: measureTs,
     source: "npm run bench (bench/run.ts); ratios are medians of per-round ratios, subject and yardstick alternating in one process; spread = min/median/max of those per-round ratios",
     timestamp: measureTs,
-    commit: gitCommit(),
+    commit,
     machine: { node: process.version, platform: `${process.platform}-${process.arch}`, cpus: cpus().length, cpu: cpus()[0]?.model ?? "?" },
     load_average: { before: loadBefore, after: loadAfter },
     quick: QUICK,
