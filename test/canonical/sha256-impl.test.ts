@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { contentHash, portableSha256, sha256Hex, useSha256 } from "../../src/canonical/hash.js";
-import { nodeSha256 } from "../../src/canonical/node-sha256.js";
+import { nodeSha256 } from "../../src/canonical/node-hash.js";
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
 

@@ -50,7 +50,7 @@ describe("a failing worker", () => {
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
   afterEach(() => vi.restoreAllMocks());
 
-  async function checkWith(workerSource: string): Promise<number> {
+  async function checkWith(workerSource: string, jobs = 2, count = 3): Promise<number> {
     const file = join(tmp, `worker-${Math.random().toString(36).slice(2)}.mjs`);
     writeFileSync(file, workerSource);
     out = "";
@@ -58,9 +58,18 @@ describe("a failing worker", () => {
       out += String(chunk);
       return true;
     });
-    const paths = ["examples/review.hns", "examples/review-dir.hns", "fixtures/harp/valid-minimal"].map((p) => join(REPO_ROOT, p));
-    return runCheck(new NodeFs(), paths, { format: "json", analyze: true, jobs: 2, workerUrl: pathToFileURL(file) });
+    const paths = ["examples/review.hns", "examples/review-dir.hns", "fixtures/harp/valid-minimal"].slice(0, count).map((p) => join(REPO_ROOT, p));
+    return runCheck(new NodeFs(), paths, { format: "json", analyze: true, jobs, workerUrl: pathToFileURL(file) });
   }
+
+  it("is never started for one package or --jobs 1 (they are checked in-process)", async () => {
+    const broken = `throw new Error("a worker was started");`;
+    for (const [jobs, count] of [[4, 1], [1, 3]] as const) {
+      expect(await checkWith(broken, jobs, count)).toBe(0);
+      const doc = JSON.parse(out) as { results: { valid: boolean }[] };
+      expect(doc.results.map((r) => r.valid)).toEqual(new Array(count).fill(true));
+    }
+  });
 
   it("that throws on start gives the path it took a cli.worker diagnostic and exit 2; this thread checks the rest", async () => {
     const code = await checkWith(`throw new Error("boom at start");`);
