@@ -19,11 +19,12 @@
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { availableParallelism, cpus, tmpdir } from "node:os";
+import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
-import { sha256Hex } from "../src/canonical/hash.js";
+import { portableSha256, sha256Hex } from "../src/canonical/hash.js";
+import { installNodeSha256 } from "../src/canonical/node-hash.js";
 import { MemoryFs } from "../src/fs/memory-fs.js";
 import { checkHns } from "../src/hns/check.js";
 import { readAll } from "../src/syntax/reader.js";
@@ -31,6 +32,7 @@ import { packageAnalysis } from "../src/yao/package-analysis.js";
 import { lspFigures } from "./lsp.js";
 import { minimalRead } from "./baselines/minimal-reader.js";
 import { spanRead } from "./baselines/span-reader.js";
+import { renderPerformanceDoc } from "./render.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = join(HERE, "..", "..");
@@ -56,15 +58,51 @@ function timeOnce(f: () => unknown, minMs = 30): number {
   return elapsed / reps;
 }
 
+/** Rounds per side-by-side figure: at least 15 (issue 19), more in a full run. */
+const ROUNDS = QUICK ? 15 : 21;
+
+/** min / median / max of per-round ratios and how many rounds they came from. */
+interface Spread {
+  readonly min: number;
+  readonly median: number;
+  readonly max: number;
+  readonly rounds: number;
+}
+
+function spreadOf(xs: readonly number[]): Spread {
+  return { min: Math.min(...xs), median: median(xs), max: Math.max(...xs), rounds: xs.length };
+}
+
 /**
  * Alternate the functions round by round; return the median ms of each and, for each, the median
- * per-round speed ratio of the first (the subject) over it: > 1 means the subject is faster.
+ * per-round speed ratio of the first (the subject) over it: > 1 means the subject is faster; with
+ * the spread of those per-round ratios.
  */
-function sideBySide(fs: readonly (() => unknown)[], rounds = QUICK ? 7 : 21): { ms: number[]; ratio: number[] } {
+function sideBySide(fs: readonly (() => unknown)[], rounds = ROUNDS): { ms: number[]; ratio: number[]; spread: Spread[] } {
   for (const f of fs) for (let i = 0; i < 3; i++) f();
   const t: number[][] = fs.map(() => []);
   for (let r = 0; r < rounds; r++) fs.forEach((f, i) => t[i]!.push(timeOnce(f)));
-  return { ms: t.map(median), ratio: t.map((ti) => median(ti.map((x, r) => x / t[0]![r]!))) };
+  const perRound = t.map((ti) => ti.map((x, r) => x / t[0]![r]!));
+  return { ms: t.map(median), ratio: perRound.map(median), spread: perRound.map(spreadOf) };
+}
+
+/** sideBySide for async functions (each round: ≥ 30 ms of calls of each, alternating). */
+async function asyncSideBySide(fs: readonly (() => Promise<unknown>)[], rounds = ROUNDS): Promise<{ ms: number[]; ratio: number[]; spread: Spread[] }> {
+  for (const f of fs) for (let i = 0; i < 3; i++) await f();
+  const t: number[][] = fs.map(() => []);
+  for (let r = 0; r < rounds; r++) {
+    for (const [i, f] of fs.entries()) {
+      let reps = 0;
+      const start = performance.now();
+      do {
+        await f();
+        reps++;
+      } while (performance.now() - start < 30);
+      t[i]!.push((performance.now() - start) / reps);
+    }
+  }
+  const perRound = t.map((ti) => ti.map((x, r) => x / t[0]![r]!));
+  return { ms: t.map(median), ratio: perRound.map(median), spread: perRound.map(spreadOf) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -193,7 +231,96 @@ interface Row {
   readonly ratio: number;
   readonly target?: string;
   readonly met?: boolean;
+  /** Per-round ratios (same orientation as `ratio`) when the figure alternates rounds. */
+  readonly spread?: Spread;
+  /** True when the spread lies on both sides of the target: one run cannot decide it. */
+  readonly straddles?: boolean;
   readonly detail: string;
+}
+
+/** Met / straddles for a "ratio ≥ t" or "ratio ≤ t" target, judged on the median, the spread reported. */
+function judged(ratio: number, spread: Spread, target: number, atLeast: boolean): { met: boolean; straddles: boolean } {
+  const ok = (x: number): boolean => (atLeast ? x >= target : x <= target);
+  return { met: ok(ratio), straddles: ok(spread.min) !== ok(spread.max) };
+}
+
+function argValue(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+function gitCommit(): string {
+  const r = spawnSync("git", ["rev-parse", "HEAD"], { cwd: REPO, encoding: "utf8" });
+  const dirty = spawnSync("git", ["status", "--porcelain", "--", "src", "bench"], { cwd: REPO, encoding: "utf8" }).stdout.trim() !== "";
+  return r.status === 0 ? `${r.stdout.trim()}${dirty ? "+dirty" : ""}` : "unknown";
+}
+
+/**
+ * (i): many 64 KiB packages in one `yaoc check` through the CLI, `--jobs 2` vs `--jobs 1`,
+ * alternating runs (the process start-up and worker start-up are part of what users wait for).
+ * Packages are generated once, outside the timed region.
+ */
+function parallelCheckFigure(tmp: string): Row {
+  const n = QUICK ? 60 : 200;
+  const dir = join(tmp, "many");
+  mkdirSync(dir, { recursive: true });
+  for (let i = 0; i < n; i++) writeFileSync(join(dir, `p${String(i).padStart(4, "0")}.hns`), hnsPackage(64 * 1024 - 6144, i));
+  const bin = join(REPO, "bin", "yaoc.js");
+  const run = (jobs: number): number => {
+    const t0 = performance.now();
+    const r = spawnSync(process.execPath, [bin, "check", "--format", "json", "--jobs", String(jobs), dir], { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`yaoc check --jobs ${jobs} exited ${r.status}: ${r.stderr}`);
+    return performance.now() - t0;
+  };
+  run(1);
+  run(2);
+  const rounds = QUICK ? 15 : ROUNDS;
+  const one: number[] = [];
+  const two: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    one.push(run(1));
+    two.push(run(2));
+  }
+  const spread = spreadOf(one.map((x, r) => x / two[r]!));
+  return {
+    figure: "i",
+    subject: `yaoc check --jobs 2, ${n} packages of 64 KiB`,
+    yardstick: "yaoc check --jobs 1 on the same directory",
+    ratio: spread.median,
+    spread,
+    target: "≥ 1.7 on 2 idle cores",
+    ...judged(spread.median, spread, 1.7, true),
+    detail: `${median(two).toFixed(0)} ms vs ${median(one).toFixed(0)} ms (${availableParallelism()} cores)`,
+  };
+}
+
+/**
+ * (j): a warm check of the 256 KiB package with this build vs the same library call of another
+ * build (`--baseline DIR`: a checkout of e.g. the previous commit, built with `npm run build`),
+ * both loaded into this process and alternating, so the figure is a same-run ratio.
+ */
+async function baselineFigure(dir: string): Promise<Row> {
+  const { MemoryFs: OldFs } = (await import(pathToFileURL(join(dir, "dist/src/fs/memory-fs.js")).href)) as typeof import("../src/fs/memory-fs.js");
+  const { checkHns: oldCheck } = (await import(pathToFileURL(join(dir, "dist/src/hns/check.js")).href)) as typeof import("../src/hns/check.js");
+  const { packageAnalysis: oldAnalysis } = (await import(pathToFileURL(join(dir, "dist/src/yao/package-analysis.js")).href)) as typeof import("../src/yao/package-analysis.js");
+  const text = enc.encode(hnsPackage(256 * 1024 - 6144));
+  const now = () => checkText(text);
+  const old = async () => (await oldCheck(OldFs.from({ "/p.hns": text }), "/p.hns", { analyzer: oldAnalysis })).valid;
+  const ours = await checkHns(MemoryFs.from({ "/p.hns": text }), "/p.hns", { analyzer: packageAnalysis });
+  const theirs = await oldCheck(OldFs.from({ "/p.hns": text }), "/p.hns", { analyzer: oldAnalysis });
+  if (!ours.valid || ours.identity !== theirs.identity) throw new Error(`baseline check differs: ${ours.identity} vs ${theirs.identity}`);
+  const s = await asyncSideBySide([now, old]);
+  const commit = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: dir, encoding: "utf8" }).stdout.trim();
+  return {
+    figure: "j",
+    subject: `warm check of a ${text.length} B package (this build)`,
+    yardstick: `the same check with the build in ${dir} (${commit || "?"})`,
+    ratio: s.ratio[1]!,
+    spread: s.spread[1]!,
+    target: "≥ 1.5",
+    ...judged(s.ratio[1]!, s.spread[1]!, 1.5, true),
+    detail: `${s.ms[0]!.toFixed(2)} ms vs ${s.ms[1]!.toFixed(2)} ms; same identity`,
+  };
 }
 
 async function main(): Promise<void> {
@@ -208,15 +335,20 @@ async function main(): Promise<void> {
     }
     return;
   }
+  // The CLI hashes with node:crypto (bin.ts); the library figures below do the same.
+  installNodeSha256();
+  const loadBefore = loadavg();
+  // Read before measuring: a commit made while the bench runs must not be credited with its figures.
+  const commit = gitCommit();
   const mib = (bytes: number, ms: number): string => `${(bytes / 1048576 / (ms / 1000)).toFixed(1)} MiB/s`;
 
   // (a) reader
   const { yao, json } = corpus(200 * 1024);
   const yaoBytes = enc.encode(yao);
   const a = sideBySide([() => readAll(yaoBytes), () => minimalRead(dec.decode(yaoBytes)), () => spanRead(dec.decode(yaoBytes)), () => JSON.parse(json)]);
-  rows.push({ figure: "a1", subject: "readAll (bytes → SNode tree with spans)", yardstick: "minimal hand-written reader (baselines/minimal-reader.ts)", ratio: a.ratio[1]!, target: "≥ 0.5", met: a.ratio[1]! >= 0.5, detail: `${mib(yaoBytes.length, a.ms[0]!)} vs ${mib(yaoBytes.length, a.ms[1]!)}` });
-  rows.push({ figure: "a2", subject: "readAll", yardstick: "hand-written reader building the same SNode tree (baselines/span-reader.ts)", ratio: a.ratio[2]!, detail: `${mib(yaoBytes.length, a.ms[0]!)} vs ${mib(yaoBytes.length, a.ms[2]!)}` });
-  rows.push({ figure: "a3", subject: "readAll", yardstick: "JSON.parse of the same tree as JSON", ratio: a.ratio[3]!, detail: `${mib(yaoBytes.length, a.ms[0]!)} vs ${mib(json.length, a.ms[3]!)} (${json.length} JSON bytes)` });
+  rows.push({ figure: "a1", subject: "readAll (bytes → SNode tree with spans)", yardstick: "minimal hand-written reader (baselines/minimal-reader.ts)", ratio: a.ratio[1]!, spread: a.spread[1]!, target: "≥ 0.5", ...judged(a.ratio[1]!, a.spread[1]!, 0.5, true), detail: `${mib(yaoBytes.length, a.ms[0]!)} vs ${mib(yaoBytes.length, a.ms[1]!)}` });
+  rows.push({ figure: "a2", subject: "readAll", yardstick: "hand-written reader building the same SNode tree (baselines/span-reader.ts)", ratio: a.ratio[2]!, spread: a.spread[2]!, detail: `${mib(yaoBytes.length, a.ms[0]!)} vs ${mib(yaoBytes.length, a.ms[2]!)}` });
+  rows.push({ figure: "a3", subject: "readAll", yardstick: "JSON.parse of the same tree as JSON", ratio: a.ratio[3]!, spread: a.spread[3]!, detail: `${mib(yaoBytes.length, a.ms[0]!)} vs ${mib(json.length, a.ms[3]!)} (${json.length} JSON bytes)` });
 
   // (b) end-to-end check
   for (const kib of [1, 16, 64, 256]) {
@@ -228,7 +360,7 @@ async function main(): Promise<void> {
     rows.push({
       figure: `b-${kib}k`,
       subject: `check ${text.length} B package`,
-      yardstick: "SHA-256 (noble) of the same bytes",
+      yardstick: "SHA-256 (node:crypto, as the CLI) of the same bytes",
       ratio: sha / ms,
       ...(target ? { target, met: ms <= 25 } : {}),
       detail: `${ms.toFixed(2)} ms, ${mib(text.length, ms)}, ${(1000 / ms).toFixed(0)} packages/s`,
@@ -240,11 +372,14 @@ async function main(): Promise<void> {
   const x10 = corpus(200 * 1024).yao;
   const x100 = corpus(2000 * 1024).yao;
   const big = { maxBytes: 64 << 20 };
-  const c = sideBySide([() => readAll(base, big), () => readAll(x10, big), () => readAll(x100, big)], QUICK ? 5 : 11);
+  const c = sideBySide([() => readAll(base, big), () => readAll(x10, big), () => readAll(x100, big)]);
   const s10 = c.ratio[1]! / (x10.length / base.length); // ratio[i] = t_i / t_1x
   const s100 = c.ratio[2]! / (x100.length / base.length);
-  rows.push({ figure: "c10", subject: "readAll at 10× input", yardstick: "readAll at 1× (20 KiB), size-normalised", ratio: s10, target: "≤ 1.2 of linear", met: s10 <= 1.2, detail: `time ratio ${(c.ratio[1]!).toFixed(1)} for ${(x10.length / base.length).toFixed(1)}× bytes` });
-  rows.push({ figure: "c100", subject: "readAll at 100× input", yardstick: "readAll at 1× (20 KiB), size-normalised", ratio: s100, target: "≤ 1.2 of linear", met: s100 <= 1.2, detail: `time ratio ${(c.ratio[2]!).toFixed(1)} for ${(x100.length / base.length).toFixed(1)}× bytes` });
+  const scaled = (sp: Spread, by: number): Spread => ({ min: sp.min / by, median: sp.median / by, max: sp.max / by, rounds: sp.rounds });
+  const sp10 = scaled(c.spread[1]!, x10.length / base.length);
+  const sp100 = scaled(c.spread[2]!, x100.length / base.length);
+  rows.push({ figure: "c10", subject: "readAll at 10× input", yardstick: "readAll at 1× (20 KiB), size-normalised", ratio: s10, spread: sp10, target: "≤ 1.2 of linear", ...judged(s10, sp10, 1.2, false), detail: `time ratio ${(c.ratio[1]!).toFixed(1)} for ${(x10.length / base.length).toFixed(1)}× bytes` });
+  rows.push({ figure: "c100", subject: "readAll at 100× input", yardstick: "readAll at 1× (20 KiB), size-normalised", ratio: s100, spread: sp100, target: "≤ 1.2 of linear", ...judged(s100, sp100, 1.2, false), detail: `time ratio ${(c.ratio[2]!).toFixed(1)} for ${(x100.length / base.length).toFixed(1)}× bytes` });
 
   // (d) cold CLI start
   const tmp = mkdtempSync(join(tmpdir(), "yaoc-bench-"));
@@ -260,17 +395,18 @@ async function main(): Promise<void> {
     };
     const cli: number[] = [];
     const bare: number[] = [];
-    for (let i = 0; i < (QUICK ? 5 : 15); i++) {
+    for (let i = 0; i < ROUNDS; i++) {
       cli.push(wall([bin, "check", small]));
       bare.push(wall(["-e", "0"]));
     }
-    const ratio = median(cli.map((x, i) => x / bare[i]!));
-    rows.push({ figure: "d", subject: "cold `yaoc check small.hns`", yardstick: "`node -e 0`", ratio, target: "≤ 3", met: ratio <= 3, detail: `${median(cli).toFixed(0)} ms vs ${median(bare).toFixed(0)} ms` });
+    const dSpread = spreadOf(cli.map((x, i) => x / bare[i]!));
+    const ratio = dSpread.median;
+    rows.push({ figure: "d", subject: "cold `yaoc check small.hns`", yardstick: "`node -e 0`", ratio, spread: dSpread, target: "≤ 3", ...judged(ratio, dSpread, 3, false), detail: `${median(cli).toFixed(0)} ms vs ${median(bare).toFixed(0)} ms` });
 
     // (e) SHA-256
     const canonical = enc.encode(hnsPackage(256 * 1024));
-    const e = sideBySide([() => sha256Hex(canonical), () => createHash("sha256").update(canonical).digest("hex")]);
-    rows.push({ figure: "e", subject: "SHA-256 @noble/hashes", yardstick: "node:crypto", ratio: e.ratio[1]!, detail: `${mib(canonical.length, e.ms[0]!)} vs ${mib(canonical.length, e.ms[1]!)}` });
+    const e = sideBySide([() => portableSha256(canonical), () => createHash("sha256").update(canonical).digest("hex")]);
+    rows.push({ figure: "e", subject: "SHA-256 @noble/hashes", yardstick: "node:crypto", ratio: e.ratio[1]!, spread: e.spread[1]!, detail: `${mib(canonical.length, e.ms[0]!)} vs ${mib(canonical.length, e.ms[1]!)}` });
 
     // (f) batch
     const n = QUICK ? 1000 : 10_000;
@@ -289,16 +425,29 @@ async function main(): Promise<void> {
     rows.push({ figure: "g", subject: `browser bundle, initial load ${kib(size.bytes)}`, yardstick: `the ${kib(size.limit)} budget (all lazy chunks: ${kib(size.totalBytes)})`, ratio: size.bytes / size.limit, target: "≤ 1", met: size.bytes <= size.limit, detail: size.top.slice(0, 3).map((t) => `${t.name} ${kib(t.bytes)}`).join(", ") } as Row);
     // (h) language server re-check
     for (const row of await lspFigures(REPO, tmp, hnsPackage, QUICK)) rows.push(row);
+    // (i) parallel `yaoc check` through the CLI
+    rows.push(parallelCheckFigure(tmp));
+    // (j) warm 256 KiB check against a previous build (`--baseline DIR`)
+    const baseline = argValue("--baseline");
+    if (baseline !== undefined) rows.push(await baselineFigure(baseline));
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
 
+  const loadAfter = loadavg();
+  const measureTs = new Date().toISOString();
   const results = {
+    // Seed 002 §5.1: a measured figure carries where it was measured (the command) and when.
     evidence_class: "measured",
-    source: "npm run bench (bench/run.ts); ratios are medians of per-round ratios, subject and yardstick alternating in one process",
-    timestamp: new Date().toISOString(),
+    measure_source: `node dist/bench/run.js ${process.argv.slice(2).join(" ")}`.trim(),
+    measure_ts: measureTs,
+    source: "npm run bench (bench/run.ts); ratios are medians of per-round ratios, subject and yardstick alternating in one process; spread = min/median/max of those per-round ratios",
+    timestamp: measureTs,
+    commit,
     machine: { node: process.version, platform: `${process.platform}-${process.arch}`, cpus: cpus().length, cpu: cpus()[0]?.model ?? "?" },
+    load_average: { before: loadBefore, after: loadAfter },
     quick: QUICK,
+    rounds: ROUNDS,
     rows,
   };
   mkdirSync(join(REPO, "bench"), { recursive: true });
@@ -308,10 +457,14 @@ async function main(): Promise<void> {
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(w[i] ?? 0)).join(" | ");
   process.stdout.write(`${line(["fig", "subject (vs yardstick)", "ratio", "target", "met"])}\n`);
   for (const r of rows) {
-    process.stdout.write(`${line([r.figure, r.subject.slice(0, 44), r.ratio.toFixed(3), r.target ?? "", r.met === undefined ? "" : r.met ? "yes" : "NO"])}   ${r.detail}\n`);
+    const spread = r.spread === undefined ? "" : ` [${r.spread.min.toFixed(3)}–${r.spread.max.toFixed(3)} over ${r.spread.rounds} rounds]`;
+    const met = r.met === undefined ? "" : `${r.met ? "yes" : "NO"}${r.straddles ? " (spread straddles)" : ""}`;
+    process.stdout.write(`${line([r.figure, r.subject.slice(0, 44), r.ratio.toFixed(3), r.target ?? "", met])}   ${r.detail}${spread}\n`);
     process.stdout.write(`${"".padEnd(w[0]!)}   vs ${r.yardstick}\n`);
   }
-  process.stdout.write(`written to bench/results.json\n`);
+  process.stdout.write(`load average before ${loadBefore.map((x) => x.toFixed(2)).join(" ")}, after ${loadAfter.map((x) => x.toFixed(2)).join(" ")}\n`);
+  renderPerformanceDoc(join(REPO, "bench", "results.json"), join(REPO, "docs", "performance.md"));
+  process.stdout.write(`written to bench/results.json and docs/performance.md\n`);
 }
 
 if (isMainThread) {

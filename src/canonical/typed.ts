@@ -5,10 +5,22 @@
  */
 import type { SNode } from "../syntax/tree.js";
 
+/**
+ * Texts already printed, by node. Trees are never mutated after reading, so a node's text never
+ * changes; the loader prints each function and the entry, and the analysis and identity ask for the
+ * same nodes again (issue 19: 129 of 384 prints per check were repeats). Weak, so a dropped tree
+ * takes its texts with it.
+ */
+const printed = new WeakMap<SNode, string>();
+
 export function canonicalSource(node: SNode): string {
+  const known = printed.get(node);
+  if (known !== undefined) return known;
   const out: string[] = [];
   write(node, out);
-  return out.join("");
+  const text = out.join("");
+  if (node.kind === "list") printed.set(node, text);
+  return text;
 }
 
 function write(node: SNode, out: string[]): void {

@@ -5,6 +5,9 @@
  * is invalid or there are too many warnings, 2 on usage or I/O errors (a missing path, a glob with no
  * match, an unreadable file or tool-schema file).
  *
+ * With `--jobs N` and several package paths, the paths are checked on N − 1 worker threads and
+ * this one (check-pool.ts) and their results awaited in input order, so the output is that of `--jobs 1`.
+ *
  * Human and GitHub output stream: each package's diagnostics are written as soon as it is checked.
  * On a terminal, stderr shows a progress line while more than one package is being checked.
  */
@@ -18,10 +21,10 @@ import type { CheckResult } from "../diagnostics/result.js";
 import { MemoryFs } from "../fs/memory-fs.js";
 import type { PackageFs } from "../fs/package-fs.js";
 import type { PackageAnalyzer } from "../hns/check.js";
-import { analyzePackage } from "../yao/package-analysis.js";
-import { check, strictResult } from "../check/check.js";
-import { hnsAnalyzer } from "../check/analyzer.js";
-import { expandInputs } from "./check-inputs.js";
+import { strictResult } from "../check/check.js";
+import { checkAnalyzer, checkOnePath } from "./check-one.js";
+import { checkOnWorkers } from "./check-pool.js";
+import { expandInputs, type ExpandedInput } from "./check-inputs.js";
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE, useColor } from "./io.js";
 import { formatOptions } from "./output.js";
 import { Progress } from "./progress.js";
@@ -41,6 +44,13 @@ export interface CheckCommandOptions {
   readonly stdinFilename?: string;
   /** Reads standard input (tests replace it). */
   readonly readStdin?: () => Promise<Uint8Array>;
+  /**
+   * Check on this many worker threads (`--jobs`). With 1, or fewer than two package paths, or no
+   * `workerUrl`, packages are checked in-process (no thread start-up cost).
+   */
+  readonly jobs?: number;
+  /** The worker script (check-worker.ts as built; bin.ts knows where it is). */
+  readonly workerUrl?: URL;
 }
 
 export interface CheckOutcome {
@@ -60,10 +70,6 @@ export async function checkPaths(fs: PackageFs, paths: readonly string[], option
   return { results, ioError };
 }
 
-async function checkOnePath(fs: PackageFs, path: string, options: { analyze: boolean; analyzer?: PackageAnalyzer }): Promise<{ result: CheckResult; ioError: boolean }> {
-  const { ioError, ...result } = await check(fs, path, { analyze: options.analyze, ...(options.analyzer !== undefined ? { analyzer: options.analyzer } : {}) });
-  return { result, ioError };
-}
 
 /** At most this many bytes are read from stdin (a package larger than the loader's limits is reported by it). */
 const STDIN_LIMIT = 16 * 1024 * 1024;
@@ -82,14 +88,15 @@ async function readProcessStdin(): Promise<Uint8Array> {
 
 export async function runCheck(fs: PackageFs, inputs: readonly string[], options: CheckCommandOptions): Promise<number> {
   const inputsExpanded = await expandInputs(fs, inputs);
-  const analyzer = options.toolSchemas !== undefined ? analyzerWithTools(options.toolSchemas) : hnsAnalyzer;
+  const analyzer = checkAnalyzer(options.toolSchemas);
+  const pooled = startWorkers(fs, inputsExpanded, options);
   const results: CheckResult[] = [];
   let ioError = false;
   const stream = options.format === "human" || options.format === "github";
   const color = useColor(process.stdout);
   const progress = new Progress(process.stderr, inputsExpanded.length, "checking");
   let warnings = 0;
-  for (const input of inputsExpanded) {
+  for (const [i, input] of inputsExpanded.entries()) {
     let r: { result: CheckResult; ioError: boolean };
     if (input.kind === "no_match") {
       r = { result: noMatch(input.pattern), ioError: true };
@@ -97,7 +104,7 @@ export async function runCheck(fs: PackageFs, inputs: readonly string[], options
       r = await checkStdin(options, analyzer);
     } else {
       progress.update(input.path);
-      r = await checkOnePath(fs, input.path, { analyze: options.analyze, analyzer });
+      r = await (pooled?.[i] ?? checkOnePath(fs, input.path, { analyze: options.analyze, analyzer }));
     }
     ioError ||= r.ioError;
     let result = options.strict ? strictResult(r.result) : r.result;
@@ -137,12 +144,29 @@ async function checkStdin(options: CheckCommandOptions, analyzer: PackageAnalyze
   return checkOnePath(MemoryFs.from({ [name]: bytes }), name, { analyze: options.analyze, analyzer });
 }
 
-/** The module analysis with tool input schemas from `--tools` (tools without one stay dynamic). */
-function analyzerWithTools(toolSchemas: Readonly<Record<string, unknown>>): PackageAnalyzer {
-  return (pkg) => {
-    const r = analyzePackage(pkg, { toolSchemas });
-    return { diagnostics: r.diagnostics, programHash: r.programHash };
-  };
+/**
+ * With `--jobs` above 1 and at least two package paths: start checking every path on the worker
+ * pool now, and return each path's pending result at its input position (undefined for stdin and
+ * unmatched globs, which stay in-process). The caller awaits them in input order, so output is
+ * streamed in the same order as `--jobs 1`.
+ */
+function startWorkers(fs: PackageFs, inputs: readonly ExpandedInput[], options: CheckCommandOptions): (Promise<{ result: CheckResult; ioError: boolean }> | undefined)[] | undefined {
+  const jobs = options.jobs ?? 1;
+  const positions: number[] = [];
+  const paths: string[] = [];
+  for (const [i, input] of inputs.entries()) {
+    if (input.kind === "path") {
+      positions.push(i);
+      paths.push(input.path);
+    }
+  }
+  if (jobs <= 1 || paths.length < 2 || options.workerUrl === undefined) return undefined;
+  const settings = { analyze: options.analyze, ...(options.toolSchemas !== undefined ? { toolSchemas: options.toolSchemas } : {}) };
+  const analyzer = checkAnalyzer(options.toolSchemas);
+  const promises = checkOnWorkers(options.workerUrl, paths, jobs, settings, (path) => checkOnePath(fs, path, { analyze: options.analyze, analyzer }));
+  const byInput: (Promise<{ result: CheckResult; ioError: boolean }> | undefined)[] = new Array(inputs.length);
+  positions.forEach((at, k) => (byInput[at] = promises[k]));
+  return byInput;
 }
 
 function noMatch(pattern: string): CheckResult {

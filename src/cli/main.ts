@@ -6,6 +6,7 @@
  * the command line names them (or asks for help), so `yaoc check x.hns` does not load the HARP
  * installer, the catalog or the A3S resolver. A new command group goes into GROUPS.
  */
+import { availableParallelism } from "node:os";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { NodeFs } from "../fs/node-fs.js";
 import { OUTPUT_FORMATS, type OutputFormat } from "../output/format.js";
@@ -51,7 +52,13 @@ export async function loadGroups(names: readonly string[]): Promise<Register[]> 
   return out;
 }
 
-export function buildProgram(groups: readonly Register[]): Command {
+/** Where the process entry found things the program needs but cannot locate itself. */
+export interface ProgramPaths {
+  /** The worker script of `yaoc check --jobs N` (absent: check stays in-process). */
+  readonly checkWorker?: URL;
+}
+
+export function buildProgram(groups: readonly Register[], paths: ProgramPaths = {}): Command {
   const fs = new NodeFs();
   const program = new Command("yaoc")
     .description("Compiler and analyzer for agent harness packages (HNS/Yao, HARP, A3S, HCP)")
@@ -71,6 +78,11 @@ export function buildProgram(groups: readonly Register[]): Command {
     .addOption(new Option("--max-warnings <n>", "exit 1 when more than n warnings are found").argParser(parseCount))
     .option("--tools <file>", "HNS: JSON object mapping tool names to input JSON Schemas (others stay dynamic)")
     .option("--stdin-filename <name>", "the name of the package read from - (default stdin.hns)")
+    .addOption(
+      new Option("-j, --jobs <n>", "check n packages at a time (n - 1 worker threads and this one); output is the same for every n, and 1 checks in-process")
+        .argParser(parseJobs)
+        .default(availableParallelism(), "the number of CPU cores"),
+    )
     .argument("[inputs...]", "package files or directories (walked for packages), quoted globs, or - for stdin; default .")
     .action(async (inputs: string[], opts: CheckCliOptions) => {
       const { runCheck } = await import("./check-command.js");
@@ -87,6 +99,8 @@ export function buildProgram(groups: readonly Register[]): Command {
         ...(opts.maxWarnings !== undefined ? { maxWarnings: opts.maxWarnings } : {}),
         ...(toolSchemas !== undefined ? { toolSchemas } : {}),
         ...(opts.stdinFilename !== undefined ? { stdinFilename: opts.stdinFilename } : {}),
+        jobs: opts.jobs,
+        ...(paths.checkWorker !== undefined ? { workerUrl: paths.checkWorker } : {}),
       });
     });
 
@@ -148,6 +162,13 @@ interface CheckCliOptions {
   maxWarnings?: number;
   tools?: string;
   stdinFilename?: string;
+  jobs: number;
+}
+
+function parseJobs(value: string): number {
+  const n = parseCount(value);
+  if (n < 1) throw new InvalidArgumentError("expected a whole number >= 1");
+  return n;
 }
 
 function parseCount(value: string): number {
@@ -171,10 +192,10 @@ async function readToolSchemas(fs: PackageFs, file: string): Promise<Record<stri
   }
 }
 
-export async function main(rawArgv: readonly string[]): Promise<void> {
+export async function main(rawArgv: readonly string[], paths: ProgramPaths = {}): Promise<void> {
   const argv = helpArgv(rawArgv);
   endQuietlyOnClosedPipe();
-  const program = buildProgram(await loadGroups(groupsFor(argv)));
+  const program = buildProgram(await loadGroups(groupsFor(argv)), paths);
   const unknown = unknownHelpTopic(program, rawArgv);
   if (unknown !== undefined) {
     process.stderr.write(`yaoc help: unknown command '${unknown}' (yaoc help lists the commands)\n`);

@@ -1,0 +1,35 @@
+/**
+ * The worker thread of `yaoc check --jobs N` (see check-pool.ts): it checks one package path per
+ * message with the same library call the in-process path uses and posts the result back. A result
+ * that cannot be posted, or a check that throws, is reported as an error message rather than
+ * killing the thread, so one bad package never costs the others their results.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { NodeFs } from "../fs/node-fs.js";
+import { installNodeSha256 } from "../canonical/node-hash.js";
+import { checkOnePath, checkAnalyzer } from "./check-one.js";
+import type { WorkerReply, WorkerSettings, WorkerTask } from "./check-pool.js";
+
+installNodeSha256();
+const settings = workerData as WorkerSettings;
+const fs = new NodeFs();
+const analyzer = checkAnalyzer(settings.toolSchemas);
+
+parentPort!.on("message", (task: WorkerTask) => {
+  void run(task);
+});
+
+async function run(task: WorkerTask): Promise<void> {
+  let reply: WorkerReply;
+  try {
+    const r = await checkOnePath(fs, task.path, { analyze: settings.analyze, analyzer });
+    reply = { index: task.index, result: r.result, ioError: r.ioError };
+  } catch (e) {
+    reply = { index: task.index, error: e instanceof Error ? e.message : String(e) };
+  }
+  try {
+    parentPort!.postMessage(reply);
+  } catch (e) {
+    parentPort!.postMessage({ index: task.index, error: `cannot send the result: ${e instanceof Error ? e.message : String(e)}` } satisfies WorkerReply);
+  }
+}
