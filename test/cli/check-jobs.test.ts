@@ -37,7 +37,7 @@ describe("check --jobs N", () => {
   });
 
   it("documents --jobs in the help", () => {
-    expect(yaoc(["check", "--help"]).out).toMatch(/-j, --jobs <n>[\s\S]*n - 1 worker threads[\s\S]*number of CPU cores/);
+    expect(yaoc(["check", "--help"]).out).toMatch(/-j, --jobs <n>[\s\S]*n - 1 worker threads[\s\S]*default: 1; this\s+machine\s+has\s+\d+\s+cores/);
   });
 });
 
