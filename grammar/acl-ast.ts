@@ -1,7 +1,7 @@
 /**
  * The ACL document tree shared by the strict parser (grammar/acl.ts) and the reference emulation
- * (src/a3s/acl-reference.ts). It lives beside the grammar so the parser does not import from
- * `src/a3s`; src/a3s/acl-ast.ts re-exports it with the reference-JSON helpers. Offsets are UTF-16
+ * (src/a3s/acl/reference-emulation.ts). It lives beside the grammar so the parser does not import from
+ * `src/a3s`; src/a3s/acl/ast.ts re-exports it with the reference-JSON helpers. Offsets are UTF-16
  * indices into the source text, half-open; `TextPositions` (src/diagnostics/text-positions.ts)
  * turns them into diagnostic spans.
  */

@@ -2,9 +2,9 @@
  * A3S ACL: Chevrotain tokens and the strict parser for the canonical subset (grammar/acl.ebnf).
  *
  * The lexer follows the reference lexer's token rules (a3s-acl 0.2.2, reference §1.1) so that both
- * the strict parser and the reference emulation (src/a3s/acl-reference.ts) read the same tokens;
+ * the strict parser and the reference emulation (src/a3s/acl/reference-emulation.ts) read the same tokens;
  * things the reference drops silently (stray characters) become `Junk` tokens, and trivia
- * (newlines, comments) goes to a token group. Strictness lives in src/a3s/acl.ts and here.
+ * (newlines, comments) goes to a token group. Strictness lives in src/a3s/acl/parse.ts and here.
  */
 import {
   EmbeddedActionsParser,
@@ -219,7 +219,7 @@ export function numberValue(text: string): number {
   return Number.isNaN(n) || text.trim() === "" ? 0 : n;
 }
 
-/** Something the strict parser objects to; src/a3s/acl.ts turns these into diagnostics. */
+/** Something the strict parser objects to; src/a3s/acl/parse.ts turns these into diagnostics. */
 export interface AclIssue {
   readonly code: "duplicate_attribute" | "unquoted_word" | "nested_block_in_object";
   readonly range: AclRange;

@@ -7,20 +7,20 @@ import type { CheckResult } from "../diagnostics/result.js";
 import { FsError, type PackageFs } from "../fs/package-fs.js";
 import { baseName, dirName, joinPath } from "../fs/paths.js";
 import { packageView } from "../fs/snapshot.js";
-import { ACL_MAX_BYTES } from "./acl.js";
-import { rawDigest } from "./digest.js";
-import { MANIFEST_FILE } from "./manifest.js";
-import { checkManifestText, decodeManifest } from "./manifest-check.js";
-import { checkOkfBundle } from "./okf-bundle.js";
-import { checkPackageFiles, scanPackage } from "./package.js";
-import { checkReleaseDescriptors } from "./release.js";
+import { ACL_MAX_BYTES } from "./acl/parse.js";
+import { rawDigest } from "./package/digest.js";
+import { MANIFEST_FILE } from "./manifest/schema.js";
+import { checkManifestText, decodeManifest } from "./manifest/check.js";
+import { checkOkfBundle } from "./okf/bundle.js";
+import { checkPackageFiles, scanPackage } from "./package/files.js";
+import { checkReleaseDescriptors } from "./package/release.js";
 
-export { parseAcl } from "./acl.js";
-export { checkManifestText } from "./manifest-check.js";
-export { validateManifest, surfaceKinds, MANIFEST_FILE, type ExtensionManifest } from "./manifest.js";
-export * as semver from "./semver.js";
-export { expandedDigest, rawDigest, PACKAGE_DOMAIN, OKF_DOMAIN } from "./digest.js";
-export { surfaceGraph, readinessLevels } from "./readiness.js";
+export { parseAcl } from "./acl/parse.js";
+export { checkManifestText } from "./manifest/check.js";
+export { validateManifest, surfaceKinds, MANIFEST_FILE, type ExtensionManifest } from "./manifest/schema.js";
+export * as semver from "./resolve/semver.js";
+export { expandedDigest, rawDigest, PACKAGE_DOMAIN, OKF_DOMAIN } from "./package/digest.js";
+export { surfaceGraph, readinessLevels } from "./surfaces/readiness.js";
 export { A3S_CODES } from "./codes.js";
 
 /** The package root for `path`: the directory itself, or the directory of a named manifest file. */

@@ -4,14 +4,14 @@
  */
 import type { Command } from "commander";
 import { checkA3s } from "../a3s/index.js";
-import { checkManifestText, decodeManifest } from "../a3s/manifest-check.js";
-import { MANIFEST_FILE } from "../a3s/manifest.js";
-import { readinessLevels, surfaceGraph } from "../a3s/readiness.js";
-import { olpcCanonical } from "../a3s/cjson.js";
-import { resolveFromRegistry, verifyLockFile } from "../a3s/registry.js";
-import { checkOkfBundle, okfErrorDiagnostic, parseOkfContractJson } from "../a3s/okf-bundle.js";
-import { DEFAULT_OKF_LIMITS, type OkfBundleContract } from "../a3s/okf-contract.js";
-import { packageState, StateError, unavailableObservations, type DesiredPackage, type PackageStateReport } from "../a3s/state.js";
+import { checkManifestText, decodeManifest } from "../a3s/manifest/check.js";
+import { MANIFEST_FILE } from "../a3s/manifest/schema.js";
+import { readinessLevels, surfaceGraph } from "../a3s/surfaces/readiness.js";
+import { olpcCanonical } from "../a3s/package/cjson.js";
+import { resolveFromRegistry, verifyLockFile } from "../a3s/resolve/registry.js";
+import { checkOkfBundle, okfErrorDiagnostic, parseOkfContractJson } from "../a3s/okf/bundle.js";
+import { DEFAULT_OKF_LIMITS, type OkfBundleContract } from "../a3s/okf/contract.js";
+import { packageState, StateError, unavailableObservations, type DesiredPackage, type PackageStateReport } from "../a3s/surfaces/state.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { renderResults } from "../output/format.js";
 import { jsonDiagnostics } from "../output/format-json.js";

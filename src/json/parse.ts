@@ -2,7 +2,7 @@
  * The one strict JSON parser of the tree: a single left-to-right pass over the text with an explicit
  * stack (no recursion, so 200,000 `[` give a `too_deep` error, never a RangeError), producing a
  * tree with offset+length spans (tree.ts) or the first error as a code with offsets. Messages are
- * the frontends' business: each adapter (src/hcp/json-reader.ts, src/harp/json.ts, src/a3s/cjson.ts,
+ * the frontends' business: each adapter (src/hcp/json-reader.ts, src/harp/json.ts, src/a3s/package/cjson.ts,
  * src/yao/json-text.ts) words the error codes as it always has.
  *
  * Linear time: unescaped string runs are copied with one slice each, every object keeps a Map of

@@ -1,6 +1,6 @@
 /** ACL reader properties beyond the rule cases (those are in test/a3s/cases.test.ts). */
 import { describe, expect, test } from "vitest";
-import { parseAcl } from "../../src/a3s/acl.js";
+import { parseAcl } from "../../src/a3s/acl/parse.js";
 
 describe("ACL reader", () => {
   test("spans are UTF-8 bytes with scalar columns", () => {

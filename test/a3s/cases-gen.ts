@@ -8,13 +8,13 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseAcl } from "../../src/a3s/acl.js";
-import { blockToReferenceJson } from "../../src/a3s/acl-ast.js";
-import { checkManifestText } from "../../src/a3s/manifest-check.js";
-import { DEFAULT_OKF_LIMITS, type OkfLimits } from "../../src/a3s/okf-contract.js";
-import { inspectOkfBundleFiles } from "../../src/a3s/okf.js";
-import { components, extension, fileName, rejectsRelativePath } from "../../src/a3s/rust-path.js";
-import { formatVersion, formatVersionReq, parseVersion, parseVersionReq, reqMatches } from "../../src/a3s/semver.js";
+import { parseAcl } from "../../src/a3s/acl/parse.js";
+import { blockToReferenceJson } from "../../src/a3s/acl/ast.js";
+import { checkManifestText } from "../../src/a3s/manifest/check.js";
+import { DEFAULT_OKF_LIMITS, type OkfLimits } from "../../src/a3s/okf/contract.js";
+import { inspectOkfBundleFiles } from "../../src/a3s/okf/inspect.js";
+import { components, extension, fileName, rejectsRelativePath } from "../../src/a3s/manifest/rust-path.js";
+import { formatVersion, formatVersionReq, parseVersion, parseVersionReq, reqMatches } from "../../src/a3s/resolve/semver.js";
 import { REPO } from "./helpers.js";
 import { atlasManifest, WORKBENCH_MANIFEST } from "./own-package.js";
 

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { splitReferenceMessage } from "../../src/a3s/messages.js";
-import type { OkfLimits } from "../../src/a3s/okf-contract.js";
+import type { OkfLimits } from "../../src/a3s/okf/contract.js";
 import { aclResult, CASES, manifestResult, okfResult, pathResult, reqResult, versionResult, writeCases } from "./cases-gen.js";
 
 if (process.env["A3S_WRITE_FIXTURES"] === "1") writeCases();

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { canonicalDigest, olpcCanonical, parseStrictJson } from "../../src/a3s/cjson.js";
+import { canonicalDigest, olpcCanonical, parseStrictJson } from "../../src/a3s/package/cjson.js";
 import { REPO } from "./helpers.js";
 
 const A3S = join(REPO, "fixtures", "a3s");

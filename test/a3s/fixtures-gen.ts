@@ -6,9 +6,9 @@
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { canonicalDigest, olpcCanonical, type CJson } from "../../src/a3s/cjson.js";
-import { readVerifiedRecord } from "../../src/a3s/catalog.js";
-import { buildLock, resolve } from "../../src/a3s/resolve.js";
+import { canonicalDigest, olpcCanonical, type CJson } from "../../src/a3s/package/cjson.js";
+import { readVerifiedRecord } from "../../src/a3s/resolve/verified-record.js";
+import { buildLock, resolve } from "../../src/a3s/resolve/resolver.js";
 import { REPO } from "./helpers.js";
 import { ATLAS_BUNDLE, ATLAS_BUNDLE_ROOT, atlasPackage, atlasRecord, bundleFacts } from "./own-package.js";
 

@@ -7,10 +7,10 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { dirname, join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { checkA3s } from "../../src/a3s/index.js";
-import { checkOkfBundle, parseOkfContractJson } from "../../src/a3s/okf-bundle.js";
-import { DEFAULT_OKF_LIMITS } from "../../src/a3s/okf-contract.js";
-import { resolveFromRegistry, verifyLockFile } from "../../src/a3s/registry.js";
-import { olpcCanonical } from "../../src/a3s/cjson.js";
+import { checkOkfBundle, parseOkfContractJson } from "../../src/a3s/okf/bundle.js";
+import { DEFAULT_OKF_LIMITS } from "../../src/a3s/okf/contract.js";
+import { resolveFromRegistry, verifyLockFile } from "../../src/a3s/resolve/registry.js";
+import { olpcCanonical } from "../../src/a3s/package/cjson.js";
 import { NodeFs } from "../../src/fs/node-fs.js";
 import { writeFixtures } from "./fixtures-gen.js";
 import { REPO } from "./helpers.js";

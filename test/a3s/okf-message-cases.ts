@@ -1,6 +1,6 @@
 /** Our own OKF fixtures, one per row of the reference's message table (test/a3s/okf-messages.test.ts). */
-import { DEFAULT_OKF_LIMITS, type OkfLimits } from "../../src/a3s/okf-contract.js";
-import { inspectOkfBundleFiles, type OkfError } from "../../src/a3s/okf.js";
+import { DEFAULT_OKF_LIMITS, type OkfLimits } from "../../src/a3s/okf/contract.js";
+import { inspectOkfBundleFiles, type OkfError } from "../../src/a3s/okf/inspect.js";
 
 const enc = new TextEncoder();
 export const CONCEPT = "---\ntype: Metric\n---\n";

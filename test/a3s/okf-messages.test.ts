@@ -4,9 +4,9 @@
  * located in the document. One case per row of the reference's message table, on fixtures of our own.
  */
 import { describe, expect, test } from "vitest";
-import { okfErrorDiagnostic, parseOkfContractJson } from "../../src/a3s/okf-bundle.js";
-import { DEFAULT_OKF_LIMITS } from "../../src/a3s/okf-contract.js";
-import { inspectOkfBundleFiles, verifyInspection, type OkfError } from "../../src/a3s/okf.js";
+import { okfErrorDiagnostic, parseOkfContractJson } from "../../src/a3s/okf/bundle.js";
+import { DEFAULT_OKF_LIMITS } from "../../src/a3s/okf/contract.js";
+import { inspectOkfBundleFiles, verifyInspection, type OkfError } from "../../src/a3s/okf/inspect.js";
 import { CONCEPT, firstError, inspect, ROWS } from "./okf-message-cases.js";
 
 const enc = new TextEncoder();

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { parseOkfContractJson } from "../../src/a3s/okf-bundle.js";
-import { DEFAULT_OKF_LIMITS, type OkfLimits } from "../../src/a3s/okf-contract.js";
-import { inspectOkfBundleFiles, markdownFacts, verifyInspection } from "../../src/a3s/okf.js";
+import { parseOkfContractJson } from "../../src/a3s/okf/bundle.js";
+import { DEFAULT_OKF_LIMITS, type OkfLimits } from "../../src/a3s/okf/contract.js";
+import { inspectOkfBundleFiles, markdownFacts, verifyInspection } from "../../src/a3s/okf/inspect.js";
 import { REPO } from "./helpers.js";
 import { ATLAS_BUNDLE, bundleFacts } from "./own-package.js";
 

@@ -5,8 +5,8 @@
  * reference's own packages are only read by test/reference/. Digests and counts in the manifest
  * come from our code (expandedDigest), whose agreement with the reference is checked there.
  */
-import { canonicalDigest, type CJson } from "../../src/a3s/cjson.js";
-import { OKF_DOMAIN, expandedDigest } from "../../src/a3s/digest.js";
+import { canonicalDigest, type CJson } from "../../src/a3s/package/cjson.js";
+import { OKF_DOMAIN, expandedDigest } from "../../src/a3s/package/digest.js";
 
 const enc = new TextEncoder();
 

@@ -9,9 +9,9 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { checkManifestText } from "../../src/a3s/manifest-check.js";
-import { surfaceGraph } from "../../src/a3s/readiness.js";
-import { packageState, unavailableObservations, type DesiredPackage, type ObservedState, type PackageState } from "../../src/a3s/state.js";
+import { checkManifestText } from "../../src/a3s/manifest/check.js";
+import { surfaceGraph } from "../../src/a3s/surfaces/readiness.js";
+import { packageState, unavailableObservations, type DesiredPackage, type ObservedState, type PackageState } from "../../src/a3s/surfaces/state.js";
 import { REPO } from "./helpers.js";
 import { WORKBENCH_MANIFEST } from "./own-package.js";
 

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "vitest";
-import { readVerifiedRecord, type VerifiedRecord } from "../../src/a3s/catalog.js";
-import { canonicalDigest, type CJson } from "../../src/a3s/cjson.js";
-import { verifyLock } from "../../src/a3s/lock.js";
-import { buildLock, lockDigest, resolve } from "../../src/a3s/resolve.js";
+import { readVerifiedRecord, type VerifiedRecord } from "../../src/a3s/resolve/verified-record.js";
+import { canonicalDigest, type CJson } from "../../src/a3s/package/cjson.js";
+import { verifyLock } from "../../src/a3s/resolve/lock.js";
+import { buildLock, lockDigest, resolve } from "../../src/a3s/resolve/resolver.js";
 import { atlasRecord } from "./own-package.js";
 
 /** Our own catalog-v3 record (test/a3s/own-package.ts); the reference's: test/reference/a3s-resolve.test.ts. */

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { checkManifestText } from "../../src/a3s/manifest-check.js";
-import { surfaceGraph } from "../../src/a3s/readiness.js";
-import { packageState, unavailableObservations, type ObservedState } from "../../src/a3s/state.js";
+import { checkManifestText } from "../../src/a3s/manifest/check.js";
+import { surfaceGraph } from "../../src/a3s/surfaces/readiness.js";
+import { packageState, unavailableObservations, type ObservedState } from "../../src/a3s/surfaces/state.js";
 import { WORKBENCH_MANIFEST } from "./own-package.js";
 
 /** Our workbench manifest has the surface structure of the reference's plugin-v3 (test/reference/a3s-state.test.ts). */

@@ -100,7 +100,7 @@ describe("import rules", () => {
     const broken: Edge[] = [
       { from: "src/diagnostics/render.ts", to: "src/hns/codes.ts" },
       { from: "ir/yao-ir-0.1.ts", to: "src/diagnostics/diagnostic.ts" },
-      { from: "grammar/acl.ts", to: "src/a3s/acl-ast.ts" },
+      { from: "grammar/acl.ts", to: "src/a3s/acl/ast.ts" },
       { from: "src/evidence/reasons.ts", to: "src/cli/codes.ts" },
       { from: "src/canonical/package-identity.ts", to: "src/hns/model.ts" },
       { from: "src/hcp/check.ts", to: "node:fs" },

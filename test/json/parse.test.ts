@@ -10,7 +10,7 @@ import { parseJsonTree } from "../../src/json/parse.js";
 import type { JsonTree } from "../../src/json/tree.js";
 import { readJson } from "../../src/hcp/json-reader.js";
 import { parseJson as parseHarp } from "../../src/harp/json.js";
-import { parseStrictJson } from "../../src/a3s/cjson.js";
+import { parseStrictJson } from "../../src/a3s/package/cjson.js";
 import { parseJson as parseYao } from "../../src/yao/json-text.js";
 
 const BASE: JsonParseOptions = {

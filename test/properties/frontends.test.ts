@@ -6,7 +6,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { checkA3s } from "../../src/a3s/index.js";
-import { checkManifestText } from "../../src/a3s/manifest-check.js";
+import { checkManifestText } from "../../src/a3s/manifest/check.js";
 import { MemoryFs } from "../../src/fs/memory-fs.js";
 import { checkHarp } from "../../src/harp/index.js";
 import { checkHcp } from "../../src/hcp/index.js";

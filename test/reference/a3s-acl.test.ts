@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
-import { parseAcl } from "../../src/a3s/acl.js";
-import { blockToReferenceJson } from "../../src/a3s/acl-ast.js";
+import { parseAcl } from "../../src/a3s/acl/parse.js";
+import { blockToReferenceJson } from "../../src/a3s/acl/ast.js";
 import { splitReferenceMessage } from "../../src/a3s/messages.js";
 import { describeReference, referenceJson } from "./reference.js";
 import { REPO } from "./reference.js";

@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
-import { canonicalDigest, olpcCanonical, parseStrictJson } from "../../src/a3s/cjson.js";
+import { canonicalDigest, olpcCanonical, parseStrictJson } from "../../src/a3s/package/cjson.js";
 import { A3S as SHARED_A3S, describeReference } from "./reference.js";
 
 describeReference("OLPC canonical JSON digests of the A3S Use core fixtures", () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
-import { checkManifestText } from "../../src/a3s/manifest-check.js";
+import { checkManifestText } from "../../src/a3s/manifest/check.js";
 import { A3S as SHARED_A3S, describeReference, REPO, referenceJson } from "./reference.js";
 
 interface DerivedCase {

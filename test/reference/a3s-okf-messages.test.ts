@@ -5,9 +5,9 @@
  * the reason. A new row in the table fails this test until it is placed.
  */
 import { expect, test } from "vitest";
-import { DEFAULT_OKF_LIMITS } from "../../src/a3s/okf-contract.js";
-import { parseOkfContractJson } from "../../src/a3s/okf-bundle.js";
-import { inspectOkfBundleFiles, verifyInspection } from "../../src/a3s/okf.js";
+import { DEFAULT_OKF_LIMITS } from "../../src/a3s/okf/contract.js";
+import { parseOkfContractJson } from "../../src/a3s/okf/bundle.js";
+import { inspectOkfBundleFiles, verifyInspection } from "../../src/a3s/okf/inspect.js";
 import { CONCEPT, firstError, inspect, ROWS } from "../a3s/okf-message-cases.js";
 import { describeReference, referenceText } from "./reference.js";
 

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
-import { parseOkfContractJson } from "../../src/a3s/okf-bundle.js";
-import type { OkfLimits } from "../../src/a3s/okf-contract.js";
-import { inspectOkfBundleFiles, verifyInspection } from "../../src/a3s/okf.js";
+import { parseOkfContractJson } from "../../src/a3s/okf/bundle.js";
+import type { OkfLimits } from "../../src/a3s/okf/contract.js";
+import { inspectOkfBundleFiles, verifyInspection } from "../../src/a3s/okf/inspect.js";
 import { A3S as SHARED_A3S, describeReference, referenceJson } from "./reference.js";
 
 interface Case {

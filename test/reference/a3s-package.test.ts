@@ -1,10 +1,10 @@
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
-import { OKF_DOMAIN, expandedDigest, rawDigest } from "../../src/a3s/digest.js";
+import { OKF_DOMAIN, expandedDigest, rawDigest } from "../../src/a3s/package/digest.js";
 import { checkA3s, detectA3s } from "../../src/a3s/index.js";
-import { checkManifestText } from "../../src/a3s/manifest-check.js";
-import { readinessLevels, surfaceGraph } from "../../src/a3s/readiness.js";
+import { checkManifestText } from "../../src/a3s/manifest/check.js";
+import { readinessLevels, surfaceGraph } from "../../src/a3s/surfaces/readiness.js";
 import { MemoryFs } from "../../src/fs/memory-fs.js";
 import { A3S as SHARED_A3S, describeReference, referenceJson } from "./reference.js";
 

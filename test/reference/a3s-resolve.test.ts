@@ -1,7 +1,7 @@
 /** The A3S Use core catalog-v3 record is read as valid by our catalog reader (our own record: test/a3s/resolve.test.ts). */
 import { expect, test } from "vitest";
-import { readVerifiedRecord } from "../../src/a3s/catalog.js";
-import { canonicalDigest, parseStrictJson, type CJson } from "../../src/a3s/cjson.js";
+import { readVerifiedRecord } from "../../src/a3s/resolve/verified-record.js";
+import { canonicalDigest, parseStrictJson, type CJson } from "../../src/a3s/package/cjson.js";
 import { describeReference, referenceText } from "./reference.js";
 
 describeReference("catalog-record-okf-v3.json", () => {

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { components, extension, fileName, rejectsRelativePath } from "../../src/a3s/rust-path.js";
+import { components, extension, fileName, rejectsRelativePath } from "../../src/a3s/manifest/rust-path.js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describeReference, REPO, referenceJson } from "./reference.js";

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { formatVersion, formatVersionReq, parseVersion, parseVersionReq, reqMatches } from "../../src/a3s/semver.js";
+import { formatVersion, formatVersionReq, parseVersion, parseVersionReq, reqMatches } from "../../src/a3s/resolve/semver.js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describeReference, REPO, referenceJson } from "./reference.js";

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
-import { checkManifestText } from "../../src/a3s/manifest-check.js";
-import { surfaceGraph } from "../../src/a3s/readiness.js";
-import { packageState, unavailableObservations, type ObservedState } from "../../src/a3s/state.js";
+import { checkManifestText } from "../../src/a3s/manifest/check.js";
+import { surfaceGraph } from "../../src/a3s/surfaces/readiness.js";
+import { packageState, unavailableObservations, type ObservedState } from "../../src/a3s/surfaces/state.js";
 import { A3S as SHARED_A3S, describeReference } from "./reference.js";
 
 const by = (r: ReturnType<typeof packageState>) => Object.fromEntries(r.surfaces.map((s) => [s.surface, s]));

@@ -114,9 +114,9 @@ async function hcpRecords(root: string): Promise<Map<string, string>> {
 
 async function a3sRecords(root: string): Promise<Map<string, string>> {
   const { checkA3s } = await import("../../a3s/index.js");
-  const { checkOkfBundle, parseOkfContractJson } = await import("../../a3s/okf-bundle.js");
-  const { DEFAULT_OKF_LIMITS } = await import("../../a3s/okf-contract.js");
-  const { resolveFromRegistry, verifyLockFile } = await import("../../a3s/registry.js");
+  const { checkOkfBundle, parseOkfContractJson } = await import("../../a3s/okf/bundle.js");
+  const { DEFAULT_OKF_LIMITS } = await import("../../a3s/okf/contract.js");
+  const { resolveFromRegistry, verifyLockFile } = await import("../../a3s/resolve/registry.js");
   const fs = new NodeFs();
   const fix = join(root, "fixtures/a3s");
   const out = new Map<string, string>();

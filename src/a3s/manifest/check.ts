@@ -2,11 +2,11 @@
  * Manifest text → model + diagnostics, ordered so that the first diagnostic is the one A3S Use would
  * report (its parse error, else its first validation failure); strict-only findings follow.
  */
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import { diagnostic } from "./codes.js";
-import { parseAcl } from "./acl.js";
-import { referenceMessage, splitReferenceMessage } from "./messages.js";
-import { validateManifest, type ExtensionManifest } from "./manifest.js";
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+import { diagnostic } from "../codes.js";
+import { parseAcl } from "../acl/parse.js";
+import { referenceMessage, splitReferenceMessage } from "../messages.js";
+import { validateManifest, type ExtensionManifest } from "./schema.js";
 
 export interface ManifestCheck {
   readonly manifest: ExtensionManifest | null;

@@ -3,18 +3,18 @@
  * `PackageFs` (links and special files rejected, maxFiles / maxExpandedBytes enforced while
  * walking), inspect, and compare with a contract (the manifest's `okf` block or a contract JSON).
  */
-import type { Diagnostic, Position, Span } from "../diagnostics/diagnostic.js";
-import { diagnostic, type A3sCode } from "./codes.js";
-import type { PackageFs } from "../fs/package-fs.js";
-import { joinPath } from "../fs/paths.js";
-import { displayName, isUndecodableName, UNDECODABLE_NAME_HINT, undecodableNameMessage } from "../fs/names.js";
-import { packageView } from "../fs/snapshot.js";
-import { CJsonError, parseStrictJson } from "./cjson.js";
-import type { DigestFile } from "./digest.js";
-import { referenceMessage } from "./messages.js";
-import { inspectOkfBundleFiles, verifyInspection, type OkfError, type OkfInspection } from "./okf.js";
-import { limitsProblem, validateOkfContract, type OkfBundleContract, type OkfLimits } from "./okf-contract.js";
-import { utf8Length } from "../syntax/utf8.js";
+import type { Diagnostic, Position, Span } from "../../diagnostics/diagnostic.js";
+import { diagnostic, type A3sCode } from "../codes.js";
+import type { PackageFs } from "../../fs/package-fs.js";
+import { joinPath } from "../../fs/paths.js";
+import { displayName, isUndecodableName, UNDECODABLE_NAME_HINT, undecodableNameMessage } from "../../fs/names.js";
+import { packageView } from "../../fs/snapshot.js";
+import { CJsonError, parseStrictJson } from "../package/cjson.js";
+import type { DigestFile } from "../package/digest.js";
+import { referenceMessage } from "../messages.js";
+import { inspectOkfBundleFiles, verifyInspection, type OkfError, type OkfInspection } from "./inspect.js";
+import { limitsProblem, validateOkfContract, type OkfBundleContract, type OkfLimits } from "./contract.js";
+import { utf8Length } from "../../syntax/utf8.js";
 
 const CODE_OF: Record<OkfError["code"], A3sCode> = {
   "use.okf.bundle_invalid": "a3s.okf.bundle_invalid",

@@ -3,15 +3,15 @@
  * every declared file, no links or special entries, the size bounds, the fingerprint and the raw
  * manifest digest. All file access goes through `PackageFs`.
  */
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import { diagnostic, type A3sCode } from "./codes.js";
-import { resolveContainedFile } from "../fs/contained.js";
-import { FsError, type PackageFs } from "../fs/package-fs.js";
-import { joinPath } from "../fs/paths.js";
-import { displayName, isUndecodableName, UNDECODABLE_NAME_HINT, undecodableNameMessage } from "../fs/names.js";
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+import { diagnostic, type A3sCode } from "../codes.js";
+import { resolveContainedFile } from "../../fs/contained.js";
+import { FsError, type PackageFs } from "../../fs/package-fs.js";
+import { joinPath } from "../../fs/paths.js";
+import { displayName, isUndecodableName, UNDECODABLE_NAME_HINT, undecodableNameMessage } from "../../fs/names.js";
 import { expandedDigest, PACKAGE_DOMAIN, rawDigest, type DigestFile } from "./digest.js";
-import type { ExtensionManifest } from "./manifest.js";
-import { referenceMessage } from "./messages.js";
+import type { ExtensionManifest } from "../manifest/schema.js";
+import { referenceMessage } from "../messages.js";
 
 const MIB = 1024 * 1024;
 export const MAX_PACKAGE_ENTRIES = 10_000;

@@ -3,7 +3,7 @@
  * in ascending UTF-8 byte order of its path: u64be(len(path)) ‖ path ‖ u64be(len(bytes)) ‖ bytes.
  */
 import { sha256 } from "@noble/hashes/sha2.js";
-import { byteCompare } from "./manifest.js";
+import { byteCompare } from "../manifest/schema.js";
 
 export const PACKAGE_DOMAIN = "a3s-use-expanded-package-v1\0";
 export const OKF_DOMAIN = "a3s-use-okf-expanded-bundle-v1\0";

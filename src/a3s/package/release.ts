@@ -7,14 +7,14 @@
  * The reference does not spell out the full descriptor schema, so only these bindings (and the
  * top-level shape) are checked; the rest of the descriptor is not validated.
  */
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import { diagnostic } from "./codes.js";
-import { resolveContainedFile } from "../fs/contained.js";
-import type { PackageFs } from "../fs/package-fs.js";
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+import { diagnostic } from "../codes.js";
+import { resolveContainedFile } from "../../fs/contained.js";
+import type { PackageFs } from "../../fs/package-fs.js";
 import { parseStrictJson } from "./cjson.js";
 import { rawDigest } from "./digest.js";
-import type { ExtensionManifest } from "./manifest.js";
-import { referenceMessage } from "./messages.js";
+import type { ExtensionManifest } from "../manifest/schema.js";
+import { referenceMessage } from "../messages.js";
 
 const MAX_DESCRIPTOR = 256 * 1024;
 const MAX_CONTRACT = 4 * 1024 * 1024;

@@ -3,16 +3,16 @@
  * links skipped with a diagnostic) is one verified catalog record `{record, provenance}`.
  * Reading goes through `PackageFs`; results are diagnostics, never exceptions.
  */
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import { diagnostic } from "./codes.js";
-import type { PackageFs } from "../fs/package-fs.js";
-import { joinPath } from "../fs/paths.js";
-import { readVerifiedRecord, type Host, type VerifiedRecord } from "./catalog.js";
-import { CJsonError, parseStrictJson, type CJson } from "./cjson.js";
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+import { diagnostic } from "../codes.js";
+import type { PackageFs } from "../../fs/package-fs.js";
+import { joinPath } from "../../fs/paths.js";
+import { readVerifiedRecord, type Host, type VerifiedRecord } from "./verified-record.js";
+import { CJsonError, parseStrictJson, type CJson } from "../package/cjson.js";
 import { verifyLock, LOCK_REFERENCE_CODE, type LockVerification } from "./lock.js";
-import { byteCompare } from "./manifest.js";
-import { referenceMessage } from "./messages.js";
-import { buildLock, compareCandidates, hostCompatible, MAX_CANDIDATES, resolve, lockDigest, type PluginPackageLock, type ResolutionFailure } from "./resolve.js";
+import { byteCompare } from "../manifest/schema.js";
+import { referenceMessage } from "../messages.js";
+import { buildLock, compareCandidates, hostCompatible, MAX_CANDIDATES, resolve, lockDigest, type PluginPackageLock, type ResolutionFailure } from "./resolver.js";
 import { parseVersion, compareVersions } from "./semver.js";
 
 const MAX_RECORD_BYTES = 4 * 1024 * 1024;

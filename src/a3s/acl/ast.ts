@@ -2,9 +2,9 @@
  * Reference-JSON helpers for the ACL document tree; the tree types themselves live in
  * grammar/acl-ast.ts (below both the grammar and this frontend) and are re-exported here.
  */
-import type { AclBlock, AclValue } from "../../grammar/acl-ast.js";
+import type { AclBlock, AclValue } from "../../../grammar/acl-ast.js";
 
-export type { AclAttribute, AclBlock, AclLabel, AclRange, AclValue } from "../../grammar/acl-ast.js";
+export type { AclAttribute, AclBlock, AclLabel, AclRange, AclValue } from "../../../grammar/acl-ast.js";
 
 /** The reference harness's JSON shape for a value (`acl-0.2.2-parse-cases.json`). */
 export function valueToReferenceJson(v: AclValue): unknown {

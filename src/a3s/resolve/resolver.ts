@@ -3,9 +3,9 @@
  * catalog records, Cargo-SemVer constraints, and the six failure kinds with A3S Use's codes and
  * messages. A success is frozen into an `a3s.use.plugin-package-lock.v1` lock (§3.4).
  */
-import { CHANNEL_RANK, hostProblem, type Host, type VerifiedRecord } from "./catalog.js";
-import { canonicalDigest, type CJson } from "./cjson.js";
-import { byteCompare } from "./manifest.js";
+import { CHANNEL_RANK, hostProblem, type Host, type VerifiedRecord } from "./verified-record.js";
+import { canonicalDigest, type CJson } from "../package/cjson.js";
+import { byteCompare } from "../manifest/schema.js";
 import { compareVersions, parseVersion, reqMatches, type VersionReq } from "./semver.js";
 
 export const LOCK_SCHEMA = "a3s.use.plugin-package-lock.v1";

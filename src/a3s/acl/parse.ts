@@ -8,7 +8,7 @@
  * - `strict` lists every departure from the canonical subset (reference §1.2), each naming what is
  *   wrong and what the reference silently does instead (docs/divergences/a3s.md).
  */
-import { utf8Length } from "../syntax/utf8.js";
+import { utf8Length } from "../../syntax/utf8.js";
 import type { IToken } from "chevrotain";
 import {
   Comment,
@@ -28,13 +28,13 @@ import {
   stringPayload,
   tokenEnd,
   type AclIssue,
-} from "../../grammar/acl.js";
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import { diagnostic } from "./codes.js";
-import type { AclBlock } from "./acl-ast.js";
-import { parseReference, REFERENCE_MAX_DEPTH, rustTokenDebug } from "./acl-reference.js";
-import { referenceMessage } from "./messages.js";
-import { TextPositions } from "../diagnostics/text-positions.js";
+} from "../../../grammar/acl.js";
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+import { diagnostic } from "../codes.js";
+import type { AclBlock } from "./ast.js";
+import { parseReference, REFERENCE_MAX_DEPTH, rustTokenDebug } from "./reference-emulation.js";
+import { referenceMessage } from "../messages.js";
+import { TextPositions } from "../../diagnostics/text-positions.js";
 
 /** ACL v0.3.0's document limit; the reference (0.2.2) has none. */
 export const ACL_MAX_BYTES = 1024 * 1024;

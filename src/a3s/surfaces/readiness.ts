@@ -1,7 +1,7 @@
 /**
  * The surface graph of a manifest and its readiness levels (reference §4.1–4.2).
  */
-import type { ExtensionManifest, SurfaceKind } from "./manifest.js";
+import type { ExtensionManifest, SurfaceKind } from "../manifest/schema.js";
 
 export interface SurfaceRef {
   kind: SurfaceKind;

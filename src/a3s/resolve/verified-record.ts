@@ -4,8 +4,8 @@
  * not verified here (out of scope); a record's provenance is trusted as written, but its
  * `catalogRecordDigest` must bind the record.
  */
-import { canonicalDigest, type CJson } from "./cjson.js";
-import { byteCompare, isCoreSegment, isPackageId, isSegment } from "./manifest.js";
+import { canonicalDigest, type CJson } from "../package/cjson.js";
+import { byteCompare, isCoreSegment, isPackageId, isSegment } from "../manifest/schema.js";
 import { formatVersion, formatVersionReq, parseVersion, parseVersionReq, type Version, type VersionReq } from "./semver.js";
 
 export const CATALOG_SCHEMA = "a3s.use.plugin-catalog.v3";

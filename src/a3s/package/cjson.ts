@@ -8,10 +8,10 @@
  * normalise), so src/evidence/jcs.ts is not reused.
  */
 import { sha256 } from "@noble/hashes/sha2.js";
-import { compareCodePoints } from "../text/code-point-order.js";
-import type { JsonParseOptions } from "../json/options.js";
-import { parseJsonTree, type JsonParseError } from "../json/parse.js";
-import type { JsonTree } from "../json/tree.js";
+import { compareCodePoints } from "../../text/code-point-order.js";
+import type { JsonParseOptions } from "../../json/options.js";
+import { parseJsonTree, type JsonParseError } from "../../json/parse.js";
+import type { JsonTree } from "../../json/tree.js";
 import { hex } from "./digest.js";
 
 /** Integers stay `number` when safe and become `bigint` beyond 2^53; floats never appear. */

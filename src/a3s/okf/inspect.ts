@@ -12,13 +12,13 @@ import MarkdownIt from "markdown-it";
 import type { Token } from "markdown-it";
 import markdownItFootnote from "markdown-it-footnote";
 import { parseDocument } from "yaml";
-import type { Position } from "../diagnostics/diagnostic.js";
-import { positionOfByte } from "../syntax/positions.js";
-import { firstInvalidUtf8Offset, utf8Length } from "../syntax/utf8.js";
+import type { Position } from "../../diagnostics/diagnostic.js";
+import { positionOfByte } from "../../syntax/positions.js";
+import { firstInvalidUtf8Offset, utf8Length } from "../../syntax/utf8.js";
 import { rustUtf8ErrorText, TextPositions } from "./text-positions.js";
-import { byteCompare } from "./manifest.js";
-import { expandedDigest, OKF_DOMAIN, type DigestFile } from "./digest.js";
-import { isCanonicalOkfPath, limitsProblem, type OkfBundleContract, type OkfLimits } from "./okf-contract.js";
+import { byteCompare } from "../manifest/schema.js";
+import { expandedDigest, OKF_DOMAIN, type DigestFile } from "../package/digest.js";
+import { isCanonicalOkfPath, limitsProblem, type OkfBundleContract, type OkfLimits } from "./contract.js";
 
 export type OkfErrorCode = "use.okf.bundle_invalid" | "use.okf.path_escape" | "use.okf.limit_exceeded" | "use.okf.contract_invalid" | "use.okf.contract_mismatch";
 

@@ -4,7 +4,7 @@
  * previous answer; a query behind it restarts from its line's start. Cost is linear in the text for
  * in-order queries, which keeps thousands of dangling links in a long one-line document cheap.
  */
-import type { Position } from "../diagnostics/diagnostic.js";
+import type { Position } from "../../diagnostics/diagnostic.js";
 
 export class TextPositions {
   private readonly lineStarts: number[] = [0];

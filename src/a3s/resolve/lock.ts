@@ -4,12 +4,12 @@
  * install order (rounds of nodes whose dependencies are done, by package ID) with its reverse as
  * the removal order.
  */
-import { hostProblem, readVerifiedRecord, type VerifiedRecord } from "./catalog.js";
-import { type CJson } from "./cjson.js";
-import { byteCompare, isPackageId } from "./manifest.js";
-import { hostCompatible, LOCK_SCHEMA, lockDigest, MAX_PACKAGES } from "./resolve.js";
+import { hostProblem, readVerifiedRecord, type VerifiedRecord } from "./verified-record.js";
+import { type CJson } from "../package/cjson.js";
+import { byteCompare, isPackageId } from "../manifest/schema.js";
+import { hostCompatible, LOCK_SCHEMA, lockDigest, MAX_PACKAGES } from "./resolver.js";
 import { formatVersion, reqMatches } from "./semver.js";
-import { canonicalVersion } from "./catalog.js";
+import { canonicalVersion } from "./verified-record.js";
 
 export interface LockProblem {
   /** Which of the seven rules (§3.4) the problem breaks. */

@@ -5,14 +5,14 @@
  * order, so the first diagnostic is the one A3S Use reports, in its words (`[code] message`).
  * Later diagnostics are extras the reference would only show after the first is fixed.
  */
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import { diagnostic, type A3sCode } from "./codes.js";
-import type { AclAttribute, AclBlock, AclRange, AclValue } from "./acl-ast.js";
-import { referenceMessage } from "./messages.js";
-import { validateOkfContract, type OkfBundleContract } from "./okf-contract.js";
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+import { diagnostic, type A3sCode } from "../codes.js";
+import type { AclAttribute, AclBlock, AclRange, AclValue } from "../acl/ast.js";
+import { referenceMessage } from "../messages.js";
+import { validateOkfContract, type OkfBundleContract } from "../okf/contract.js";
 import { componentKey, extension, fileName, rejectsRelativePath } from "./rust-path.js";
-import { formatVersionReq, parseVersion, parseVersionReq, reqMatches } from "./semver.js";
-import type { TextPositions } from "../diagnostics/text-positions.js";
+import { formatVersionReq, parseVersion, parseVersionReq, reqMatches } from "../resolve/semver.js";
+import type { TextPositions } from "../../diagnostics/text-positions.js";
 
 export const MANIFEST_FILE = "a3s-use-extension.acl";
 const INVALID = "use.extension.manifest_invalid";

@@ -27,8 +27,8 @@ import {
   numberValue,
   stringPayload,
   tokenEnd,
-} from "../../grammar/acl.js";
-import type { AclAttribute, AclBlock, AclValue } from "./acl-ast.js";
+} from "../../../grammar/acl.js";
+import type { AclAttribute, AclBlock, AclValue } from "./ast.js";
 
 export const REFERENCE_MAX_DEPTH = 64;
 
