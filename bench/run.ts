@@ -70,7 +70,7 @@ interface Spread {
 }
 
 function spreadOf(xs: readonly number[]): Spread {
-  return { min: Math.min(...xs), median: median(xs), max: Math.max(...xs), rounds: xs.length };
+  return { min: xs.reduce((a, b) => Math.min(a, b), Infinity), median: median(xs), max: xs.reduce((a, b) => Math.max(a, b), -Infinity), rounds: xs.length };
 }
 
 /**

@@ -162,7 +162,7 @@ export function verifySuites(root: string, evidenceDir: string): { suites: Suite
     }
     const c = compareSuite(root, suite.folder, records);
     suites.push(c);
-    findings.push(...c.findings);
+    for (const f of c.findings) findings.push(f);
   }
   const golden = join(root, "golden");
   const claimed = [...GOLDEN_SUITES.map((s) => s.folder), relative(root, resolve(root, evidenceDir)).split(sep).join("/")];
@@ -263,7 +263,7 @@ export async function verifyGolden(root: string, goldenDir: string, options: { r
     }
   }
   const other = verifySuites(root, goldenDir);
-  goldenFindings.push(...other.findings);
+  for (const f of other.findings) goldenFindings.push(f);
   const sensitivity = first.length === cases.length ? await selfCheck(root, cases, first, options.analyze) : [];
   const receiptFs = runsReceipts.flatMap((rs) => rs.flatMap((r, i) => receiptFindings(r, cases[i]!)));
   const dedup = new Map(receiptFs.map((d) => [`${d.code}\u0000${d.message}`, d]));
@@ -377,7 +377,7 @@ function fileClaims(rel: string, text: string): ReturnType<typeof evidenceClaims
     const c = evidenceClaims(d.subject, parsed.json.value);
     total.claims += c.claims;
     total.honest += c.honest;
-    total.findings.push(...c.findings);
+    for (const f of c.findings) total.findings.push(f);
   }
   return total;
 }
@@ -406,17 +406,19 @@ export function claimFindings(root: string): { findings: Diagnostic[]; files: nu
       if (c.claims > 0) files++;
       claims += c.claims;
       honest += c.honest;
-      out.push(...c.findings);
+      for (const f of c.findings) out.push(f);
     }
     for (const n of names) {
       const p = join(dir, n);
       if (statSync(p).isDirectory()) visit(p, docsDir);
-      else if (docsDir && n.endsWith(".md")) out.push(...docClaimFindings(relative(root, p).split(sep).join("/"), readFileSync(p, "utf8"), honest > 0 ? ["measured"] : []));
+      else if (docsDir && n.endsWith(".md")) {
+        for (const f of docClaimFindings(relative(root, p).split(sep).join("/"), readFileSync(p, "utf8"), honest > 0 ? ["measured"] : [])) out.push(f);
+      }
     }
   };
   for (const d of CLAIM_DIRS) visit(join(root, d), d === "docs");
   const readme = join(root, "README.md");
-  if (existsSync(readme)) out.push(...docClaimFindings("README.md", readFileSync(readme, "utf8"), []));
+  if (existsSync(readme)) for (const f of docClaimFindings("README.md", readFileSync(readme, "utf8"), [])) out.push(f);
   return { findings: out, files, claims };
 }
 

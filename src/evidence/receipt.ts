@@ -227,7 +227,7 @@ export function evidenceClaims(subject: string, doc: unknown): { claims: number;
       claims++;
       const fs = honestyFindings(o, pointer === "" ? subject : `${subject}#${pointer}`);
       if (fs.length === 0 && (o["evidence_class"] === "measured" || o["evidence_class"] === "third_party")) honest++;
-      findings.push(...fs);
+      for (const f of fs) findings.push(f);
     }
     for (const [k, x] of Object.entries(o)) walk(x, `${pointer}/${escapePointerToken(k)}`, depth + 1);
   };
