@@ -131,7 +131,7 @@ function corpus(targetBytes: number): { yao: string; json: string } {
       j += `["seq","item-${rand(1000)}",{"s":"text ${rand(1000)}"},"${rand(100000)}",`;
     }
     y += ")".repeat(depth);
-    j += "null" + "]".repeat(depth);
+    j += `null${"]".repeat(depth)}`;
     yaoParts.push(y);
     jsonParts.push(j);
     size += y.length + 1;

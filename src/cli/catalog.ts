@@ -6,7 +6,7 @@
  */
 import { promises as fsp, constants } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { Command, InvalidArgumentError, Option } from "commander";
+import { type Command, InvalidArgumentError, Option } from "commander";
 import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { renderHuman } from "../diagnostics/render.js";
 import { jsonDiagnostic } from "../output/format-json.js";

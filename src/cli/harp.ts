@@ -4,7 +4,7 @@
  * operation, 2 usage or I/O problem.
  */
 import { statSync } from "node:fs";
-import { Command, Option } from "commander";
+import { type Command, Option } from "commander";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { NodeFs } from "../fs/node-fs.js";
 import { checkHarp } from "../harp/check.js";

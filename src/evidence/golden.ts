@@ -173,7 +173,7 @@ export function sensitivityOfReceipt(casePath: string, receipt: Record<string, u
   });
   // Insert each §3.2 field where it is missing too: it must never reach the hash.
   for (const name of MIN_PHYSICAL_FIELDS) {
-    if (Object.prototype.hasOwnProperty.call(receipt, name)) continue;
+    if (Object.hasOwn(receipt, name)) continue;
     const h = canonicalize({ ...receipt, [name]: "tampered" }, RECEIPT_TABLE).reproHash;
     physicalTampers.push({ pointer: `/${name}`, changed: h !== base.reproHash });
   }

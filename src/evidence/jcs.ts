@@ -97,7 +97,7 @@ export function serializeNumber(n: number, pointer = ""): string {
   return String(n);
 }
 
-const SHORT_ESCAPES: Readonly<Record<number, string>> = { 0x08: "\\b", 0x09: "\\t", 0x0a: "\\n", 0x0c: "\\f", 0x0d: "\\r", 0x22: '\\"', 0x5c: "\\\\" };
+const SHORT_ESCAPES: Readonly<Record<number, string>> = { 8: "\\b", 9: "\\t", 10: "\\n", 12: "\\f", 13: "\\r", 34: '\\"', 92: "\\\\" };
 
 /** Characters that need an escape or a surrogate check; strings without any are copied whole. */
 const NEEDS_CARE = /[\u0000-\u001f"\\\ud800-\udfff]/;

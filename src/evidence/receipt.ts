@@ -4,7 +4,7 @@
  * are carried but classified out of the hash; see classification.ts.
  */
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import { diagnostic, EVIDENCE_CODES } from "./codes.js";
+import { diagnostic, type EVIDENCE_CODES } from "./codes.js";
 import type { CodeWithSeverity } from "../diagnostics/codes.js";
 import { jsonResult } from "../output/format-json.js";
 import { escapePointerToken } from "../json/pointer.js";
@@ -182,7 +182,7 @@ export function receiptFindings(receipt: Record<string, unknown>, subject: strin
 export function honestyFindings(doc: Record<string, unknown>, subject: string): Diagnostic[] {
   const out: Diagnostic[] = [];
   const warn = (code: CodeWithSeverity<typeof EVIDENCE_CODES, "warning">, message: string) => out.push(diagnostic(code, `${subject}: ${message}`, { file: subject }));
-  if (!Object.prototype.hasOwnProperty.call(doc, "evidence_class") || doc["evidence_class"] === null || doc["evidence_class"] === undefined) {
+  if (!Object.hasOwn(doc, "evidence_class") || doc["evidence_class"] === null || doc["evidence_class"] === undefined) {
     warn("evidence.hon_missing_evidence_class", "H2: the receipt has no evidence_class");
     return out;
   }
@@ -223,7 +223,7 @@ export function evidenceClaims(subject: string, doc: unknown): { claims: number;
       return;
     }
     const o = v as Record<string, unknown>;
-    if (Object.prototype.hasOwnProperty.call(o, "evidence_class")) {
+    if (Object.hasOwn(o, "evidence_class")) {
       claims++;
       const fs = honestyFindings(o, pointer === "" ? subject : `${subject}#${pointer}`);
       if (fs.length === 0 && (o["evidence_class"] === "measured" || o["evidence_class"] === "third_party")) honest++;

@@ -79,7 +79,7 @@ function computeListCompact(list: LayoutNode, text: string): void {
     at = item.to;
   }
   if (hasComment(text, at, list.to - 1)) return;
-  list.compact = "(" + list.items.map((i) => i.compact).join(" ") + ")";
+  list.compact = `(${list.items.map((i) => i.compact).join(" ")})`;
   list.compactWidth = width;
 }
 
@@ -148,7 +148,7 @@ function emitComments(out: Output, text: string, from: number, to: number, inden
     const trimmed = trimWhiteSpace(line);
     if (!trimmed.startsWith(";")) continue;
     out.ensureLf();
-    out.write(spaces(indent) + trimmed + "\n");
+    out.write(`${spaces(indent) + trimmed}\n`);
   }
 }
 

@@ -73,7 +73,7 @@ export class MemoryFs implements PackageFs {
   async readdir(path: string): Promise<string[]> {
     const dir = this.resolve(absolute(path));
     const e = this.entries.get(dir);
-    if (!e || e.kind !== "directory") throw new FsError("not_directory", path, `${path} is not a directory`);
+    if (e?.kind !== "directory") throw new FsError("not_directory", path, `${path} is not a directory`);
     const prefix = dir === "/" ? "/" : `${dir}/`;
     const names: string[] = [];
     for (const key of this.entries.keys()) {

@@ -488,7 +488,7 @@ function valueAt(root: JsonValue, pointer: string): JsonValue | undefined {
   for (const raw of pointer.slice(1).split("/")) {
     const tok = raw.replace(/~1/g, "/").replace(/~0/g, "~");
     if (Array.isArray(cur)) cur = cur[Number(tok)];
-    else if (isObject(cur)) cur = Object.prototype.hasOwnProperty.call(cur, tok) ? cur[tok] : undefined;
+    else if (isObject(cur)) cur = Object.hasOwn(cur, tok) ? cur[tok] : undefined;
     else return undefined;
   }
   return cur;

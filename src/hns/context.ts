@@ -1,5 +1,5 @@
 /** Load-time state shared by the single-file and directory pipelines. */
-import { type Diagnostic, type Span } from "../diagnostics/diagnostic.js";
+import type { Diagnostic, Span } from "../diagnostics/diagnostic.js";
 import { diagnostic, type HNS_CODES } from "./codes.js";
 import type { CodeWithSeverity } from "../diagnostics/codes.js";
 import type { PackageFs } from "../fs/package-fs.js";

@@ -112,14 +112,14 @@ interface ArrayFrame {
 type Frame = ObjectFrame | ArrayFrame;
 
 const SIMPLE_ESCAPES: Readonly<Record<number, string>> = {
-  0x22: '"',
-  0x5c: "\\",
-  0x2f: "/",
-  0x62: "\b",
-  0x66: "\f",
-  0x6e: "\n",
-  0x72: "\r",
-  0x74: "\t",
+  34: '"',
+  92: "\\",
+  47: "/",
+  98: "\b",
+  102: "\f",
+  110: "\n",
+  114: "\r",
+  116: "\t",
 };
 
 const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;

@@ -26,7 +26,7 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { NodeFs } from "../fs/node-fs.js";
 import { isWithin } from "../fs/paths.js";
 import { CheckScheduler, type ScheduledCheck } from "./check-scheduler.js";
-import { TextLines } from "./yao-document.js";
+import type { TextLines } from "./yao-document.js";
 import { Workspace, type CompletionInfo, type SymbolInfo } from "./workspace.js";
 
 const DOCS_URL = pathToFileURL(fileURLToPath(new URL("../../../docs/diagnostics.md", import.meta.url))).href;

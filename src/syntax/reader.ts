@@ -4,7 +4,7 @@
  * diagnostics; nesting is checked on the token stream, so no input can overflow the stack).
  */
 import type { IToken } from "chevrotain";
-import { type Diagnostic, type Position } from "../diagnostics/diagnostic.js";
+import type { Diagnostic, Position } from "../diagnostics/diagnostic.js";
 import { diagnostic, type YaoReaderCode } from "./codes.js";
 import { YaoParser, type YaoTreeBuilder } from "../../grammar/yao.js";
 import { TextPositions } from "../diagnostics/text-positions.js";

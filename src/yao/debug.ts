@@ -32,7 +32,7 @@ export function debugString(s: string): string {
     else if (c < 0x20 || (c >= 0x7f && c < 0xa0)) out += `\\u{${c.toString(16)}}`;
     else out += ch;
   }
-  return out + '"';
+  return `${out}"`;
 }
 
 export function debugType(t: YaoType): string {

@@ -172,10 +172,10 @@ export class ExpressionAnalyzer {
         break;
     }
     const pureOp = PURE_OPERATORS[op];
-    if (pureOp !== undefined && Object.prototype.hasOwnProperty.call(PURE_OPERATORS, op)) {
+    if (pureOp !== undefined && Object.hasOwn(PURE_OPERATORS, op)) {
       return this.pure(n, op, pureOp, scope, d);
     }
-    if (Object.prototype.hasOwnProperty.call(UNARY_HOST_SUGAR, op)) return this.unaryHost(n, op, scope, d);
+    if (Object.hasOwn(UNARY_HOST_SUGAR, op)) return this.unaryHost(n, op, scope, d);
     if (op.includes(".")) return this.hostOperation(n, op, scope, d);
     if (this.env.functions.has(op)) return this.apply(n, op, scope, d);
     fail("unknown_operator", `unknown Yao operator '${op}'`, head.span, unknownOperatorTeaching(op, this.env.functions.names()));
@@ -1091,7 +1091,7 @@ const OPERATOR_ALIASES: Record<string, string> = {
 };
 
 function unknownOperatorTeaching(op: string, functions: readonly string[]): { label: string; hint?: string } {
-  const alias = Object.prototype.hasOwnProperty.call(OPERATOR_ALIASES, op) ? OPERATOR_ALIASES[op] : undefined;
+  const alias = Object.hasOwn(OPERATOR_ALIASES, op) ? OPERATOR_ALIASES[op] : undefined;
   if (alias !== undefined) {
     return { label: "not a Yao operator", hint: `Yao spells this operator '${alias}': write (${alias} …)` };
   }

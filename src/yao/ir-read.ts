@@ -223,7 +223,7 @@ function kind(v: JValue | undefined, p: Path): HirKind {
   const o = obj(v, p);
   const op = str(o.get("op"), field(p, "op"));
   const allowed = KIND_FIELDS[op];
-  if (allowed === undefined || !Object.prototype.hasOwnProperty.call(KIND_FIELDS, op)) throw new IrError(field(p, "op"), `unknown op '${op}'`);
+  if (allowed === undefined || !Object.hasOwn(KIND_FIELDS, op)) throw new IrError(field(p, "op"), `unknown op '${op}'`);
   for (const [k] of o.entries) if (k !== "op" && !allowed.includes(k)) throw new IrError(field(p, k), `unknown field '${k}' in op '${op}'`);
   const g = (k: string) => at(o, k, p);
   const f = (k: string) => field(p, k);

@@ -180,7 +180,7 @@ export function toolsFromManifest(
   const tools = new Map<string, ToolEntry>();
   const errors: string[] = [];
   for (const name of names) {
-    const schema = Object.prototype.hasOwnProperty.call(schemas, name) ? schemas[name] : undefined;
+    const schema = Object.hasOwn(schemas, name) ? schemas[name] : undefined;
     if (schema === undefined) {
       tools.set(name, { available: true, signature: DYNAMIC_SIGNATURE });
       continue;

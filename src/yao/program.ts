@@ -8,7 +8,7 @@ import { YAO_LANGUAGE_VERSION } from "../../ir/yao-ir-0.1.js";
 import { canonicalSource } from "../canonical/typed.js";
 import type { SList, SNode } from "../syntax/tree.js";
 import { debugEffects } from "./debug.js";
-import { ErrorSink, fail, YaoError } from "./error.js";
+import { ErrorSink, fail, type YaoError } from "./error.js";
 import { ExpressionAnalyzer, type AnalysisEnv } from "./expressions.js";
 import { FunctionModule, parseFunctionDeclaration, type FunctionDeclaration } from "./functions.js";
 import { programHash } from "./ir-json.js";

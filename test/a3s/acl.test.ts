@@ -10,9 +10,9 @@ describe("ACL reader", () => {
   });
 
   test("hostile nesting is a diagnostic, not a stack overflow", () => {
-    const deep = "a { k = " + "[".repeat(100000) + "]".repeat(100000) + " }";
+    const deep = `a { k = ${"[".repeat(100000)}${"]".repeat(100000)} }`;
     expect(parseAcl(deep, "x.acl").strict.map((d) => d.code)).toContain("a3s.acl.too_deep");
-    const chain = "a " + "b ".repeat(50000);
+    const chain = `a ${"b ".repeat(50000)}`;
     const r = parseAcl(chain, "x.acl");
     expect(r.blocks).toBeNull();
     expect(r.strict.map((d) => d.code)).toContain("a3s.acl.too_deep");

@@ -159,7 +159,7 @@ export const MANIFEST_CASES: [string, string, string | null, string?][] = [
   ["skill-duplicate-requires", edit('requires_tool = ["render"]', 'requires_tool = ["render", "render"]'), "use.extension.manifest_invalid"],
   ["ui-entry-htm", edit('"ui/status/index.html"', '"ui/status/index.htm"'), "use.extension.manifest_invalid"],
   ["ui-binds-unknown-mcp", edit('bind_mcp  = ["catalog"]', 'bind_mcp  = ["nowhere"]'), "use.extension.manifest_invalid"],
-  ["okf-format-0.1", add('  okf "notes" {\n    format_version = "0.1"\n    root = "okf/notes"\n    content_digest = "sha256:' + "a".repeat(64) + '"\n    concept_count = 1\n    file_count = 1\n    expanded_bytes = 10\n    max_files = 256\n    max_concepts = 64\n    max_expanded_bytes = 67108864\n    max_document_bytes = 1048576\n    max_links_per_document = 2048\n    optional = false\n  }'), "use.extension.manifest_invalid"],
+  ["okf-format-0.1", add(`  okf "notes" {\n    format_version = "0.1"\n    root = "okf/notes"\n    content_digest = "sha256:${"a".repeat(64)}"\n    concept_count = 1\n    file_count = 1\n    expanded_bytes = 10\n    max_files = 256\n    max_concepts = 64\n    max_expanded_bytes = 67108864\n    max_document_bytes = 1048576\n    max_links_per_document = 2048\n    optional = false\n  }`), "use.extension.manifest_invalid"],
   ["duplicate-attribute-last-wins", edit('  route          = "workbench"\n', '  route          = "workbench"\n  route          = "workbench"\n'), null, "a3s.acl.duplicate_attribute"],
   ["missing-closing-brace-ok", M.replace(/}\n$/, ""), null, "a3s.acl.unclosed_block"],
   ["acl-parse-error", edit("schema_version = 3", "schema_version = ]"), "use.extension.manifest_invalid"],

@@ -18,7 +18,7 @@ function layout(t: Tree, ws: () => string): string {
   if (Array.isArray(t)) return `(${ws()}${t.map((c) => layout(c, ws)).join(` ${ws()}`)}${ws()})`;
   if ("sym" in t) return t.sym;
   return JSON.stringify(t.str).replace(/\\u00([0-9a-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
-    .replace(/\\[bf\/]/g, (m) => ({ "\\b": "\b", "\\f": "\f", "\\/": "/" })[m]!);
+    .replace(/\\[bf/]/g, (m) => ({ "\\b": "\b", "\\f": "\f", "\\/": "/" })[m]!);
 }
 
 const whitespace = fc.array(fc.constantFrom(" ", "\n", "\t", "\r\n", "; note\n", "\u3000", "\u0085"), { maxLength: 3 }).map((a) => a.join(""));

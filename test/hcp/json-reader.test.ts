@@ -102,7 +102,7 @@ describe("readJson", () => {
     }
     const atLimit = "[".repeat(MAX_JSON_DEPTH) + "]".repeat(MAX_JSON_DEPTH);
     expect(readJson(atLimit).ok).toBe(true);
-    const objects = '{"a":'.repeat(MAX_JSON_DEPTH + 1) + "1" + "}".repeat(MAX_JSON_DEPTH + 1);
+    const objects = `${'{"a":'.repeat(MAX_JSON_DEPTH + 1)}1${"}".repeat(MAX_JSON_DEPTH + 1)}`;
     expect(readJson(objects)).toMatchObject({ ok: false, problem: "too_deep" });
   });
 

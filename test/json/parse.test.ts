@@ -118,12 +118,12 @@ describe("parseJsonTree", () => {
     it.each(["containers", "values"] as const)("%s: 200,000 nested brackets and braces are an error, never a RangeError", (depthCounts) => {
       const n = 200_000;
       expect(errorOf("[".repeat(n) + "]".repeat(n), { depthCounts })).toMatchObject({ code: "too_deep" });
-      expect(errorOf('{"a":'.repeat(n) + "1" + "}".repeat(n), { depthCounts })).toMatchObject({ code: "too_deep" });
+      expect(errorOf(`${'{"a":'.repeat(n)}1${"}".repeat(n)}`, { depthCounts })).toMatchObject({ code: "too_deep" });
       // With a limit that high, the parser itself must not recurse either.
       const deep = parseJsonTree("[".repeat(n) + "]".repeat(n), opts({ depthCounts, maxDepth: n + 1 }));
       expect(deep.ok).toBe(true);
       // Nor does building the pointer of a duplicate that deep.
-      const dup = parseJsonTree('{"a":'.repeat(n) + '{"k":1,"k":2}' + "}".repeat(n), opts({ depthCounts, maxDepth: n + 2, duplicateKeys: "reject" }));
+      const dup = parseJsonTree(`${'{"a":'.repeat(n)}{"k":1,"k":2}${"}".repeat(n)}`, opts({ depthCounts, maxDepth: n + 2, duplicateKeys: "reject" }));
       expect(!dup.ok && dup.error.objectPointer).toBe("/a".repeat(n));
     });
 

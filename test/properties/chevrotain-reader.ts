@@ -4,7 +4,7 @@
  * diagnostics; nesting is checked on the token stream, so no input can overflow the stack).
  */
 import type { IToken } from "chevrotain";
-import { type Diagnostic, type Position } from "../../src/diagnostics/diagnostic.js";
+import type { Diagnostic, Position } from "../../src/diagnostics/diagnostic.js";
 import { LParen, RParen, StringLiteral, YaoParser, yaoChevrotainLexer, type YaoTreeBuilder } from "../../grammar/yao.js";
 import type { SNode, SourceSpan } from "../../src/syntax/tree.js";
 import { decodeSource, DEFAULT_MAX_NESTING, oneFormOf, readFailure, type ReadOneResult, type ReadOptions, type ReadResult } from "../../src/syntax/reader.js";

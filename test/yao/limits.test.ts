@@ -7,7 +7,7 @@ const profile = semaTestProfile();
 const first = (source: string, functions: string[] = []) =>
   analyzeProgram(parse(source), { profile, functions: functions.map((f) => parse(f)), allowInternal: true }).diagnostics[0];
 
-const nest = (depth: number): string => "(not ".repeat(depth) + "true" + ")".repeat(depth);
+const nest = (depth: number): string => `${"(not ".repeat(depth)}true${")".repeat(depth)}`;
 
 describe("limits", () => {
   it("expression depth 32 passes, 33 fails", () => {

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { JObject, parseJson, writeJson } from "../../src/yao/json-text.js";
+import { type JObject, parseJson, writeJson } from "../../src/yao/json-text.js";
 import { analyzeProgram, encodeProgram, programJson, readPersistedProgram, semaTestProfile } from "../../src/yao/index.js";
 import { parse, REPO } from "./helpers.js";
 

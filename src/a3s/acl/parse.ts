@@ -63,7 +63,7 @@ export function parseAcl(text: string, file: string): AclParse {
 
   // A UTF-8 BOM is an editor artefact, not content; the reference drops it like any stray character.
   const bom = text.startsWith("\uFEFF") ? 1 : 0;
-  const lexed = aclLexer.tokenize(bom === 1 ? " " + text.slice(1) : text);
+  const lexed = aclLexer.tokenize(bom === 1 ? ` ${text.slice(1)}` : text);
   const trivia = lexed.groups["trivia"] ?? [];
   const significant: IToken[] = [];
   const referenceTokens: IToken[] = mergeByOffset(lexed.tokens, trivia).filter((t) => t.tokenType !== Junk);

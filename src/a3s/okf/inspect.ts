@@ -80,7 +80,7 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
 function wikilinkRule(state: { src: string; pos: number; posMax: number; silent?: boolean; push(type: string, tag: string, nesting: number): Token }, silent: boolean): boolean {
   const { src, pos } = state;
   if (src.charCodeAt(pos) !== 0x5b || src.charCodeAt(pos + 1) !== 0x5b) return false;
-  const m = /^\[\[([^\[\]\n|]+)(?:\|([^\[\]\n]*))?\]\]/.exec(src.slice(pos, state.posMax));
+  const m = /^\[\[([^[\]\n|]+)(?:\|([^[\]\n]*))?\]\]/.exec(src.slice(pos, state.posMax));
   if (m === null) return false;
   if (!silent) {
     const open = state.push("link_open", "a", 1);

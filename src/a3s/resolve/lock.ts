@@ -5,7 +5,7 @@
  * the removal order.
  */
 import { hostProblem, readVerifiedRecord, type VerifiedRecord } from "./verified-record.js";
-import { type CJson } from "../package/cjson.js";
+import type { CJson } from "../package/cjson.js";
 import { byteCompare, isPackageId } from "../manifest/schema.js";
 import { hostCompatible, LOCK_SCHEMA, lockDigest, MAX_PACKAGES } from "./resolver.js";
 import { formatVersion, reqMatches } from "./semver.js";

@@ -24,7 +24,7 @@ import { join, resolve } from "node:path";
 export function defaultHarpHome(env: NodeJS.ProcessEnv = process.env): string {
   if (env["YAOC_HARP_HOME"]) return resolve(env["YAOC_HARP_HOME"]);
   const xdg = env["XDG_DATA_HOME"];
-  const base = xdg && xdg.startsWith("/") ? xdg : join(homedir(), ".local", "share");
+  const base = xdg?.startsWith("/") ? xdg : join(homedir(), ".local", "share");
   return join(base, "yaoc", "harp");
 }
 

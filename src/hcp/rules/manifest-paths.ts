@@ -28,7 +28,7 @@ function collectPaths(surface: JsonDoc, report: Reporter): ManifestPath[] {
   const wrapBin = stringAt(surface, report, "wrap", "bin", "wrap.bin");
   // A wrap.bin that does not begin with "." names a program on the runtime's search path or an
   // absolute path; §2.1.5 only makes dot-relative values pack paths.
-  if (wrapBin !== null && wrapBin.node.value.startsWith(".")) out.push(wrapBin);
+  if (wrapBin?.node.value.startsWith(".")) out.push(wrapBin);
   const openapi = stringAt(surface, report, "openapi", "path", "openapi.path");
   if (openapi !== null) out.push(openapi);
   return out;
