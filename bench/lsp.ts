@@ -67,11 +67,14 @@ class Client {
         if (headerEnd < 0) return;
         const length = Number(/Content-Length: (\d+)/i.exec(this.buffer.subarray(0, headerEnd).toString())![1]);
         if (this.buffer.length < headerEnd + 4 + length) return;
-        const body = JSON.parse(this.buffer.subarray(headerEnd + 4, headerEnd + 4 + length).toString("utf8")) as Message;
+        const body = JSON.parse(
+          this.buffer.subarray(headerEnd + 4, headerEnd + 4 + length).toString("utf8"),
+        ) as Message;
         this.buffer = this.buffer.subarray(headerEnd + 4 + length);
         if (body.id !== undefined && body.method === undefined) this.pending.get(body.id)?.(body);
         // Server-to-client requests (capability registration): accept.
-        else if (body.method !== undefined && body.id !== undefined) this.send({ jsonrpc: "2.0", id: body.id, result: null });
+        else if (body.method !== undefined && body.id !== undefined)
+          this.send({ jsonrpc: "2.0", id: body.id, result: null });
         else for (const l of [...this.listeners]) l(body);
       }
     });
@@ -98,7 +101,12 @@ class Client {
    * Send a notification and resolve with the ms until diagnostics for `uri` at `version` are
    * published (a server that does not tag publications with versions: the first one for `uri`).
    */
-  timePublish(method: string, params: unknown, uri: string, version: number): Promise<{ ms: number; diagnostics: unknown[] }> {
+  timePublish(
+    method: string,
+    params: unknown,
+    uri: string,
+    version: number,
+  ): Promise<{ ms: number; diagnostics: unknown[] }> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.listeners.delete(listener);
@@ -145,7 +153,14 @@ function editPosition(text: string): { line: number; character: number } {
   return { line, character: before.length - (before.lastIndexOf("\n") + 1) };
 }
 
-async function lspFigure(repo: string, figure: string, what: string, pkg: string, openFile: string, rounds: number): Promise<LspRow> {
+async function lspFigure(
+  repo: string,
+  figure: string,
+  what: string,
+  pkg: string,
+  openFile: string,
+  rounds: number,
+): Promise<LspRow> {
   const bin = join(repo, "bin", "yaoc.js");
   const child = spawn(process.execPath, [bin, "lsp", "--stdio"]);
   child.stderr.pipe(process.stderr);
@@ -161,14 +176,29 @@ async function lspFigure(repo: string, figure: string, what: string, pkg: string
     const text = readFileSync(openFile, "utf8");
     const at = editPosition(text);
     let version = 1;
-    const opened = await client.timePublish("textDocument/didOpen", { textDocument: { uri, languageId: "yao", version, text } }, uri, version);
-    if (opened.diagnostics.length > 0) throw new Error(`the LSP bench package does not check clean: ${JSON.stringify(opened.diagnostics[0])}`);
+    const opened = await client.timePublish(
+      "textDocument/didOpen",
+      { textDocument: { uri, languageId: "yao", version, text } },
+      uri,
+      version,
+    );
+    if (opened.diagnostics.length > 0)
+      throw new Error(`the LSP bench package does not check clean: ${JSON.stringify(opened.diagnostics[0])}`);
     const edit = async (): Promise<number> => {
       version++;
       // Alternate "Step 0:" and "Step 1:": a one-character edit that keeps the package valid.
-      const change = { range: { start: at, end: { line: at.line, character: at.character + 1 } }, text: version % 2 === 0 ? "1" : "0" };
-      const r = await client.timePublish("textDocument/didChange", { textDocument: { uri, version }, contentChanges: [change] }, uri, version);
-      if (r.diagnostics.length > 0) throw new Error(`the edited LSP bench package does not check clean: ${JSON.stringify(r.diagnostics[0])}`);
+      const change = {
+        range: { start: at, end: { line: at.line, character: at.character + 1 } },
+        text: version % 2 === 0 ? "1" : "0",
+      };
+      const r = await client.timePublish(
+        "textDocument/didChange",
+        { textDocument: { uri, version }, contentChanges: [change] },
+        uri,
+        version,
+      );
+      if (r.diagnostics.length > 0)
+        throw new Error(`the edited LSP bench package does not check clean: ${JSON.stringify(r.diagnostics[0])}`);
       return r.ms;
     };
     // Warm-up: the first checks compile the analyzer's code paths.
@@ -193,7 +223,9 @@ async function lspFigure(repo: string, figure: string, what: string, pkg: string
       ratio,
       target: `≤ ${TARGET_MS} ms warm`,
       met: w.median <= TARGET_MS,
-      detail: `warm ${f(w)} vs cold ${f(c)} over ${rounds} alternating rounds; load average ${loadavg().map((x) => x.toFixed(2)).join(" ")}`,
+      detail: `warm ${f(w)} vs cold ${f(c)} over ${rounds} alternating rounds; load average ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(" ")}`,
       warm_ms: w,
       cold_ms: c,
       rounds,
@@ -209,7 +241,12 @@ async function lspFigure(repo: string, figure: string, what: string, pkg: string
  * h-dir, the same program as a directory package (one file per function) with one function file
  * open, so every check also loads ~120 other files of the package.
  */
-export async function lspFigures(repo: string, tmp: string, hnsPackage: (bytes: number) => string, quick: boolean): Promise<LspRow[]> {
+export async function lspFigures(
+  repo: string,
+  tmp: string,
+  hnsPackage: (bytes: number) => string,
+  quick: boolean,
+): Promise<LspRow[]> {
   // The same size as figure b-256k: the largest package the module source limit (256 KiB) admits.
   const single = hnsPackage(256 * 1024 - 6144).split("\n");
   const singleFile = join(tmp, "lsp-single.hns");
@@ -228,6 +265,13 @@ export async function lspFigures(repo: string, tmp: string, hnsPackage: (bytes: 
   const rounds = quick ? 15 : 21;
   return [
     await lspFigure(repo, "h-file", `single-file package, ${bytes} B`, singleFile, singleFile, rounds),
-    await lspFigure(repo, "h-dir", `directory package, ${single.length - 4} function files`, root, join(root, "functions/step-0.yao"), rounds),
+    await lspFigure(
+      repo,
+      "h-dir",
+      `directory package, ${single.length - 4} function files`,
+      root,
+      join(root, "functions/step-0.yao"),
+      rounds,
+    ),
   ];
 }

@@ -22,7 +22,17 @@ interface Results {
   readonly quick: boolean;
   readonly machine: { readonly node: string; readonly cpu: string; readonly cpus: number };
   readonly load_average: { readonly before: readonly number[]; readonly after: readonly number[] };
-  readonly rows: readonly { figure: string; subject: string; yardstick: string; ratio: number; target?: string; met?: boolean; straddles?: boolean; spread?: Spread; detail: string }[];
+  readonly rows: readonly {
+    figure: string;
+    subject: string;
+    yardstick: string;
+    ratio: number;
+    target?: string;
+    met?: boolean;
+    straddles?: boolean;
+    spread?: Spread;
+    detail: string;
+  }[];
 }
 
 const cell = (s: string): string => s.replace(/\|/g, "\\|");
@@ -38,9 +48,17 @@ export function performanceTable(r: Results): string {
     "|---|---|---|---|---|---|---|",
   ];
   for (const row of r.rows) {
-    const spread = row.spread === undefined ? "—" : `${row.spread.min.toFixed(3)}–${row.spread.max.toFixed(3)} (${row.spread.rounds})`;
-    const met = row.met === undefined ? "" : `${row.met ? "yes" : "**no**"}${row.straddles ? ", spread straddles the target" : ""}`;
-    lines.push(`| ${row.figure} | ${cell(row.subject)} vs ${cell(row.yardstick)} | ${row.ratio.toFixed(3)} | ${spread} | ${cell(row.target ?? "—")} | ${met} | ${cell(row.detail)} |`);
+    const spread =
+      row.spread === undefined
+        ? "—"
+        : `${row.spread.min.toFixed(3)}–${row.spread.max.toFixed(3)} (${row.spread.rounds})`;
+    const met =
+      row.met === undefined
+        ? ""
+        : `${row.met ? "yes" : "**no**"}${row.straddles ? ", spread straddles the target" : ""}`;
+    lines.push(
+      `| ${row.figure} | ${cell(row.subject)} vs ${cell(row.yardstick)} | ${row.ratio.toFixed(3)} | ${spread} | ${cell(row.target ?? "—")} | ${met} | ${cell(row.detail)} |`,
+    );
   }
   lines.push("", END);
   return lines.join("\n");

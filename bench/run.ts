@@ -70,7 +70,12 @@ interface Spread {
 }
 
 function spreadOf(xs: readonly number[]): Spread {
-  return { min: xs.reduce((a, b) => Math.min(a, b), Infinity), median: median(xs), max: xs.reduce((a, b) => Math.max(a, b), -Infinity), rounds: xs.length };
+  return {
+    min: xs.reduce((a, b) => Math.min(a, b), Infinity),
+    median: median(xs),
+    max: xs.reduce((a, b) => Math.max(a, b), -Infinity),
+    rounds: xs.length,
+  };
 }
 
 /**
@@ -78,7 +83,10 @@ function spreadOf(xs: readonly number[]): Spread {
  * per-round speed ratio of the first (the subject) over it: > 1 means the subject is faster; with
  * the spread of those per-round ratios.
  */
-function sideBySide(fs: readonly (() => unknown)[], rounds = ROUNDS): { ms: number[]; ratio: number[]; spread: Spread[] } {
+function sideBySide(
+  fs: readonly (() => unknown)[],
+  rounds = ROUNDS,
+): { ms: number[]; ratio: number[]; spread: Spread[] } {
   for (const f of fs) for (let i = 0; i < 3; i++) f();
   const t: number[][] = fs.map(() => []);
   for (let r = 0; r < rounds; r++) fs.forEach((f, i) => t[i]!.push(timeOnce(f)));
@@ -87,7 +95,10 @@ function sideBySide(fs: readonly (() => unknown)[], rounds = ROUNDS): { ms: numb
 }
 
 /** sideBySide for async functions (each round: ≥ 30 ms of calls of each, alternating). */
-async function asyncSideBySide(fs: readonly (() => Promise<unknown>)[], rounds = ROUNDS): Promise<{ ms: number[]; ratio: number[]; spread: Spread[] }> {
+async function asyncSideBySide(
+  fs: readonly (() => Promise<unknown>)[],
+  rounds = ROUNDS,
+): Promise<{ ms: number[]; ratio: number[]; spread: Spread[] }> {
   for (const f of fs) for (let i = 0; i < 3; i++) await f();
   const t: number[][] = fs.map(() => []);
   for (let r = 0; r < rounds; r++) {
@@ -152,12 +163,27 @@ export function hnsPackage(targetBytes: number, seed = 7): string {
   // At most 128 functions and 4,096 typed HIR nodes per module: larger packages get longer
   // descriptions (prose is most of a large real package), not more code.
   const binds = 3;
-  const words = ["checks", "the", "value", "against", "its", "limit", "and", "reports", "whether", "it", "fits", "within", "budget"];
+  const words = [
+    "checks",
+    "the",
+    "value",
+    "against",
+    "its",
+    "limit",
+    "and",
+    "reports",
+    "whether",
+    "it",
+    "fits",
+    "within",
+    "budget",
+  ];
   const prose = Math.max(0, Math.floor(targetBytes / 120) - 200);
   for (let i = 0; size < targetBytes && i < 120; i++) {
     const k = rand(1000);
     let body = `(bind v0 (add value ${k}))`;
-    for (let j = 1; j < binds && size + body.length < targetBytes; j++) body += ` (bind v${j} (add v${j - 1} ${rand(100)}))`;
+    for (let j = 1; j < binds && size + body.length < targetBytes; j++)
+      body += ` (bind v${j} (add v${j - 1} ${rand(100)}))`;
     const last = (body.match(/\(bind /g) ?? []).length - 1;
     let text = `Step ${i}: add ${k} then compare.`;
     while (text.length < prose) text += ` ${words[rand(words.length)]}`;
@@ -166,7 +192,11 @@ export function hnsPackage(targetBytes: number, seed = 7): string {
     size += f.length + 1;
   }
   const entry = `(eval (requires (tools read)) (seq (bind ok (step-0 (value 1) (limit 100))) (call read (path "README.md"))))`;
-  return [...head, ...fns, fns.length === 0 ? entry.replace("(bind ok (step-0 (value 1) (limit 100))) ", "") : entry].join("\n");
+  return [
+    ...head,
+    ...fns,
+    fns.length === 0 ? entry.replace("(bind ok (step-0 (value 1) (limit 100))) ", "") : entry,
+  ].join("\n");
 }
 
 async function checkText(text: string | Uint8Array): Promise<boolean> {
@@ -251,7 +281,9 @@ function argValue(name: string): string | undefined {
 
 function gitCommit(): string {
   const r = spawnSync("git", ["rev-parse", "HEAD"], { cwd: REPO, encoding: "utf8" });
-  const dirty = spawnSync("git", ["status", "--porcelain", "--", "src", "bench"], { cwd: REPO, encoding: "utf8" }).stdout.trim() !== "";
+  const dirty =
+    spawnSync("git", ["status", "--porcelain", "--", "src", "bench"], { cwd: REPO, encoding: "utf8" }).stdout.trim() !==
+    "";
   return r.status === 0 ? `${r.stdout.trim()}${dirty ? "+dirty" : ""}` : "unknown";
 }
 
@@ -264,11 +296,15 @@ function parallelCheckFigure(tmp: string): Row {
   const n = QUICK ? 60 : 200;
   const dir = join(tmp, "many");
   mkdirSync(dir, { recursive: true });
-  for (let i = 0; i < n; i++) writeFileSync(join(dir, `p${String(i).padStart(4, "0")}.hns`), hnsPackage(64 * 1024 - 6144, i));
+  for (let i = 0; i < n; i++)
+    writeFileSync(join(dir, `p${String(i).padStart(4, "0")}.hns`), hnsPackage(64 * 1024 - 6144, i));
   const bin = join(REPO, "bin", "yaoc.js");
   const run = (jobs: number): number => {
     const t0 = performance.now();
-    const r = spawnSync(process.execPath, [bin, "check", "--format", "json", "--jobs", String(jobs), dir], { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
+    const r = spawnSync(process.execPath, [bin, "check", "--format", "json", "--jobs", String(jobs), dir], {
+      stdio: ["ignore", "ignore", "pipe"],
+      encoding: "utf8",
+    });
     if (r.status !== 0) throw new Error(`yaoc check --jobs ${jobs} exited ${r.status}: ${r.stderr}`);
     return performance.now() - t0;
   };
@@ -300,15 +336,22 @@ function parallelCheckFigure(tmp: string): Row {
  * both loaded into this process and alternating, so the figure is a same-run ratio.
  */
 async function baselineFigure(dir: string): Promise<Row> {
-  const { MemoryFs: OldFs } = (await import(pathToFileURL(join(dir, "dist/src/fs/memory-fs.js")).href)) as typeof import("../src/fs/memory-fs.js");
-  const { checkHns: oldCheck } = (await import(pathToFileURL(join(dir, "dist/src/hns/check.js")).href)) as typeof import("../src/hns/check.js");
-  const { packageAnalysis: oldAnalysis } = (await import(pathToFileURL(join(dir, "dist/src/yao/package-analysis.js")).href)) as typeof import("../src/yao/package-analysis.js");
+  const { MemoryFs: OldFs } = (await import(
+    pathToFileURL(join(dir, "dist/src/fs/memory-fs.js")).href
+  )) as typeof import("../src/fs/memory-fs.js");
+  const { checkHns: oldCheck } = (await import(
+    pathToFileURL(join(dir, "dist/src/hns/check.js")).href
+  )) as typeof import("../src/hns/check.js");
+  const { packageAnalysis: oldAnalysis } = (await import(
+    pathToFileURL(join(dir, "dist/src/yao/package-analysis.js")).href
+  )) as typeof import("../src/yao/package-analysis.js");
   const text = enc.encode(hnsPackage(256 * 1024 - 6144));
   const now = () => checkText(text);
   const old = async () => (await oldCheck(OldFs.from({ "/p.hns": text }), "/p.hns", { analyzer: oldAnalysis })).valid;
   const ours = await checkHns(MemoryFs.from({ "/p.hns": text }), "/p.hns", { analyzer: packageAnalysis });
   const theirs = await oldCheck(OldFs.from({ "/p.hns": text }), "/p.hns", { analyzer: oldAnalysis });
-  if (!ours.valid || ours.identity !== theirs.identity) throw new Error(`baseline check differs: ${ours.identity} vs ${theirs.identity}`);
+  if (!ours.valid || ours.identity !== theirs.identity)
+    throw new Error(`baseline check differs: ${ours.identity} vs ${theirs.identity}`);
   const s = await asyncSideBySide([now, old]);
   const commit = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: dir, encoding: "utf8" }).stdout.trim();
   return {
@@ -345,10 +388,38 @@ async function main(): Promise<void> {
   // (a) reader
   const { yao, json } = corpus(200 * 1024);
   const yaoBytes = enc.encode(yao);
-  const a = sideBySide([() => readAll(yaoBytes), () => minimalRead(dec.decode(yaoBytes)), () => spanRead(dec.decode(yaoBytes)), () => JSON.parse(json)]);
-  rows.push({ figure: "a1", subject: "readAll (bytes → SNode tree with spans)", yardstick: "minimal hand-written reader (baselines/minimal-reader.ts)", ratio: a.ratio[1]!, spread: a.spread[1]!, target: "≥ 0.5", ...judged(a.ratio[1]!, a.spread[1]!, 0.5, true), detail: `${mib(yaoBytes.length, a.ms[0]!)} vs ${mib(yaoBytes.length, a.ms[1]!)}` });
-  rows.push({ figure: "a2", subject: "readAll", yardstick: "hand-written reader building the same SNode tree (baselines/span-reader.ts)", ratio: a.ratio[2]!, spread: a.spread[2]!, detail: `${mib(yaoBytes.length, a.ms[0]!)} vs ${mib(yaoBytes.length, a.ms[2]!)}` });
-  rows.push({ figure: "a3", subject: "readAll", yardstick: "JSON.parse of the same tree as JSON", ratio: a.ratio[3]!, spread: a.spread[3]!, detail: `${mib(yaoBytes.length, a.ms[0]!)} vs ${mib(json.length, a.ms[3]!)} (${json.length} JSON bytes)` });
+  const a = sideBySide([
+    () => readAll(yaoBytes),
+    () => minimalRead(dec.decode(yaoBytes)),
+    () => spanRead(dec.decode(yaoBytes)),
+    () => JSON.parse(json),
+  ]);
+  rows.push({
+    figure: "a1",
+    subject: "readAll (bytes → SNode tree with spans)",
+    yardstick: "minimal hand-written reader (baselines/minimal-reader.ts)",
+    ratio: a.ratio[1]!,
+    spread: a.spread[1]!,
+    target: "≥ 0.5",
+    ...judged(a.ratio[1]!, a.spread[1]!, 0.5, true),
+    detail: `${mib(yaoBytes.length, a.ms[0]!)} vs ${mib(yaoBytes.length, a.ms[1]!)}`,
+  });
+  rows.push({
+    figure: "a2",
+    subject: "readAll",
+    yardstick: "hand-written reader building the same SNode tree (baselines/span-reader.ts)",
+    ratio: a.ratio[2]!,
+    spread: a.spread[2]!,
+    detail: `${mib(yaoBytes.length, a.ms[0]!)} vs ${mib(yaoBytes.length, a.ms[2]!)}`,
+  });
+  rows.push({
+    figure: "a3",
+    subject: "readAll",
+    yardstick: "JSON.parse of the same tree as JSON",
+    ratio: a.ratio[3]!,
+    spread: a.spread[3]!,
+    detail: `${mib(yaoBytes.length, a.ms[0]!)} vs ${mib(json.length, a.ms[3]!)} (${json.length} JSON bytes)`,
+  });
 
   // (b) end-to-end check
   for (const kib of [1, 16, 64, 256]) {
@@ -375,11 +446,34 @@ async function main(): Promise<void> {
   const c = sideBySide([() => readAll(base, big), () => readAll(x10, big), () => readAll(x100, big)]);
   const s10 = c.ratio[1]! / (x10.length / base.length); // ratio[i] = t_i / t_1x
   const s100 = c.ratio[2]! / (x100.length / base.length);
-  const scaled = (sp: Spread, by: number): Spread => ({ min: sp.min / by, median: sp.median / by, max: sp.max / by, rounds: sp.rounds });
+  const scaled = (sp: Spread, by: number): Spread => ({
+    min: sp.min / by,
+    median: sp.median / by,
+    max: sp.max / by,
+    rounds: sp.rounds,
+  });
   const sp10 = scaled(c.spread[1]!, x10.length / base.length);
   const sp100 = scaled(c.spread[2]!, x100.length / base.length);
-  rows.push({ figure: "c10", subject: "readAll at 10× input", yardstick: "readAll at 1× (20 KiB), size-normalised", ratio: s10, spread: sp10, target: "≤ 1.2 of linear", ...judged(s10, sp10, 1.2, false), detail: `time ratio ${(c.ratio[1]!).toFixed(1)} for ${(x10.length / base.length).toFixed(1)}× bytes` });
-  rows.push({ figure: "c100", subject: "readAll at 100× input", yardstick: "readAll at 1× (20 KiB), size-normalised", ratio: s100, spread: sp100, target: "≤ 1.2 of linear", ...judged(s100, sp100, 1.2, false), detail: `time ratio ${(c.ratio[2]!).toFixed(1)} for ${(x100.length / base.length).toFixed(1)}× bytes` });
+  rows.push({
+    figure: "c10",
+    subject: "readAll at 10× input",
+    yardstick: "readAll at 1× (20 KiB), size-normalised",
+    ratio: s10,
+    spread: sp10,
+    target: "≤ 1.2 of linear",
+    ...judged(s10, sp10, 1.2, false),
+    detail: `time ratio ${(c.ratio[1]!).toFixed(1)} for ${(x10.length / base.length).toFixed(1)}× bytes`,
+  });
+  rows.push({
+    figure: "c100",
+    subject: "readAll at 100× input",
+    yardstick: "readAll at 1× (20 KiB), size-normalised",
+    ratio: s100,
+    spread: sp100,
+    target: "≤ 1.2 of linear",
+    ...judged(s100, sp100, 1.2, false),
+    detail: `time ratio ${(c.ratio[2]!).toFixed(1)} for ${(x100.length / base.length).toFixed(1)}× bytes`,
+  });
 
   // (d) cold CLI start
   const tmp = mkdtempSync(join(tmpdir(), "yaoc-bench-"));
@@ -401,12 +495,28 @@ async function main(): Promise<void> {
     }
     const dSpread = spreadOf(cli.map((x, i) => x / bare[i]!));
     const ratio = dSpread.median;
-    rows.push({ figure: "d", subject: "cold `yaoc check small.hns`", yardstick: "`node -e 0`", ratio, spread: dSpread, target: "≤ 3", ...judged(ratio, dSpread, 3, false), detail: `${median(cli).toFixed(0)} ms vs ${median(bare).toFixed(0)} ms` });
+    rows.push({
+      figure: "d",
+      subject: "cold `yaoc check small.hns`",
+      yardstick: "`node -e 0`",
+      ratio,
+      spread: dSpread,
+      target: "≤ 3",
+      ...judged(ratio, dSpread, 3, false),
+      detail: `${median(cli).toFixed(0)} ms vs ${median(bare).toFixed(0)} ms`,
+    });
 
     // (e) SHA-256
     const canonical = enc.encode(hnsPackage(256 * 1024));
     const e = sideBySide([() => portableSha256(canonical), () => createHash("sha256").update(canonical).digest("hex")]);
-    rows.push({ figure: "e", subject: "SHA-256 @noble/hashes", yardstick: "node:crypto", ratio: e.ratio[1]!, spread: e.spread[1]!, detail: `${mib(canonical.length, e.ms[0]!)} vs ${mib(canonical.length, e.ms[1]!)}` });
+    rows.push({
+      figure: "e",
+      subject: "SHA-256 @noble/hashes",
+      yardstick: "node:crypto",
+      ratio: e.ratio[1]!,
+      spread: e.spread[1]!,
+      detail: `${mib(canonical.length, e.ms[0]!)} vs ${mib(canonical.length, e.ms[1]!)}`,
+    });
 
     // (f) batch
     const n = QUICK ? 1000 : 10_000;
@@ -415,14 +525,40 @@ async function main(): Promise<void> {
     const many = await batch(n, 1024, threads);
     if (one.valid !== n || many.valid !== n) throw new Error(`batch: ${one.valid}/${many.valid} of ${n} valid`);
     const speedup = one.ms / many.ms;
-    rows.push({ figure: "f", subject: `${n} packages on ${threads} worker threads`, yardstick: `${n} packages on one thread`, ratio: speedup, target: threads >= 2 ? `≥ ${(0.85 * threads).toFixed(1)} (≥ 1.7 on 2 cores)` : "n/a on 1 core", met: threads >= 2 ? speedup >= 0.85 * threads : undefined, detail: `${(n / (one.ms / 1000)).toFixed(0)} vs ${(n / (many.ms / 1000)).toFixed(0)} packages/s` } as Row);
+    rows.push({
+      figure: "f",
+      subject: `${n} packages on ${threads} worker threads`,
+      yardstick: `${n} packages on one thread`,
+      ratio: speedup,
+      target: threads >= 2 ? `≥ ${(0.85 * threads).toFixed(1)} (≥ 1.7 on 2 cores)` : "n/a on 1 core",
+      met: threads >= 2 ? speedup >= 0.85 * threads : undefined,
+      detail: `${(n / (one.ms / 1000)).toFixed(0)} vs ${(n / (many.ms / 1000)).toFixed(0)} packages/s`,
+    } as Row);
 
     // (g) browser bundle size (npm run build:browser): initial load over the 400 KiB budget
-    const built = spawnSync(process.execPath, [join(REPO, "scripts", "build-browser.mjs"), "--json"], { encoding: "utf8" });
+    const built = spawnSync(process.execPath, [join(REPO, "scripts", "build-browser.mjs"), "--json"], {
+      encoding: "utf8",
+    });
     if (built.status !== 0 && built.stdout === "") throw new Error(`build:browser failed: ${built.stderr}`);
-    const size = JSON.parse(built.stdout) as { bytes: number; limit: number; totalBytes: number; top: { name: string; bytes: number }[] };
+    const size = JSON.parse(built.stdout) as {
+      bytes: number;
+      limit: number;
+      totalBytes: number;
+      top: { name: string; bytes: number }[];
+    };
     const kib = (b: number) => `${(b / 1024).toFixed(1)} KiB`;
-    rows.push({ figure: "g", subject: `browser bundle, initial load ${kib(size.bytes)}`, yardstick: `the ${kib(size.limit)} budget (all lazy chunks: ${kib(size.totalBytes)})`, ratio: size.bytes / size.limit, target: "≤ 1", met: size.bytes <= size.limit, detail: size.top.slice(0, 3).map((t) => `${t.name} ${kib(t.bytes)}`).join(", ") } as Row);
+    rows.push({
+      figure: "g",
+      subject: `browser bundle, initial load ${kib(size.bytes)}`,
+      yardstick: `the ${kib(size.limit)} budget (all lazy chunks: ${kib(size.totalBytes)})`,
+      ratio: size.bytes / size.limit,
+      target: "≤ 1",
+      met: size.bytes <= size.limit,
+      detail: size.top
+        .slice(0, 3)
+        .map((t) => `${t.name} ${kib(t.bytes)}`)
+        .join(", "),
+    } as Row);
     // (h) language server re-check
     for (const row of await lspFigures(REPO, tmp, hnsPackage, QUICK)) rows.push(row);
     // (i) parallel `yaoc check` through the CLI
@@ -441,10 +577,16 @@ async function main(): Promise<void> {
     evidence_class: "measured",
     measure_source: `node dist/bench/run.js ${process.argv.slice(2).join(" ")}`.trim(),
     measure_ts: measureTs,
-    source: "npm run bench (bench/run.ts); ratios are medians of per-round ratios, subject and yardstick alternating in one process; spread = min/median/max of those per-round ratios",
+    source:
+      "npm run bench (bench/run.ts); ratios are medians of per-round ratios, subject and yardstick alternating in one process; spread = min/median/max of those per-round ratios",
     timestamp: measureTs,
     commit,
-    machine: { node: process.version, platform: `${process.platform}-${process.arch}`, cpus: cpus().length, cpu: cpus()[0]?.model ?? "?" },
+    machine: {
+      node: process.version,
+      platform: `${process.platform}-${process.arch}`,
+      cpus: cpus().length,
+      cpu: cpus()[0]?.model ?? "?",
+    },
     load_average: { before: loadBefore, after: loadAfter },
     quick: QUICK,
     rounds: ROUNDS,
@@ -457,12 +599,19 @@ async function main(): Promise<void> {
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(w[i] ?? 0)).join(" | ");
   process.stdout.write(`${line(["fig", "subject (vs yardstick)", "ratio", "target", "met"])}\n`);
   for (const r of rows) {
-    const spread = r.spread === undefined ? "" : ` [${r.spread.min.toFixed(3)}–${r.spread.max.toFixed(3)} over ${r.spread.rounds} rounds]`;
+    const spread =
+      r.spread === undefined
+        ? ""
+        : ` [${r.spread.min.toFixed(3)}–${r.spread.max.toFixed(3)} over ${r.spread.rounds} rounds]`;
     const met = r.met === undefined ? "" : `${r.met ? "yes" : "NO"}${r.straddles ? " (spread straddles)" : ""}`;
-    process.stdout.write(`${line([r.figure, r.subject.slice(0, 44), r.ratio.toFixed(3), r.target ?? "", met])}   ${r.detail}${spread}\n`);
+    process.stdout.write(
+      `${line([r.figure, r.subject.slice(0, 44), r.ratio.toFixed(3), r.target ?? "", met])}   ${r.detail}${spread}\n`,
+    );
     process.stdout.write(`${"".padEnd(w[0]!)}   vs ${r.yardstick}\n`);
   }
-  process.stdout.write(`load average before ${loadBefore.map((x) => x.toFixed(2)).join(" ")}, after ${loadAfter.map((x) => x.toFixed(2)).join(" ")}\n`);
+  process.stdout.write(
+    `load average before ${loadBefore.map((x) => x.toFixed(2)).join(" ")}, after ${loadAfter.map((x) => x.toFixed(2)).join(" ")}\n`,
+  );
   renderPerformanceDoc(join(REPO, "bench", "results.json"), join(REPO, "docs", "performance.md"));
   process.stdout.write(`written to bench/results.json and docs/performance.md\n`);
 }

@@ -137,9 +137,24 @@ export const NumberLit = createToken({
   line_breaks: false,
   start_chars_hint: ["-", ".", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"],
 });
-export const True = createToken({ name: "True", pattern: { exec: keyword("true") }, line_breaks: false, start_chars_hint: ["t"] });
-export const False = createToken({ name: "False", pattern: { exec: keyword("false") }, line_breaks: false, start_chars_hint: ["f"] });
-export const Null = createToken({ name: "Null", pattern: { exec: keyword("null") }, line_breaks: false, start_chars_hint: ["n"] });
+export const True = createToken({
+  name: "True",
+  pattern: { exec: keyword("true") },
+  line_breaks: false,
+  start_chars_hint: ["t"],
+});
+export const False = createToken({
+  name: "False",
+  pattern: { exec: keyword("false") },
+  line_breaks: false,
+  start_chars_hint: ["f"],
+});
+export const Null = createToken({
+  name: "Null",
+  pattern: { exec: keyword("null") },
+  line_breaks: false,
+  start_chars_hint: ["n"],
+});
 /**
  * First-character hints keep Chevrotain's first-char optimisation on (without them every custom
  * token is tried at every offset, which made lexing ~1 MB/s). A hint must be a superset of the
@@ -314,7 +329,12 @@ class AclStrictParser extends EmbeddedActionsParser {
   private addAttribute(attributes: Map<string, AclAttribute>, attr: AclAttribute): void {
     const earlier = attributes.get(attr.name);
     if (earlier !== undefined) {
-      this.issues.push({ code: "duplicate_attribute", range: attr.nameRange, name: attr.name, related: earlier.nameRange });
+      this.issues.push({
+        code: "duplicate_attribute",
+        range: attr.nameRange,
+        name: attr.name,
+        related: earlier.nameRange,
+      });
       attributes.delete(attr.name);
     }
     attributes.set(attr.name, attr);
@@ -325,13 +345,17 @@ class AclStrictParser extends EmbeddedActionsParser {
       {
         ALT: () => {
           const t = this.CONSUME(StringLit);
-          return this.ACTION((): AclValue => ({ kind: "string", value: stringPayload(t).value, bare: false, ...range(t) }));
+          return this.ACTION(
+            (): AclValue => ({ kind: "string", value: stringPayload(t).value, bare: false, ...range(t) }),
+          );
         },
       },
       {
         ALT: () => {
           const t = this.CONSUME(NumberLit);
-          return this.ACTION((): AclValue => ({ kind: "number", value: numberValue(t.image), text: t.image, ...range(t) }));
+          return this.ACTION(
+            (): AclValue => ({ kind: "number", value: numberValue(t.image), text: t.image, ...range(t) }),
+          );
         },
       },
       {
@@ -389,7 +413,14 @@ class AclStrictParser extends EmbeddedActionsParser {
       this.OPTION(() => this.CONSUME(Comma));
     });
     const close = this.CONSUME(RBrace);
-    return this.ACTION((): AclValue => ({ kind: "object", entries: [...attributes.values()], start: open.startOffset, end: tokenEnd(close) }));
+    return this.ACTION(
+      (): AclValue => ({
+        kind: "object",
+        entries: [...attributes.values()],
+        start: open.startOffset,
+        end: tokenEnd(close),
+      }),
+    );
   });
 
   private wordOrCall = this.RULE("wordOrCall", (): AclValue => {
@@ -409,7 +440,9 @@ class AclStrictParser extends EmbeddedActionsParser {
             });
           });
           const close = this.CONSUME(RParen);
-          return this.ACTION((): AclValue => ({ kind: "call", name: name.image, args, start: name.startOffset, end: tokenEnd(close) }));
+          return this.ACTION(
+            (): AclValue => ({ kind: "call", name: name.image, args, start: name.startOffset, end: tokenEnd(close) }),
+          );
         },
       },
       {

@@ -52,8 +52,18 @@ export interface VariantDefinition {
 }
 
 export type TypeDefinition =
-  | { readonly kind: "record"; readonly name: string; readonly fields: readonly FieldDefinition[]; readonly span: SourceSpan }
-  | { readonly kind: "union"; readonly name: string; readonly variants: readonly VariantDefinition[]; readonly span: SourceSpan };
+  | {
+      readonly kind: "record";
+      readonly name: string;
+      readonly fields: readonly FieldDefinition[];
+      readonly span: SourceSpan;
+    }
+  | {
+      readonly kind: "union";
+      readonly name: string;
+      readonly variants: readonly VariantDefinition[];
+      readonly span: SourceSpan;
+    };
 
 export type Literal =
   | { readonly kind: "nil" }
@@ -124,7 +134,12 @@ export type HirKind =
   | { readonly op: "option_none"; readonly inner: YaoType }
   | { readonly op: "result_ok"; readonly value: HirExpr; readonly error: YaoType }
   | { readonly op: "result_err"; readonly value: HirExpr; readonly ok: YaoType }
-  | { readonly op: "evidence_candidate"; readonly kind: HirExpr; readonly value: HirExpr; readonly refs: readonly HirExpr[] }
+  | {
+      readonly op: "evidence_candidate";
+      readonly kind: HirExpr;
+      readonly value: HirExpr;
+      readonly refs: readonly HirExpr[];
+    }
   | {
       readonly op: "outcome_candidate";
       readonly status: OutcomeStatus;

@@ -5,7 +5,12 @@ import { readFile } from "node:fs/promises";
 import { dirname, extname, join, normalize, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8", ".map": "application/json" };
+const TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".map": "application/json",
+};
 
 /** Serve `root` on 127.0.0.1:`port` (0: any free port); resolves to the server and its URL. */
 export function servePlayground(root, port = 0) {
@@ -28,7 +33,10 @@ export function servePlayground(root, port = 0) {
     }
     try {
       const body = await readFile(file);
-      res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-store" });
+      res.writeHead(200, {
+        "content-type": TYPES[extname(file)] ?? "application/octet-stream",
+        "cache-control": "no-store",
+      });
       res.end(req.method === "HEAD" ? undefined : body);
     } catch {
       res.writeHead(404, { "content-type": "text/plain" }).end("not found\n");

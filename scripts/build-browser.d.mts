@@ -1,3 +1,10 @@
 /** Types of build-browser.mjs for the tests that call it. */
 export declare const BROWSER_BUNDLE_LIMIT: number;
-export declare function buildBrowserBundle(): Promise<{ outfile: string; bytes: number; limit: number; totalBytes: number; top: { name: string; bytes: number }[]; lazyTop: { name: string; bytes: number }[] }>;
+export declare function buildBrowserBundle(): Promise<{
+  outfile: string;
+  bytes: number;
+  limit: number;
+  totalBytes: number;
+  top: { name: string; bytes: number }[];
+  lazyTop: { name: string; bytes: number }[];
+}>;

@@ -53,7 +53,10 @@ export async function buildBrowserBundle() {
         const key = m ? m[1] : path;
         groups.set(key, (groups.get(key) ?? 0) + info.bytesInOutput);
       }
-    return [...groups].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([name, bytes]) => ({ name, bytes }));
+    return [...groups]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 6)
+      .map(([name, bytes]) => ({ name, bytes }));
   };
   const r = {
     outfile: join(REPO, entryName),
@@ -72,7 +75,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (process.argv.includes("--json")) process.stdout.write(`${JSON.stringify(r)}\n`);
   else {
     const kib = (n) => `${(n / 1024).toFixed(1).padStart(7)} KiB`;
-    process.stdout.write(`${r.outfile}: initial load ${kib(r.bytes)} minified (budget ${r.limit / 1024} KiB); all chunks ${kib(r.totalBytes)}\n`);
+    process.stdout.write(
+      `${r.outfile}: initial load ${kib(r.bytes)} minified (budget ${r.limit / 1024} KiB); all chunks ${kib(r.totalBytes)}\n`,
+    );
     for (const t of r.top) process.stdout.write(`  initial ${kib(t.bytes)}  ${t.name}\n`);
     for (const t of r.lazyTop) process.stdout.write(`  lazy    ${kib(t.bytes)}  ${t.name}\n`);
   }

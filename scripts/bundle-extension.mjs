@@ -16,7 +16,10 @@ await build({
     target: "node18",
     minify: false,
     sourcemap: false,
-    rollupOptions: { external: ["vscode"], output: { format: "cjs", entryFileNames: "extension.js", codeSplitting: false } },
+    rollupOptions: {
+      external: ["vscode"],
+      output: { format: "cjs", entryFileNames: "extension.js", codeSplitting: false },
+    },
   },
   ssr: { noExternal: true, target: "node" },
 });

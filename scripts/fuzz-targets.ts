@@ -90,7 +90,8 @@ function memFs(seed: Seed, input: Uint8Array): MemoryFs {
 function yaoSeeds(): Seed[] {
   const out: Seed[] = [];
   for (const p of walk(join(REPO, "fixtures"))) {
-    if (p.endsWith(".yao") || p.endsWith(".hns")) out.push(single(`file:${relative(REPO, p)}`, "/in.yao", new Uint8Array(readFileSync(p))));
+    if (p.endsWith(".yao") || p.endsWith(".hns"))
+      out.push(single(`file:${relative(REPO, p)}`, "/in.yao", new Uint8Array(readFileSync(p))));
   }
   return out;
 }
@@ -101,13 +102,20 @@ function hnsSeeds(): Seed[] {
     const base = join(REPO, "fixtures", "hns", group);
     for (const code of existsSync(base) ? readdirSync(base).sort() : []) {
       const p = join(base, code);
-      const candidates = statSync(p).isDirectory() && !p.endsWith(".hns") ? readdirSync(p).sort().map((n) => join(p, n)) : [p];
+      const candidates =
+        statSync(p).isDirectory() && !p.endsWith(".hns")
+          ? readdirSync(p)
+              .sort()
+              .map((n) => join(p, n))
+          : [p];
       for (const c of candidates) {
         if (!c.endsWith(".hns")) continue;
-        if (statSync(c).isFile()) out.push(single(`file:${relative(REPO, c)}`, "/p.hns", new Uint8Array(readFileSync(c))));
+        if (statSync(c).isFile())
+          out.push(single(`file:${relative(REPO, c)}`, "/p.hns", new Uint8Array(readFileSync(c))));
         else {
           const files = mount(c, "/p.hns");
-          for (const key of Object.keys(files).sort()) out.push({ id: `dir:${relative(REPO, c)}#${key.slice("/p.hns/".length)}`, files, key });
+          for (const key of Object.keys(files).sort())
+            out.push({ id: `dir:${relative(REPO, c)}#${key.slice("/p.hns/".length)}`, files, key });
         }
       }
     }
@@ -117,7 +125,8 @@ function hnsSeeds(): Seed[] {
 
 function aclSeeds(): Seed[] {
   const out: Seed[] = [];
-  for (const p of walk(join(REPO, "fixtures", "a3s"))) if (p.endsWith(".acl")) out.push(single(`file:${relative(REPO, p)}`, "/x.acl", new Uint8Array(readFileSync(p))));
+  for (const p of walk(join(REPO, "fixtures", "a3s")))
+    if (p.endsWith(".acl")) out.push(single(`file:${relative(REPO, p)}`, "/x.acl", new Uint8Array(readFileSync(p))));
   // Our own ACL reader cases (fixtures/a3s/cases/acl-parse.json): every leniency and rejection.
   const casesFile = join(REPO, "fixtures", "a3s", "cases", "acl-parse.json");
   if (existsSync(casesFile)) {
@@ -136,7 +145,11 @@ function harpSeeds(): Seed[] {
       if (!statSync(d).isDirectory()) continue;
       const files = mount(d);
       const key = "/pkg/harp.json";
-      out.push({ id: `dir:${relative(REPO, d)}#harp.json`, files: { ...files, [key]: files[key] ?? enc.encode("{}") }, key });
+      out.push({
+        id: `dir:${relative(REPO, d)}#harp.json`,
+        files: { ...files, [key]: files[key] ?? enc.encode("{}") },
+        key,
+      });
     }
   }
   return out;
@@ -194,7 +207,8 @@ const RECEIPT_SAMPLE = 5000;
  * would cost the fuzz loop seconds: its receipt is built from the first RECEIPT_SAMPLE diagnostics.
  */
 function reported(r: CheckResult): number {
-  const sample = r.diagnostics.length > RECEIPT_SAMPLE ? { ...r, diagnostics: r.diagnostics.slice(0, RECEIPT_SAMPLE) } : r;
+  const sample =
+    r.diagnostics.length > RECEIPT_SAMPLE ? { ...r, diagnostics: r.diagnostics.slice(0, RECEIPT_SAMPLE) } : r;
   renderEvidenceJson([sample], { analyze: false });
   renderHuman([r], { color: false });
   return r.diagnostics.length;
@@ -233,14 +247,31 @@ const targets: Record<TargetName, Target> = {
       return p.strict.length + (p.referenceError ? 1 : 0) + m.diagnostics.length;
     },
   },
-  harp: { name: "harp", seeds: harpSeeds, run: async (seed, input) => reported(await checkHarp(memFs(seed, input), "/pkg")) },
-  okf: { name: "okf", seeds: okfSeeds, run: async (seed, input) => reported(await checkA3s(memFs(seed, input), "/pkg")) },
-  hcp: { name: "hcp", seeds: hcpSeeds, run: async (seed, input) => reported(await checkHcp(memFs(seed, input), "/pkg")) },
-  a3s: { name: "a3s", seeds: a3sSeeds, run: async (seed, input) => reported(await checkA3s(memFs(seed, input), "/pkg")) },
+  harp: {
+    name: "harp",
+    seeds: harpSeeds,
+    run: async (seed, input) => reported(await checkHarp(memFs(seed, input), "/pkg")),
+  },
+  okf: {
+    name: "okf",
+    seeds: okfSeeds,
+    run: async (seed, input) => reported(await checkA3s(memFs(seed, input), "/pkg")),
+  },
+  hcp: {
+    name: "hcp",
+    seeds: hcpSeeds,
+    run: async (seed, input) => reported(await checkHcp(memFs(seed, input), "/pkg")),
+  },
+  a3s: {
+    name: "a3s",
+    seeds: a3sSeeds,
+    run: async (seed, input) => reported(await checkA3s(memFs(seed, input), "/pkg")),
+  },
 };
 
 export function target(name: string): Target {
-  if (!(TARGETS as readonly string[]).includes(name)) throw new Error(`unknown fuzz target '${name}' (${TARGETS.join(", ")})`);
+  if (!(TARGETS as readonly string[]).includes(name))
+    throw new Error(`unknown fuzz target '${name}' (${TARGETS.join(", ")})`);
   return targets[name as TargetName];
 }
 
@@ -273,7 +304,10 @@ export function listRegressions(): { meta: RegressionMeta; input: Uint8Array; fi
   for (const p of walk(REGRESSIONS)) {
     if (!p.endsWith(".json")) continue;
     const meta = JSON.parse(readFileSync(p, "utf8")) as RegressionMeta;
-    const input = meta.generate !== undefined ? generateInput(meta.generate) : new Uint8Array(readFileSync(p.replace(/\.json$/, ".bin")));
+    const input =
+      meta.generate !== undefined
+        ? generateInput(meta.generate)
+        : new Uint8Array(readFileSync(p.replace(/\.json$/, ".bin")));
     out.push({ meta, input, file: relative(REPO, p) });
   }
   return out;

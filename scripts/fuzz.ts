@@ -39,7 +39,11 @@ interface Stats {
 
 /** Shared layout: [0] running flag, [1] input length, [2] seed index; f64 at 16: start ms; bytes at 32. */
 function views(shared: SharedArrayBuffer) {
-  return { ctl: new Int32Array(shared, 0, 4), start: new Float64Array(shared, 16, 1), bytes: new Uint8Array(shared, 32) };
+  return {
+    ctl: new Int32Array(shared, 0, 4),
+    start: new Float64Array(shared, 16, 1),
+    bytes: new Uint8Array(shared, 32),
+  };
 }
 
 function save(meta: RegressionMeta, input: Uint8Array): string {
@@ -75,11 +79,49 @@ class Rng {
 }
 
 const enc = new TextEncoder();
-const INTERESTING = [0x00, 0xff, 0x28, 0x29, 0x22, 0x5c, 0x7b, 0x7d, 0x5b, 0x5d, 0x2c, 0x3a, 0x3b, 0x0a, 0x0d, 0x80, 0xc0, 0xef, 0x2e, 0x2f, 0x3d, 0x23, 0x2d];
+const INTERESTING = [
+  0x00, 0xff, 0x28, 0x29, 0x22, 0x5c, 0x7b, 0x7d, 0x5b, 0x5d, 0x2c, 0x3a, 0x3b, 0x0a, 0x0d, 0x80, 0xc0, 0xef, 0x2e,
+  0x2f, 0x3d, 0x23, 0x2d,
+];
 const SNIPPETS = [
-  "\u2028", "\ufeff", "\u0085", "\u3000", "\\u0000", "\\uD800", "\\", "\"\"\"", "..", "../../etc/passwd", "/etc/passwd", "C:\\x", "\\\\?\\C:\\",
-  "\u00e9", "e\u0301", "\u0130", "\u212a", "1e400", "-0", "9007199254740993", "null", "true", "{}", "[]", "(fn)", "(eval)", "(requires)",
-  "\r\n", "\t", "#", "//", "/*", "*/", "---\n", "```", "${", "%", "\u{1F600}",
+  "\u2028",
+  "\ufeff",
+  "\u0085",
+  "\u3000",
+  "\\u0000",
+  "\\uD800",
+  "\\",
+  '"""',
+  "..",
+  "../../etc/passwd",
+  "/etc/passwd",
+  "C:\\x",
+  "\\\\?\\C:\\",
+  "\u00e9",
+  "e\u0301",
+  "\u0130",
+  "\u212a",
+  "1e400",
+  "-0",
+  "9007199254740993",
+  "null",
+  "true",
+  "{}",
+  "[]",
+  "(fn)",
+  "(eval)",
+  "(requires)",
+  "\r\n",
+  "\t",
+  "#",
+  "//",
+  "/*",
+  "*/",
+  "---\n",
+  "```",
+  "${",
+  "%",
+  "\u{1F600}",
 ];
 
 function concat(...parts: Uint8Array[]): Uint8Array {
@@ -147,9 +189,24 @@ function mutateOnce(r: Rng, b: Uint8Array, donors: readonly Uint8Array[], target
       const op = r.int(3);
       if (op === 0) return concat(b.subarray(0, s2), b.subarray(s1, e1), b.subarray(s2));
       if (op === 1) return concat(b.subarray(0, s1), b.subarray(e1));
-      const [a, c] = s1 < s2 ? [[s1, e1], [s2, e2]] : [[s2, e2], [s1, e1]];
+      const [a, c] =
+        s1 < s2
+          ? [
+              [s1, e1],
+              [s2, e2],
+            ]
+          : [
+              [s2, e2],
+              [s1, e1],
+            ];
       if (a[1]! > c[0]!) return b;
-      return concat(b.subarray(0, a[0]), b.subarray(c[0]!, c[1]), b.subarray(a[1]!, c[0]), b.subarray(a[0]!, a[1]), b.subarray(c[1]!));
+      return concat(
+        b.subarray(0, a[0]),
+        b.subarray(c[0]!, c[1]),
+        b.subarray(a[1]!, c[0]),
+        b.subarray(a[0]!, a[1]),
+        b.subarray(c[1]!),
+      );
     }
     case 6: {
       // deep nesting in the target's own brackets
@@ -230,16 +287,39 @@ async function workerLoop(args: WorkerArgs): Promise<void> {
       if (!signatures.has(sig)) {
         signatures.add(sig);
         stats.distinct.push(sig);
-        const p = save({ target: t.name, seed: seed.id, reason: "crash", detail: `${e.stack ?? e.message}`.slice(0, 2000), ms, found: new Date().toISOString() }, input);
+        const p = save(
+          {
+            target: t.name,
+            seed: seed.id,
+            reason: "crash",
+            detail: `${e.stack ?? e.message}`.slice(0, 2000),
+            ms,
+            found: new Date().toISOString(),
+          },
+          input,
+        );
         stats.saved++;
         parentPort!.postMessage({ kind: "log", text: `[${t.name}] crash ${sig}\n  saved ${p}` });
       }
     } else if (ms > SLOW_MS) {
       stats.slow++;
       if (stats.slow <= 3) {
-        const p = save({ target: t.name, seed: seed.id, reason: "slow", detail: `${input.length} bytes`, ms, found: new Date().toISOString() }, input);
+        const p = save(
+          {
+            target: t.name,
+            seed: seed.id,
+            reason: "slow",
+            detail: `${input.length} bytes`,
+            ms,
+            found: new Date().toISOString(),
+          },
+          input,
+        );
         stats.saved++;
-        parentPort!.postMessage({ kind: "log", text: `[${t.name}] slow ${ms.toFixed(0)} ms (${input.length} bytes), saved ${p}` });
+        parentPort!.postMessage({
+          kind: "log",
+          text: `[${t.name}] slow ${ms.toFixed(0)} ms (${input.length} bytes), saved ${p}`,
+        });
       }
     }
     if (Date.now() - lastReport > 5_000) {
@@ -281,7 +361,17 @@ function runTarget(name: TargetName, seconds: number, seed: number): Promise<Sta
           clearInterval(watchdog);
           const input = bytes.slice(0, Math.min(ctl[1]!, bytes.length));
           const seedId = seedsCache[ctl[2]!]?.id ?? "?";
-          const p = save({ target: name, seed: seedId, reason: "hang", detail: `> ${HANG_MS} ms, ${ctl[1]} bytes`, ms: HANG_MS, found: new Date().toISOString() }, input);
+          const p = save(
+            {
+              target: name,
+              seed: seedId,
+              reason: "hang",
+              detail: `> ${HANG_MS} ms, ${ctl[1]} bytes`,
+              ms: HANG_MS,
+              found: new Date().toISOString(),
+            },
+            input,
+          );
           process.stdout.write(`[${name}] hang (> ${HANG_MS} ms), saved ${p}; restarting worker\n`);
           total.hangs++;
           total.saved++;
@@ -293,7 +383,9 @@ function runTarget(name: TargetName, seconds: number, seed: number): Promise<Sta
         if (m.kind === "log") process.stdout.write(`${m.text}\n`);
         else if (m.kind === "progress") {
           progress = m.stats!;
-          process.stdout.write(`[${name}] ${progress.tried} inputs, ${progress.crashes} crashes, ${progress.slow} slow\n`);
+          process.stdout.write(
+            `[${name}] ${progress.tried} inputs, ${progress.crashes} crashes, ${progress.slow} slow\n`,
+          );
         } else if (m.kind === "done") {
           finished = true;
           clearInterval(watchdog);
@@ -311,7 +403,17 @@ function runTarget(name: TargetName, seconds: number, seed: number): Promise<Sta
           // Out of memory or a native crash: count it, keep the last input, restart.
           finished = true;
           const input = bytes.slice(0, Math.min(ctl[1]!, bytes.length));
-          const p = save({ target: name, seed: seedsCache[ctl[2]!]?.id ?? "?", reason: "crash", detail: `worker exited with code ${code} (out of memory?)`, ms: Date.now() - start[0]!, found: new Date().toISOString() }, input);
+          const p = save(
+            {
+              target: name,
+              seed: seedsCache[ctl[2]!]?.id ?? "?",
+              reason: "crash",
+              detail: `worker exited with code ${code} (out of memory?)`,
+              ms: Date.now() - start[0]!,
+              found: new Date().toISOString(),
+            },
+            input,
+          );
           process.stdout.write(`[${name}] worker died (code ${code}), saved ${p}\n`);
           total.crashes++;
           total.saved++;
@@ -345,7 +447,9 @@ async function main(): Promise<void> {
       `[${n}] done: ${s.tried} inputs in ${seconds} s, ${s.crashes} crashes (${s.distinct.length} distinct), ${s.slow} slow, ${s.hangs} hangs, ${s.saved} saved\n`,
     );
   }
-  process.stdout.write(`${JSON.stringify({ seconds, seed, summary: Object.fromEntries(Object.entries(summary).map(([k, v]) => [k, { ...v, distinct: v.distinct.length }])) })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ seconds, seed, summary: Object.fromEntries(Object.entries(summary).map(([k, v]) => [k, { ...v, distinct: v.distinct.length }])) })}\n`,
+  );
 }
 
 if (isMainThread) {

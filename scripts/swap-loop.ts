@@ -9,7 +9,19 @@
  * (hundreds; `node dist/scripts/swap-loop.js RUNS`).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -56,7 +68,11 @@ for (;;) {
 }`;
 
 function yaoc(args: string[]): { code: number; out: string; err: string } {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" }, timeout: 60_000 });
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+    timeout: 60_000,
+  });
   return { code: r.status ?? -1, out: r.stdout ?? "", err: r.stderr ?? "" };
 }
 
@@ -123,7 +139,19 @@ function makeFixture(): Fixture {
   };
   const withoutLibDigest = variant((c) => rmSync(join(c, "lib"), { recursive: true }));
   const outsideDigest = variant((c) => writeFileSync(join(c, "lib", "data.txt"), `${OUTSIDE_TEXT}\n`));
-  return { work, hnsPackage, hnsSwapDir: join(hnsPackage, "programs"), hnsOutside, insideIdentity: h.out.trim(), app, appSwapDir: join(app, "lib"), appOutside, insideDigest: d.out.trim(), withoutLibDigest, outsideDigest };
+  return {
+    work,
+    hnsPackage,
+    hnsSwapDir: join(hnsPackage, "programs"),
+    hnsOutside,
+    insideIdentity: h.out.trim(),
+    app,
+    appSwapDir: join(app, "lib"),
+    appOutside,
+    insideDigest: d.out.trim(),
+    withoutLibDigest,
+    outsideDigest,
+  };
 }
 
 /** The swapper's parking names live outside the package, so the package never holds them. */
@@ -134,7 +162,9 @@ function parking(dir: string, work: string): { real: string; link: string } {
 
 function startSwapper(dir: string, outside: string, counter: string, work: string): ChildProcess {
   const { real, link } = parking(dir, work);
-  return spawn(process.execPath, ["-e", SWAPPER, dir, outside, counter, real, link], { stdio: ["ignore", "ignore", "inherit"] });
+  return spawn(process.execPath, ["-e", SWAPPER, dir, outside, counter, real, link], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
 }
 
 async function stopSwapper(child: ChildProcess, dir: string, work: string): Promise<void> {
@@ -161,30 +191,41 @@ function swapsDone(counter: string): number {
 function oneRun(f: Fixture, command: SwapCommand, i: number): { ok: boolean; leak: string | null } {
   if (command === "hash") {
     const r = yaoc(["hash", f.hnsPackage]);
-    if (r.code !== 0) return { ok: false, leak: r.out.includes("sha256:") ? `run ${i}: failed but printed ${r.out.trim()}` : null };
+    if (r.code !== 0)
+      return { ok: false, leak: r.out.includes("sha256:") ? `run ${i}: failed but printed ${r.out.trim()}` : null };
     const id = r.out.trim();
-    return { ok: true, leak: id === f.insideIdentity ? null : `run ${i}: hash printed ${id}, not the inside identity ${f.insideIdentity}` };
+    return {
+      ok: true,
+      leak:
+        id === f.insideIdentity ? null : `run ${i}: hash printed ${id}, not the inside identity ${f.insideIdentity}`,
+    };
   }
   if (command === "catalog install") {
     const cat = join(f.work, `catalog-${i}`);
     const r = yaoc(["catalog", "install", "--catalog", cat, f.hnsPackage]);
     const stored = filesWithOutsideText(cat);
-    if (stored.length > 0) return { ok: r.code === 0, leak: `run ${i}: the catalog stored outside content in ${stored.join(", ")}` };
+    if (stored.length > 0)
+      return { ok: r.code === 0, leak: `run ${i}: the catalog stored outside content in ${stored.join(", ")}` };
     if (r.code !== 0) return { ok: false, leak: null };
     const bound = r.out.includes(f.insideIdentity);
     rmSync(cat, { recursive: true, force: true });
-    return { ok: true, leak: bound ? null : `run ${i}: installed something other than ${f.insideIdentity}: ${r.out.trim()}` };
+    return {
+      ok: true,
+      leak: bound ? null : `run ${i}: installed something other than ${f.insideIdentity}: ${r.out.trim()}`,
+    };
   }
   const home = join(f.work, `harp-${i}`);
   const r = yaoc(["harp", "install", "--home", home, f.app]);
   const stored = filesWithOutsideText(home);
-  let leak: string | null = stored.length > 0 ? `run ${i}: the installed app holds outside content in ${stored.join(", ")}` : null;
+  let leak: string | null =
+    stored.length > 0 ? `run ${i}: the installed app holds outside content in ${stored.join(", ")}` : null;
   if (leak === null && r.code === 0) {
     const records = findFiles(home, "install.json");
     for (const rec of records) {
       const digest = (JSON.parse(readFileSync(rec, "utf8")) as { digest?: string }).digest;
       // The app as it was at some instant (lib/ present, or parked away by the swapper) — never with outside content.
-      if (digest !== f.insideDigest && digest !== f.withoutLibDigest) leak = `run ${i}: recorded digest ${digest}${digest === f.outsideDigest ? " (the outside variant)" : ""}, not a digest of the app's own content`;
+      if (digest !== f.insideDigest && digest !== f.withoutLibDigest)
+        leak = `run ${i}: recorded digest ${digest}${digest === f.outsideDigest ? " (the outside variant)" : ""}, not a digest of the app's own content`;
     }
   }
   chmodTree(home);
@@ -216,7 +257,10 @@ function chmodTree(dir: string): void {
 }
 
 /** Run `runs` attempts of each command while the swapper races them. */
-export async function swapLoop(runs: number, commands: readonly SwapCommand[] = ["hash", "catalog install", "harp install"]): Promise<SwapLoopReport[]> {
+export async function swapLoop(
+  runs: number,
+  commands: readonly SwapCommand[] = ["hash", "catalog install", "harp install"],
+): Promise<SwapLoopReport[]> {
   const f = makeFixture();
   const reports: SwapLoopReport[] = [];
   try {
@@ -251,7 +295,9 @@ if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(
   const t0 = Date.now();
   const reports = await swapLoop(runs);
   for (const r of reports) {
-    process.stdout.write(`${r.command}: ${r.runs} runs, ${r.succeeded} succeeded, ${r.refused} refused, ${r.leaks.length} leaks, ${r.swaps}+ swaps\n`);
+    process.stdout.write(
+      `${r.command}: ${r.runs} runs, ${r.succeeded} succeeded, ${r.refused} refused, ${r.leaks.length} leaks, ${r.swaps}+ swaps\n`,
+    );
     for (const l of r.leaks) process.stdout.write(`  LEAK ${l}\n`);
   }
   process.stdout.write(`${((Date.now() - t0) / 1000).toFixed(1)} s\n`);

@@ -25,7 +25,14 @@ import {
 
 // The rules live in src/cli/golden/hns.ts (`yaoc golden verify` uses them too); re-exported here
 // with this repository as the default root.
-export { KNOWN_LOADER_BUGS, loadFixture, renderGolden, type GoldenDiagnostic, type HnsFixture, type HnsGolden } from "../src/cli/golden/hns.js";
+export {
+  KNOWN_LOADER_BUGS,
+  loadFixture,
+  renderGolden,
+  type GoldenDiagnostic,
+  type HnsFixture,
+  type HnsGolden,
+} from "../src/cli/golden/hns.js";
 import { KNOWN_LOADER_BUGS, loadFixture, renderGolden } from "../src/cli/golden/hns.js";
 
 /** The repository root: the nearest ancestor of this file holding package.json. */
@@ -41,8 +48,10 @@ export function repoRoot(): string {
 
 export const discoverHnsFixtures = (repo: string = repoRoot()): HnsFixture[] => discoverIn(repo);
 export const goldenPathFor = (rel: string, repo: string = repoRoot()): string => goldenPathIn(rel, repo);
-export const hnsGoldenView = (result: Parameters<typeof viewIn>[0], repo: string = repoRoot()): HnsGolden => viewIn(result, repo);
-export const staleGoldens = (fixtures: readonly HnsFixture[], repo: string = repoRoot()): string[] => staleIn(fixtures, repo);
+export const hnsGoldenView = (result: Parameters<typeof viewIn>[0], repo: string = repoRoot()): HnsGolden =>
+  viewIn(result, repo);
+export const staleGoldens = (fixtures: readonly HnsFixture[], repo: string = repoRoot()): string[] =>
+  staleIn(fixtures, repo);
 
 async function main(args: readonly string[]): Promise<number> {
   const check = args.includes("--check");
@@ -66,7 +75,9 @@ async function main(args: readonly string[]): Promise<number> {
     if (old === text) continue;
     const bug = KNOWN_LOADER_BUGS.get(fixture.rel);
     if (bug !== undefined && old !== undefined) {
-      process.stdout.write(`kept (known loader bug, golden holds the expected value): golden/hns/${fixture.rel}.json\n`);
+      process.stdout.write(
+        `kept (known loader bug, golden holds the expected value): golden/hns/${fixture.rel}.json\n`,
+      );
       continue;
     }
     changed++;
@@ -81,11 +92,16 @@ async function main(args: readonly string[]): Promise<number> {
     process.stdout.write(`stale: golden/hns/${s}\n`);
     if (!check) rmSync(join(repo, "golden/hns", s), { recursive: true, force: true });
   }
-  process.stdout.write(`${fixtures.length} fixtures; ${changed} golden file(s) ${check ? "differ" : "written"}; ${stale.length} stale\n`);
+  process.stdout.write(
+    `${fixtures.length} fixtures; ${changed} golden file(s) ${check ? "differ" : "written"}; ${stale.length} stale\n`,
+  );
   return check && changed + stale.length > 0 ? 1 : 0;
 }
 
-const invoked = process.argv[1] !== undefined && existsSync(process.argv[1]) ? pathToFileURL(realpathSync(resolve(process.argv[1]))).href : "";
+const invoked =
+  process.argv[1] !== undefined && existsSync(process.argv[1])
+    ? pathToFileURL(realpathSync(resolve(process.argv[1]))).href
+    : "";
 if (invoked === import.meta.url) {
   process.exitCode = await main(process.argv.slice(2));
 }

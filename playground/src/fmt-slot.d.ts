@@ -5,7 +5,11 @@
  */
 declare module "yaoc-playground:fmt" {
   export const available: boolean;
-  export function formatSource(source: string): { readonly ok: true; readonly text: string } | { readonly ok: false; readonly diagnostic?: { readonly message: string } };
+  export function formatSource(
+    source: string,
+  ):
+    | { readonly ok: true; readonly text: string }
+    | { readonly ok: false; readonly diagnostic?: { readonly message: string } };
 }
 declare module "yaoc-playground:examples" {
   /** The shipped examples: a package name (`review.hns`) and its files relative to the package root ("" for a single file). */

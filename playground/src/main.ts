@@ -129,7 +129,11 @@ function showDiagnostics(result: PackageCheckResult): void {
     li.addEventListener("click", () => {
       if (file === undefined) return;
       openFile(file);
-      if (d.span) view.dispatch({ selection: { anchor: offsetOf(view.state.doc, d.span.start.line, d.span.start.column) }, scrollIntoView: true });
+      if (d.span)
+        view.dispatch({
+          selection: { anchor: offsetOf(view.state.doc, d.span.start.line, d.span.start.column) },
+          scrollIntoView: true,
+        });
       view.focus();
     });
     list.append(li);
@@ -137,7 +141,13 @@ function showDiagnostics(result: PackageCheckResult): void {
       const from = d.span ? offsetOf(doc, d.span.start.line, d.span.start.column) : 0;
       let to = d.span ? offsetOf(doc, d.span.end.line, d.span.end.column) : Math.min(doc.length, doc.line(1).to);
       if (to <= from) to = Math.min(doc.length, from + 1);
-      inline.push({ from, to, severity: d.severity === "info" ? "info" : d.severity, message: `${d.code}: ${d.message}`, source: "yaoc" });
+      inline.push({
+        from,
+        to,
+        severity: d.severity === "info" ? "info" : d.severity,
+        message: `${d.code}: ${d.message}`,
+        source: "yaoc",
+      });
     }
   }
   view.dispatch(setDiagnostics(view.state, inline));
@@ -148,12 +158,15 @@ function showOutputs(p: PlaygroundPackage, result: PackageCheckResult): void {
     `kind:         ${result.kind}`,
     `valid:        ${result.valid}`,
     `identity:     ${result.identity ?? "(none: the package is invalid)"}`,
-    ...(result.extra?.["program_hash"] !== undefined ? [`program_hash: ${String(result.extra["program_hash"] ?? "(none)")}`] : []),
+    ...(result.extra?.["program_hash"] !== undefined
+      ? [`program_hash: ${String(result.extra["program_hash"] ?? "(none)")}`]
+      : []),
   ].join("\n");
   void showHnsViews(p, result);
   const text = p.files[current] ?? "";
   if (!fmtAvailable) $("tab-fmt").textContent = "formatter not available (yaoc fmt has not landed in this build)";
-  else if (!/\.(hns|yao)$/.test(current === "" ? p.name : current)) $("tab-fmt").textContent = "yaoc fmt formats Yao sources (.hns, .yao) only";
+  else if (!/\.(hns|yao)$/.test(current === "" ? p.name : current))
+    $("tab-fmt").textContent = "yaoc fmt formats Yao sources (.hns, .yao) only";
   else {
     const f = formatSource(text);
     $("tab-fmt").textContent = f.ok ? f.text : `cannot format: ${f.diagnostic?.message ?? "invalid input"}`;
@@ -165,7 +178,10 @@ async function showHnsViews(p: PlaygroundPackage, result: PackageCheckResult): P
   const ir = $("tab-ir");
   const profile = $("tab-profile");
   if (result.kind !== "hns" || !result.valid) {
-    const why = result.kind !== "hns" ? `only HNS packages have a typed IR (this is ${result.kind})` : "the package is invalid; fix the diagnostics first";
+    const why =
+      result.kind !== "hns"
+        ? `only HNS packages have a typed IR (this is ${result.kind})`
+        : "the package is invalid; fix the diagnostics first";
     ir.textContent = why;
     profile.textContent = why;
     return;
@@ -173,9 +189,19 @@ async function showHnsViews(p: PlaygroundPackage, result: PackageCheckResult): P
   const loaded = await loadPackage(packageFs(p), p.name);
   if (!loaded.ok) return;
   const h = loaded.package;
-  const analysis = analyzeModule({ entry: h.entry.form, functions: h.functions, allowInternal: true, profile: morphzProfile(toolsFromManifest(h.manifest.tools).tools) });
-  ir.textContent = analysis.program ? programJson(analysis.program) : analysis.diagnostics.map((d) => d.message).join("\n");
-  profile.textContent = evaluationProfile(sharedTypes(h)[0], h.functions.map((f) => f.form));
+  const analysis = analyzeModule({
+    entry: h.entry.form,
+    functions: h.functions,
+    allowInternal: true,
+    profile: morphzProfile(toolsFromManifest(h.manifest.tools).tools),
+  });
+  ir.textContent = analysis.program
+    ? programJson(analysis.program)
+    : analysis.diagnostics.map((d) => d.message).join("\n");
+  profile.textContent = evaluationProfile(
+    sharedTypes(h)[0],
+    h.functions.map((f) => f.form),
+  );
 }
 
 function renderTree(): void {
@@ -213,7 +239,10 @@ function openFile(name: string): void {
 function loadPackageIntoPage(p: PlaygroundPackage): void {
   pkg = p;
   const names = Object.keys(p.files).sort();
-  current = "" in p.files ? "" : (names.find((n) => /manifest\.yao$|surface\.json$|harp\.json$|\.acl$/.test(n)) ?? names[0] ?? "");
+  current =
+    "" in p.files
+      ? ""
+      : (names.find((n) => /manifest\.yao$|surface\.json$|harp\.json$|\.acl$/.test(n)) ?? names[0] ?? "");
   lastResult = undefined;
   openFile(current);
   void runCheck();
@@ -236,8 +265,10 @@ function setUpExamples(): void {
 function setUpTabs(): void {
   for (const tab of document.querySelectorAll<HTMLButtonElement>("#tabs [role=tab]")) {
     tab.addEventListener("click", () => {
-      for (const t of document.querySelectorAll<HTMLButtonElement>("#tabs [role=tab]")) t.setAttribute("aria-selected", String(t === tab));
-      for (const panel of document.querySelectorAll<HTMLElement>(".tab")) panel.hidden = panel.dataset["tab"] !== tab.dataset["tab"];
+      for (const t of document.querySelectorAll<HTMLButtonElement>("#tabs [role=tab]"))
+        t.setAttribute("aria-selected", String(t === tab));
+      for (const panel of document.querySelectorAll<HTMLElement>(".tab"))
+        panel.hidden = panel.dataset["tab"] !== tab.dataset["tab"];
     });
   }
 }
@@ -255,9 +286,16 @@ async function start(): Promise<void> {
   setUpTabs();
   setUpShare();
   const fromFragment = location.hash.length > 1 ? await decodeFragment(location.hash.slice(1)) : undefined;
-  if (location.hash.length > 1 && fromFragment === undefined) $("share-status").textContent = "the address holds no readable package; showing an example";
+  if (location.hash.length > 1 && fromFragment === undefined)
+    $("share-status").textContent = "the address holds no readable package; showing an example";
   loadPackageIntoPage(fromFragment ?? { name: examples[0]!.name, files: { ...examples[0]!.files } });
-  (window as unknown as { yaocPlayground: unknown }).yaocPlayground = { view, examples, get package() { return pkg; } };
+  (window as unknown as { yaocPlayground: unknown }).yaocPlayground = {
+    view,
+    examples,
+    get package() {
+      return pkg;
+    },
+  };
 }
 
 void start();

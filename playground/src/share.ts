@@ -17,7 +17,8 @@ async function pipe(bytes: Uint8Array, stream: CompressionStream | Decompression
 
 function toBase64Url(bytes: Uint8Array): string {
   let s = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode.apply(null, Array.from(bytes.subarray(i, i + 0x8000)));
+  for (let i = 0; i < bytes.length; i += 0x8000)
+    s += String.fromCharCode.apply(null, Array.from(bytes.subarray(i, i + 0x8000)));
   return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
@@ -44,7 +45,11 @@ export async function decodeFragment(fragment: string): Promise<PlaygroundPackag
     if (typeof name !== "string" || !/^[^/\0]{1,200}$/.test(name) || name === "." || name === "..") return undefined;
     if (typeof files !== "object" || files === null || Array.isArray(files)) return undefined;
     const entries = Object.entries(files as Record<string, unknown>);
-    if (entries.length === 0 || entries.some(([k, v]) => typeof v !== "string" || k.split("/").some((s) => s === "..") || k.startsWith("/"))) return undefined;
+    if (
+      entries.length === 0 ||
+      entries.some(([k, v]) => typeof v !== "string" || k.split("/").some((s) => s === "..") || k.startsWith("/"))
+    )
+      return undefined;
     return { name, files: Object.fromEntries(entries) as Record<string, string> };
   } catch {
     return undefined;

@@ -51,24 +51,34 @@ export async function checkA3s(diskFs: PackageFs, path: string): Promise<CheckRe
   let realRoot: string;
   try {
     root = await packageRoot(fs, path);
-    if (root === null) return fail(diagnostic("a3s.package.not_found", `no ${MANIFEST_FILE} at '${path}'`, { file: path }));
+    if (root === null)
+      return fail(diagnostic("a3s.package.not_found", `no ${MANIFEST_FILE} at '${path}'`, { file: path }));
     // One read: the manifest, the declared files, the OKF bundles and the fingerprint come from this snapshot.
     fs = await packageView(diskFs, root, { fileLimits: new Map([[MANIFEST_FILE, ACL_MAX_BYTES + 4]]) });
     realRoot = await fs.realpath(root);
   } catch (e) {
-    return fail(diagnostic("a3s.package.io", `cannot open '${path}': ${e instanceof Error ? e.message : String(e)}`, { file: path }));
+    return fail(
+      diagnostic("a3s.package.io", `cannot open '${path}': ${e instanceof Error ? e.message : String(e)}`, {
+        file: path,
+      }),
+    );
   }
 
   const manifestFile = joinPath(root, MANIFEST_FILE);
   const manifestStat = await fs.lstat(joinPath(realRoot, MANIFEST_FILE));
   if (manifestStat === null || manifestStat.kind !== "file") {
-    return fail(diagnostic("a3s.package.declared_file", `${MANIFEST_FILE} must be a regular file`, { file: manifestFile }));
+    return fail(
+      diagnostic("a3s.package.declared_file", `${MANIFEST_FILE} must be a regular file`, { file: manifestFile }),
+    );
   }
   let bytes: Uint8Array;
   try {
     bytes = await fs.readFile(joinPath(realRoot, MANIFEST_FILE), ACL_MAX_BYTES + 4);
   } catch (e) {
-    const why = e instanceof FsError && e.code === "too_large" ? `is larger than ${ACL_MAX_BYTES} bytes (ACL 0.3 document limit)` : `cannot be read: ${e instanceof Error ? e.message : String(e)}`;
+    const why =
+      e instanceof FsError && e.code === "too_large"
+        ? `is larger than ${ACL_MAX_BYTES} bytes (ACL 0.3 document limit)`
+        : `cannot be read: ${e instanceof Error ? e.message : String(e)}`;
     return fail(diagnostic("a3s.acl.too_large", `${MANIFEST_FILE} ${why}`, { file: manifestFile }));
   }
   const manifestDigest = rawDigest(bytes);
@@ -91,7 +101,13 @@ export async function checkA3s(diskFs: PackageFs, path: string): Promise<CheckRe
   for (const o of manifest?.okf ?? []) {
     const r = await checkOkfBundle(fs, joinPath(realRoot, o.bundle.root), o.bundle.limits, o.bundle, o.bundle.root);
     for (const d of r.diagnostics) diagnostics.push(d);
-    if (r.inspection !== null) okf[o.id] = { contentDigest: r.inspection.contentDigest, conceptCount: r.inspection.conceptCount, fileCount: r.inspection.fileCount, expandedBytes: r.inspection.expandedBytes };
+    if (r.inspection !== null)
+      okf[o.id] = {
+        contentDigest: r.inspection.contentDigest,
+        conceptCount: r.inspection.conceptCount,
+        fileCount: r.inspection.fileCount,
+        expandedBytes: r.inspection.expandedBytes,
+      };
   }
   const scan = await scanPackage(fs, realRoot);
   for (const d of scan.diagnostics) diagnostics.push(d);
@@ -108,8 +124,12 @@ export async function checkA3s(diskFs: PackageFs, path: string): Promise<CheckRe
     extra["packageId"] = manifest.packageId;
     extra["version"] = manifest.version;
   }
-  extra["verification"] = "signatures and TUF metadata are not verified by this check; release descriptors are checked only for size, schema and their bindings to the manifest (timeout_ms, base_path, API contract digest); Tool task and MCP stdio executables must carry an execute permission bit (a3s.package.not_executable)";
-  return rebased({ path, kind: "a3s", valid, identity: valid ? scan.fingerprint : null, diagnostics, extra, sources }, root);
+  extra["verification"] =
+    "signatures and TUF metadata are not verified by this check; release descriptors are checked only for size, schema and their bindings to the manifest (timeout_ms, base_path, API contract digest); Tool task and MCP stdio executables must carry an execute permission bit (a3s.package.not_executable)";
+  return rebased(
+    { path, kind: "a3s", valid, identity: valid ? scan.fingerprint : null, diagnostics, extra, sources },
+    root,
+  );
 }
 
 /**
@@ -118,12 +138,15 @@ export async function checkA3s(diskFs: PackageFs, path: string): Promise<CheckRe
  * the working directory when the user gave a relative path), like every other frontend.
  */
 function rebased(result: CheckResult, root: string): CheckResult {
-  const under = (file: string | undefined): string | undefined => (file === undefined || file.startsWith("/") ? file : joinPath(root, file));
+  const under = (file: string | undefined): string | undefined =>
+    file === undefined || file.startsWith("/") ? file : joinPath(root, file);
   const diagnostics = result.diagnostics.map((d) => {
     const file = under(d.file);
     const related = d.related?.map((r) => (r.file === undefined ? r : { ...r, file: under(r.file)! }));
     return { ...d, ...(file !== undefined ? { file } : {}), ...(related !== undefined ? { related } : {}) };
   });
-  const sources = new Map([...(result.sources ?? new Map<string, string>())].map(([f, text]) => [under(f)!, text] as const));
+  const sources = new Map(
+    [...(result.sources ?? new Map<string, string>())].map(([f, text]) => [under(f)!, text] as const),
+  );
   return { ...result, diagnostics, sources };
 }

@@ -123,7 +123,12 @@ class CatalogFailure extends Error {
   }
 }
 
-function fail(code: CatalogCode, message: string, where: { file?: string; hint?: string } = {}, ioError = false): never {
+function fail(
+  code: CatalogCode,
+  message: string,
+  where: { file?: string; hint?: string } = {},
+  ioError = false,
+): never {
   throw new CatalogFailure(diagnostic(code, message, where), ioError);
 }
 
@@ -169,7 +174,9 @@ export class Catalog {
           ...check.diagnostics,
           diagnostic("catalog.rejected", `${path} was not installed: ${why}`, {
             file: path,
-            hint: check.ioError ? "check the path" : `fix the errors above (\`yaoc check ${path}\` shows them) and install again`,
+            hint: check.ioError
+              ? "check the path"
+              : `fix the errors above (\`yaoc check ${path}\` shows them) and install again`,
           }),
         ],
         check,
@@ -190,9 +197,13 @@ export class Catalog {
     try {
       const name = `${id}@${version}`;
       if (id.trim() === "" || version.trim() === "" || CONTROL.test(id) || CONTROL.test(version)) {
-        fail("catalog.bad_name", `${JSON.stringify(id)}@${JSON.stringify(version)} cannot be installed: the id and version must be non-empty and free of control characters`, {
-          hint: "change the manifest's (id …) and (version …) to printable text",
-        });
+        fail(
+          "catalog.bad_name",
+          `${JSON.stringify(id)}@${JSON.stringify(version)} cannot be installed: the id and version must be non-empty and free of control characters`,
+          {
+            hint: "change the manifest's (id …) and (version …) to printable text",
+          },
+        );
       }
       const source = loadableSource(identityInputOf(pkg));
       const bytes = encoder.encode(source);
@@ -200,14 +211,21 @@ export class Catalog {
       // `export` promises one loadable file: refuse what a loader with the default single-file
       // limit would reject, rather than store a package that can never be exported.
       if (bytes.length > DEFAULT_LOAD_LIMITS.maxSourceBytes) {
-        fail("catalog.export_limit", `${name} was not installed: its single-file encoding has ${bytes.length} bytes, more than the ${DEFAULT_LOAD_LIMITS.maxSourceBytes}-byte limit of a single .hns file, so \`catalog export\` could not write it as one loadable file`, {
-          hint: `make the package smaller (contract, mind and functions together under ${DEFAULT_LOAD_LIMITS.maxSourceBytes} bytes as one file), or distribute it as a directory without the catalog`,
-        });
+        fail(
+          "catalog.export_limit",
+          `${name} was not installed: its single-file encoding has ${bytes.length} bytes, more than the ${DEFAULT_LOAD_LIMITS.maxSourceBytes}-byte limit of a single .hns file, so \`catalog export\` could not write it as one loadable file`,
+          {
+            hint: `make the package smaller (contract, mind and functions together under ${DEFAULT_LOAD_LIMITS.maxSourceBytes} bytes as one file), or distribute it as a directory without the catalog`,
+          },
+        );
       }
       // Store only what reloads: the stored text must re-parse to the same identity.
       const problem = this.objectProblem(bytes, hex);
       if (typeof problem === "string") {
-        fail("catalog.corrupt", `${name} was not installed: its loadable encoding ${problem}; this is a yaoc bug, please report it`);
+        fail(
+          "catalog.corrupt",
+          `${name} was not installed: its loadable encoding ${problem}; this is a yaoc bug, please report it`,
+        );
       }
       await this.ensureFormat(true);
       const bPath = bindingPath(id, version);
@@ -216,11 +234,22 @@ export class Catalog {
       if (existing !== null) return await this.settleExisting(existing, pkg, bytes, hex, base);
 
       await this.ensureObject(hex, bytes);
-      const record: BindingRecord = { id, version, identity: pkg.identity, installedAt: new Date(this.now()).toISOString() };
+      const record: BindingRecord = {
+        id,
+        version,
+        identity: pkg.identity,
+        installedAt: new Date(this.now()).toISOString(),
+      };
       const created = await this.store.createExclusive(bPath, encodeBinding(record));
       if (!created) {
         const winner = await this.readBinding(bPath);
-        if (winner === null) fail("catalog.io", `the binding of ${name} vanished after it was created (${this.where(bPath)}); bindings are never removed, so something outside yaoc changed the catalog`, {}, true);
+        if (winner === null)
+          fail(
+            "catalog.io",
+            `the binding of ${name} vanished after it was created (${this.where(bPath)}); bindings are never removed, so something outside yaoc changed the catalog`,
+            {},
+            true,
+          );
         return await this.settleExisting(winner, pkg, bytes, hex, base);
       }
       // A gc that ran between our object write and our binding may have taken the object: put it back.
@@ -266,11 +295,33 @@ export class Catalog {
   async installSource(name: string, text: string | Uint8Array): Promise<InstallOutcome> {
     const loaded = loadFromSource(name, text, { limits: this.options.limits });
     if (!loaded.ok) {
-      return { path: name, status: "rejected", id: null, version: null, identity: null, diagnostics: [...loaded.diagnostics, diagnostic("catalog.rejected", `${name} was not installed: it does not load`, { file: name })], ioError: false };
+      return {
+        path: name,
+        status: "rejected",
+        id: null,
+        version: null,
+        identity: null,
+        diagnostics: [
+          ...loaded.diagnostics,
+          diagnostic("catalog.rejected", `${name} was not installed: it does not load`, { file: name }),
+        ],
+        ioError: false,
+      };
     }
     const diagnostics = [...loaded.warnings, ...(this.options.analyzer?.(loaded.package).diagnostics ?? [])];
     if (hasErrors(diagnostics)) {
-      return { path: name, status: "rejected", id: loaded.package.manifest.id, version: loaded.package.manifest.version, identity: null, diagnostics: [...diagnostics, diagnostic("catalog.rejected", `${name} was not installed: check found errors`, { file: name })], ioError: false };
+      return {
+        path: name,
+        status: "rejected",
+        id: loaded.package.manifest.id,
+        version: loaded.package.manifest.version,
+        identity: null,
+        diagnostics: [
+          ...diagnostics,
+          diagnostic("catalog.rejected", `${name} was not installed: check found errors`, { file: name }),
+        ],
+        ioError: false,
+      };
     }
     const outcome = await this.installPackage(loaded.package);
     return { ...outcome, path: name, diagnostics: [...diagnostics, ...outcome.diagnostics] };
@@ -285,7 +336,9 @@ export class Catalog {
       const bPath = bindingPath(id, version);
       const binding = await this.readBinding(bPath);
       if (binding === null) {
-        fail("catalog.not_found", `no package is installed as ${id}@${version} in ${this.store.location}`, { hint: await this.versionsHint(id) });
+        fail("catalog.not_found", `no package is installed as ${id}@${version} in ${this.store.location}`, {
+          hint: await this.versionsHint(id),
+        });
       }
       const loaded = await this.loadBound(binding, bPath);
       if (!loaded.ok) throw new CatalogFailure(loaded.diagnostic, false);
@@ -307,12 +360,23 @@ export class Catalog {
         if (i > 0 && i < ref.length - 1) splits.push([ref.slice(0, i), ref.slice(i + 1)]);
       }
       if (splits.length === 0) {
-        fail("catalog.bad_reference", `${JSON.stringify(ref)} is not a package reference`, { hint: "write ID@VERSION, for example acme.review@1.0.0; `yaoc catalog list` shows what is installed" }, true);
+        fail(
+          "catalog.bad_reference",
+          `${JSON.stringify(ref)} is not a package reference`,
+          { hint: "write ID@VERSION, for example acme.review@1.0.0; `yaoc catalog list` shows what is installed" },
+          true,
+        );
       }
       const found: Array<[string, string]> = [];
-      for (const [id, version] of splits) if ((await this.store.read(bindingPath(id, version))) !== null) found.push([id, version]);
+      for (const [id, version] of splits)
+        if ((await this.store.read(bindingPath(id, version))) !== null) found.push([id, version]);
       if (found.length > 1) {
-        fail("catalog.ambiguous_reference", `${ref} names more than one installed package: ${found.map(([i, v]) => `id ${JSON.stringify(i)} version ${JSON.stringify(v)}`).join(", ")}`, { hint: "use the library API get(id, version) to address one exactly" }, true);
+        fail(
+          "catalog.ambiguous_reference",
+          `${ref} names more than one installed package: ${found.map(([i, v]) => `id ${JSON.stringify(i)} version ${JSON.stringify(v)}`).join(", ")}`,
+          { hint: "use the library API get(id, version) to address one exactly" },
+          true,
+        );
       }
       const [id, version] = found[0] ?? splits[splits.length - 1]!;
       return await this.get(id, version);
@@ -379,17 +443,28 @@ export class Catalog {
         }
         const state = typeof problem === "string" ? ` (and it ${problem})` : "";
         diagnostics.push(
-          diagnostic("catalog.unreferenced", `${this.where(`${OBJECTS_DIR}/${entry.name}`)} is not referenced by any binding${state}`, {
-            severity: "info",
-            hint: "it is left over from an interrupted or conflicting install; `yaoc catalog gc` removes it",
-          }),
+          diagnostic(
+            "catalog.unreferenced",
+            `${this.where(`${OBJECTS_DIR}/${entry.name}`)} is not referenced by any binding${state}`,
+            {
+              severity: "info",
+              hint: "it is left over from an interrupted or conflicting install; `yaoc catalog gc` removes it",
+            },
+          ),
         );
       }
       const ok = !hasErrors(diagnostics);
       return { ok, entries, objects, unreferenced, diagnostics, ioError: false };
     } catch (e) {
       const f = this.failure(e);
-      return { ok: false, entries, objects: 0, unreferenced: 0, diagnostics: [...diagnostics, ...f.diagnostics], ioError: f.ioError };
+      return {
+        ok: false,
+        entries,
+        objects: 0,
+        unreferenced: 0,
+        diagnostics: [...diagnostics, ...f.diagnostics],
+        ioError: f.ioError,
+      };
     }
   }
 
@@ -411,9 +486,13 @@ export class Catalog {
       await this.ensureFormat(false);
       const first = await this.referencedHexes();
       if (first === null) {
-        fail("catalog.corrupt", `gc did not remove anything from ${this.store.location}: some bindings are unreadable, so it cannot tell which objects they reference`, {
-          hint: "run `yaoc catalog verify` to see which bindings are damaged",
-        });
+        fail(
+          "catalog.corrupt",
+          `gc did not remove anything from ${this.store.location}: some bindings are unreadable, so it cannot tell which objects they reference`,
+          {
+            hint: "run `yaoc catalog verify` to see which bindings are damaged",
+          },
+        );
       }
       // Every copy gc may delete is first *claimed*: renamed to a trash name of this run. Only the
       // claimant decides its fate, after listing the bindings again (docs/catalog.md, "gc racing
@@ -455,7 +534,14 @@ export class Catalog {
       return { ok: true, removedObjects, restoredObjects, removedTemp, diagnostics, ioError: false };
     } catch (e) {
       const f = this.failure(e);
-      return { ok: false, removedObjects, restoredObjects, removedTemp, diagnostics: [...diagnostics, ...f.diagnostics], ioError: f.ioError };
+      return {
+        ok: false,
+        removedObjects,
+        restoredObjects,
+        removedTemp,
+        diagnostics: [...diagnostics, ...f.diagnostics],
+        ioError: f.ioError,
+      };
     }
   }
 
@@ -481,7 +567,10 @@ export class Catalog {
     return new Set(bindings.map((b) => identityHex(b.record.identity)));
   }
 
-  private async readAllBindings(): Promise<{ bindings: Array<{ record: BindingRecord; path: string }>; diagnostics: Diagnostic[] }> {
+  private async readAllBindings(): Promise<{
+    bindings: Array<{ record: BindingRecord; path: string }>;
+    diagnostics: Diagnostic[];
+  }> {
     const bindings: Array<{ record: BindingRecord; path: string }> = [];
     const diagnostics: Diagnostic[] = [];
     for (const entry of await this.store.list(BINDINGS_DIR)) {
@@ -498,7 +587,9 @@ export class Catalog {
         diagnostics.push(e.diagnostic);
       }
     }
-    bindings.sort((a, b) => compareCodePoints(a.record.id, b.record.id) || compareCodePoints(a.record.version, b.record.version));
+    bindings.sort(
+      (a, b) => compareCodePoints(a.record.id, b.record.id) || compareCodePoints(a.record.version, b.record.version),
+    );
     return { bindings, diagnostics };
   }
 
@@ -533,17 +624,25 @@ export class Catalog {
       // this one package, reported by name; the other packages are still checked.
       return {
         ok: false,
-        diagnostic: diagnostic("catalog.corrupt", `the stored object of ${name} (${this.where(objPath)}) is damaged: ${e.message}`, {
-          hint: `re-install the package with identity ${record.identity} to repair it; never edit files in the catalog`,
-        }),
+        diagnostic: diagnostic(
+          "catalog.corrupt",
+          `the stored object of ${name} (${this.where(objPath)}) is damaged: ${e.message}`,
+          {
+            hint: `re-install the package with identity ${record.identity} to repair it; never edit files in the catalog`,
+          },
+        ),
       };
     }
     if (bytes === null) {
       return {
         ok: false,
-        diagnostic: diagnostic("catalog.dangling", `${name} is bound to ${record.identity}, but its object ${this.where(objPath)} is missing`, {
-          hint: `re-install the package with identity ${record.identity} to restore it (the binding ${this.where(bPath)} stays as it is)`,
-        }),
+        diagnostic: diagnostic(
+          "catalog.dangling",
+          `${name} is bound to ${record.identity}, but its object ${this.where(objPath)} is missing`,
+          {
+            hint: `re-install the package with identity ${record.identity} to restore it (the binding ${this.where(bPath)} stays as it is)`,
+          },
+        ),
       };
     }
     const problem = this.objectProblem(bytes, hex);
@@ -558,9 +657,13 @@ export class Catalog {
     if (problem.manifest.id !== record.id || problem.manifest.version !== record.version) {
       return {
         ok: false,
-        diagnostic: diagnostic("catalog.corrupt", `the binding ${this.where(bPath)} of ${name} names an object that is ${problem.manifest.id}@${problem.manifest.version}`, {
-          hint: "restore the catalog from a backup",
-        }),
+        diagnostic: diagnostic(
+          "catalog.corrupt",
+          `the binding ${this.where(bPath)} of ${name} names an object that is ${problem.manifest.id}@${problem.manifest.version}`,
+          {
+            hint: "restore the catalog from a backup",
+          },
+        ),
       };
     }
     return { ok: true, package: problem, source: new TextDecoder().decode(bytes) };
@@ -604,8 +707,10 @@ export class Catalog {
       const first = loaded.diagnostics.find((d) => d.severity === "error");
       return `does not load (${first?.code ?? "error"}: ${first?.message ?? "unknown"})`;
     }
-    if (loaded.package.identity !== `sha256:${hex}`) return `reloads to identity ${loaded.package.identity}, not sha256:${hex}`;
-    if (loadableSource(identityInputOf(loaded.package)) !== text) return "reloads to its identity but differs from its canonical encoding (bytes were changed)";
+    if (loaded.package.identity !== `sha256:${hex}`)
+      return `reloads to identity ${loaded.package.identity}, not sha256:${hex}`;
+    if (loadableSource(identityInputOf(loaded.package)) !== text)
+      return "reloads to its identity but differs from its canonical encoding (bytes were changed)";
     return loaded.package;
   }
 
@@ -628,26 +733,43 @@ export class Catalog {
     const marker = await this.store.read(FORMAT_FILE);
     if (marker !== null) {
       if (new TextDecoder().decode(marker) !== FORMAT_TEXT) {
-        fail("catalog.bad_format", `${this.store.location} is not a yaoc catalog of this version: its ${FORMAT_FILE} file does not say ${JSON.stringify(FORMAT_TEXT.trim())}`, {
-          hint: "use another --catalog directory, or a yaoc version that understands this catalog",
-        }, true);
+        fail(
+          "catalog.bad_format",
+          `${this.store.location} is not a yaoc catalog of this version: its ${FORMAT_FILE} file does not say ${JSON.stringify(FORMAT_TEXT.trim())}`,
+          {
+            hint: "use another --catalog directory, or a yaoc version that understands this catalog",
+          },
+          true,
+        );
       }
       return;
     }
     const foreign = (await this.store.listRoot()).filter((n) => !KNOWN_ROOT_NAMES.has(n));
     if (foreign.length > 0) {
-      fail("catalog.bad_format", `${this.store.location} is not a yaoc catalog: it holds ${foreign.slice(0, 3).map((n) => JSON.stringify(n)).join(", ")}${foreign.length > 3 ? ", …" : ""} and no ${FORMAT_FILE} file`, {
-        hint: "point --catalog (or YAOC_CATALOG) at a new or empty directory",
-      }, true);
+      fail(
+        "catalog.bad_format",
+        `${this.store.location} is not a yaoc catalog: it holds ${foreign
+          .slice(0, 3)
+          .map((n) => JSON.stringify(n))
+          .join(", ")}${foreign.length > 3 ? ", …" : ""} and no ${FORMAT_FILE} file`,
+        {
+          hint: "point --catalog (or YAOC_CATALOG) at a new or empty directory",
+        },
+        true,
+      );
     }
     if (!write) return;
     if (!(await this.store.createExclusive(FORMAT_FILE, encoder.encode(FORMAT_TEXT)))) await this.ensureFormat(false);
   }
 
   private async versionsHint(id: string): Promise<string> {
-    const { bindings } = await this.readAllBindings().catch(() => ({ bindings: [] as Array<{ record: BindingRecord }> }));
+    const { bindings } = await this.readAllBindings().catch(() => ({
+      bindings: [] as Array<{ record: BindingRecord }>,
+    }));
     const versions = bindings.filter((b) => b.record.id === id).map((b) => b.record.version);
-    return versions.length > 0 ? `installed versions of ${id}: ${versions.join(", ")}` : "`yaoc catalog list` shows what is installed";
+    return versions.length > 0
+      ? `installed versions of ${id}: ${versions.join(", ")}`
+      : "`yaoc catalog list` shows what is installed";
   }
 
   private stray(path: string): Diagnostic {
@@ -666,20 +788,33 @@ export class Catalog {
   }
 
   private statusOf(e: unknown): InstallStatus {
-    return e instanceof CatalogFailure && (e.diagnostic.code === "catalog.bad_name" || e.diagnostic.code === "catalog.export_limit") ? "rejected" : "error";
+    return e instanceof CatalogFailure &&
+      (e.diagnostic.code === "catalog.bad_name" || e.diagnostic.code === "catalog.export_limit")
+      ? "rejected"
+      : "error";
   }
 
   private failure(e: unknown): { diagnostics: Diagnostic[]; ioError: boolean } {
     if (e instanceof CatalogFailure) return { diagnostics: [e.diagnostic], ioError: e.ioError };
     if (e instanceof StoreError && e.code === "read_only") {
       return {
-        diagnostics: [diagnostic("catalog.read_only", `${e.message}; this command needs to write to the catalog`, { file: e.path, hint: "use a writable --catalog directory, or run list, show, export and verify, which only read" })],
+        diagnostics: [
+          diagnostic("catalog.read_only", `${e.message}; this command needs to write to the catalog`, {
+            file: e.path,
+            hint: "use a writable --catalog directory, or run list, show, export and verify, which only read",
+          }),
+        ],
         ioError: true,
       };
     }
     if (e instanceof StoreError) {
       return {
-        diagnostics: [diagnostic("catalog.io", `catalog storage failed: ${e.message}`, { file: e.path, hint: "check that the catalog directory exists, is writable and is on a local file system" })],
+        diagnostics: [
+          diagnostic("catalog.io", `catalog storage failed: ${e.message}`, {
+            file: e.path,
+            hint: "check that the catalog directory exists, is writable and is on a local file system",
+          }),
+        ],
         ioError: true,
       };
     }
@@ -703,4 +838,3 @@ function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
-

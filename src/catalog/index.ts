@@ -3,7 +3,19 @@
  * store and the code table. Node runtimes use `openCatalog(dir)` from ./node-store.js.
  */
 export { Catalog, DEFAULT_GC_GRACE_MS, identityInputOf, openCatalogStore } from "./catalog.js";
-export type { BindingRecord, CatalogOptions, EntryStatus, GcOptions, GcReport, GetResult, InstallOutcome, InstallStatus, ListResult, VerifyEntry, VerifyReport } from "./catalog.js";
+export type {
+  BindingRecord,
+  CatalogOptions,
+  EntryStatus,
+  GcOptions,
+  GcReport,
+  GetResult,
+  InstallOutcome,
+  InstallStatus,
+  ListResult,
+  VerifyEntry,
+  VerifyReport,
+} from "./catalog.js";
 export { CATALOG_CODES } from "./codes.js";
 export { bindingName, FORMAT_TEXT } from "./layout.js";
 export { MemoryCatalogStore, StoreError, TEMP_DIR } from "./store.js";

@@ -17,7 +17,13 @@ export const FORMAT_TEXT = "yaoc-catalog 1\n";
 export const OBJECTS_DIR = "objects";
 export const BINDINGS_DIR = "bindings";
 export const TRASH_DIR = "trash";
-export const KNOWN_ROOT_NAMES: ReadonlySet<string> = new Set([FORMAT_FILE, OBJECTS_DIR, BINDINGS_DIR, TRASH_DIR, TEMP_DIR]);
+export const KNOWN_ROOT_NAMES: ReadonlySet<string> = new Set([
+  FORMAT_FILE,
+  OBJECTS_DIR,
+  BINDINGS_DIR,
+  TRASH_DIR,
+  TEMP_DIR,
+]);
 
 export const BINDING_FORMAT = "yaoc.catalog.binding.v1";
 
@@ -66,7 +72,13 @@ export interface BindingRecord {
 }
 
 export function encodeBinding(b: BindingRecord): Uint8Array {
-  const json = JSON.stringify({ format: BINDING_FORMAT, id: b.id, version: b.version, identity: b.identity, installedAt: b.installedAt });
+  const json = JSON.stringify({
+    format: BINDING_FORMAT,
+    id: b.id,
+    version: b.version,
+    identity: b.identity,
+    installedAt: b.installedAt,
+  });
   return new TextEncoder().encode(`${json}\n`);
 }
 
@@ -86,7 +98,8 @@ export function parseBinding(bytes: Uint8Array, fileName: string): BindingRecord
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) return "it is not a JSON object";
   const v = value as Record<string, unknown>;
-  if (v.format !== BINDING_FORMAT) return `its format is ${JSON.stringify(v.format)}, expected ${JSON.stringify(BINDING_FORMAT)}`;
+  if (v.format !== BINDING_FORMAT)
+    return `its format is ${JSON.stringify(v.format)}, expected ${JSON.stringify(BINDING_FORMAT)}`;
   if (typeof v.id !== "string" || typeof v.version !== "string") return "it lacks a string id or version";
   if (!isIdentity(v.identity)) return "its identity is not a sha256:<hex> value";
   if (typeof v.installedAt !== "string") return "it lacks installedAt";
@@ -98,5 +111,7 @@ export function parseBinding(bytes: Uint8Array, fileName: string): BindingRecord
 export function nonce(): string {
   const bytes = new Uint8Array(12);
   globalThis.crypto.getRandomValues(bytes);
-  return Array.from(bytes, (b) => b.toString(36).padStart(2, "0")).join("").slice(0, 20);
+  return Array.from(bytes, (b) => b.toString(36).padStart(2, "0"))
+    .join("")
+    .slice(0, 20);
 }

@@ -30,14 +30,17 @@ export class NodeCatalogStore implements CatalogStore {
       handle = await fsp.open(abs, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     } catch (e) {
       if (errno(e) === "ENOENT") return null;
-      if (errno(e) === "ELOOP") throw new StoreError("not_regular_file", abs, `${abs} is a symbolic link, not a regular file`);
+      if (errno(e) === "ELOOP")
+        throw new StoreError("not_regular_file", abs, `${abs} is a symbolic link, not a regular file`);
       throw toStoreError(e, abs);
     }
     try {
       const st = await handle.stat();
-      if (!st.isFile()) throw new StoreError("not_regular_file", abs, `${abs} is a ${kindName(st)}, not a regular file`);
+      if (!st.isFile())
+        throw new StoreError("not_regular_file", abs, `${abs} is a ${kindName(st)}, not a regular file`);
       // Size first: a huge (or sparse) file is refused before a byte of it is read.
-      if (maxBytes !== undefined && st.size > maxBytes) throw new StoreError("too_large", abs, `${abs} has ${st.size} bytes; at most ${maxBytes} are expected`);
+      if (maxBytes !== undefined && st.size > maxBytes)
+        throw new StoreError("too_large", abs, `${abs} has ${st.size} bytes; at most ${maxBytes} are expected`);
       const limit = maxBytes ?? st.size;
       const buf = new Uint8Array(Math.min(st.size, limit) + 1);
       let filled = 0;
@@ -46,7 +49,8 @@ export class NodeCatalogStore implements CatalogStore {
         if (bytesRead === 0) break;
         filled += bytesRead;
         if (filled === buf.length) {
-          if (maxBytes !== undefined && filled > maxBytes) throw new StoreError("too_large", abs, `${abs} grew past ${maxBytes} bytes while being read`);
+          if (maxBytes !== undefined && filled > maxBytes)
+            throw new StoreError("too_large", abs, `${abs} grew past ${maxBytes} bytes while being read`);
           if (maxBytes === undefined) return new Uint8Array(await readAllFrom(handle, buf, filled));
           break;
         }
@@ -172,13 +176,24 @@ export class NodeCatalogStore implements CatalogStore {
         (a: unknown) => errno(a) === "EACCES" || errno(a) === "EROFS" || errno(a) === "EPERM",
       );
     }
-    if (readOnly) return new StoreError("read_only", this.location, `the catalog ${this.location} is read-only (${code ?? "error"} writing ${path})`);
+    if (readOnly)
+      return new StoreError(
+        "read_only",
+        this.location,
+        `the catalog ${this.location} is read-only (${code ?? "error"} writing ${path})`,
+      );
     return toStoreError(e, path);
   }
 
   private abs(path: string): string {
     // One joined string rather than a spread of the segments (join normalises either way).
-    return join(this.location, path.split("/").filter((s) => s !== "").join("/"));
+    return join(
+      this.location,
+      path
+        .split("/")
+        .filter((s) => s !== "")
+        .join("/"),
+    );
   }
 
   private async writeTemp(data: Uint8Array): Promise<string> {
@@ -187,7 +202,11 @@ export class NodeCatalogStore implements CatalogStore {
     const tmp = join(dir, `${nonce()}.tmp`);
     let handle: fsp.FileHandle;
     try {
-      handle = await fsp.open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+      handle = await fsp.open(
+        tmp,
+        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+        0o644,
+      );
     } catch (e) {
       throw await this.writeError(e, tmp);
     }
@@ -223,7 +242,10 @@ export class NodeCatalogStore implements CatalogStore {
  * The default catalog directory: `YAOC_CATALOG`, else `$XDG_DATA_HOME/yaoc/catalog` (an absolute
  * XDG_DATA_HOME only, as the XDG spec requires), else `~/.local/share/yaoc/catalog`.
  */
-export function defaultCatalogDir(env: Readonly<Record<string, string | undefined>> = process.env, home: string = homedir()): string {
+export function defaultCatalogDir(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  home: string = homedir(),
+): string {
   const explicit = env.YAOC_CATALOG;
   if (explicit !== undefined && explicit !== "") return explicit;
   const xdg = env.XDG_DATA_HOME;
@@ -282,7 +304,9 @@ function toStoreError(e: unknown, path: string): StoreError {
   if (e instanceof StoreError) return e;
   const code = errno(e);
   const reason = e instanceof Error ? e.message : String(e);
-  if (code === "EACCES" || code === "EPERM" || code === "EROFS") return new StoreError("permission_denied", path, `cannot write ${path}: ${reason}`);
-  if (code === "ENOTDIR" || code === "EEXIST") return new StoreError("not_directory", path, `${path}: a path component is not a directory (${reason})`);
+  if (code === "EACCES" || code === "EPERM" || code === "EROFS")
+    return new StoreError("permission_denied", path, `cannot write ${path}: ${reason}`);
+  if (code === "ENOTDIR" || code === "EEXIST")
+    return new StoreError("not_directory", path, `${path}: a path component is not a directory (${reason})`);
   return new StoreError("io", path, `${path}: ${reason}`);
 }

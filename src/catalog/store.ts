@@ -17,7 +17,13 @@ export interface StoreEntry {
  * `not_regular_file` and `too_large` describe a damaged entry (a link, directory, FIFO or oversized
  * file where a stored file belongs); `read_only` a catalog that cannot be written at all.
  */
-export type StoreErrorCode = "io" | "permission_denied" | "not_directory" | "not_regular_file" | "too_large" | "read_only";
+export type StoreErrorCode =
+  | "io"
+  | "permission_denied"
+  | "not_directory"
+  | "not_regular_file"
+  | "too_large"
+  | "read_only";
 
 /** A storage failure; `message` names the path and says what went wrong. */
 export class StoreError extends Error {
@@ -97,7 +103,8 @@ export class MemoryCatalogStore implements CatalogStore {
     const prefix = `${dir}/`;
     const out: StoreEntry[] = [];
     for (const [path, f] of this.files) {
-      if (path.startsWith(prefix) && !path.slice(prefix.length).includes("/")) out.push({ name: path.slice(prefix.length), mtimeMs: f.mtimeMs });
+      if (path.startsWith(prefix) && !path.slice(prefix.length).includes("/"))
+        out.push({ name: path.slice(prefix.length), mtimeMs: f.mtimeMs });
     }
     return out;
   }

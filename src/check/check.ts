@@ -70,7 +70,11 @@ function invalid(path: string, d: ReturnType<typeof diagnostic>, ioError: boolea
 }
 
 function notFound(path: string): PackageCheckResult {
-  return invalid(path, diagnostic("cli.not_found", `${path} does not exist`, { file: path, hint: "check the path" }), true);
+  return invalid(
+    path,
+    diagnostic("cli.not_found", `${path} does not exist`, { file: path, hint: "check the path" }),
+    true,
+  );
 }
 
 /** Whether resolving `path` fails because its links loop (rather than pointing at nothing). */

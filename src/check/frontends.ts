@@ -54,9 +54,13 @@ export const frontends: readonly Frontend[] = [hcp, harp, a3s];
 export const HNS_DIRECTORY_MARKER = "manifest.yao";
 
 /** What detection looked for, in the words of the "no marker" diagnostic. */
-export const MARKER_DESCRIPTION = "a `.hns` suffix, `harp.json` (HARP), `surface.json`+`policy.json`+`HARNESS.md` (HCP) or `a3s-use-extension.acl` (A3S)";
+export const MARKER_DESCRIPTION =
+  "a `.hns` suffix, `harp.json` (HARP), `surface.json`+`policy.json`+`HARNESS.md` (HCP) or `a3s-use-extension.acl` (A3S)";
 
-export type Route = { readonly kind: "frontend"; readonly frontend: Frontend } | { readonly kind: "hns" } | { readonly kind: "none" };
+export type Route =
+  | { readonly kind: "frontend"; readonly frontend: Frontend }
+  | { readonly kind: "hns" }
+  | { readonly kind: "none" };
 
 /**
  * Route a directory by the markers present in it: a complete HCP pack first (its files are the most
@@ -64,7 +68,8 @@ export type Route = { readonly kind: "frontend"; readonly frontend: Frontend } |
  * `HARNESS.md` is told so by the HCP linter), then a misnamed HNS directory package.
  */
 export async function routeDirectory(fs: PackageFs, path: string): Promise<Route> {
-  const present = async (name: string): Promise<boolean> => (await fs.lstat(joinPath(path, name)).catch(() => null)) !== null;
+  const present = async (name: string): Promise<boolean> =>
+    (await fs.lstat(joinPath(path, name)).catch(() => null)) !== null;
   const hcpPresent = await Promise.all(hcp.markers.map(present));
   if (hcpPresent.every(Boolean)) return { kind: "frontend", frontend: hcp };
   if (await present("harp.json")) return { kind: "frontend", frontend: harp };

@@ -11,7 +11,13 @@ import { olpcCanonical } from "../a3s/package/cjson.js";
 import { resolveFromRegistry, verifyLockFile } from "../a3s/resolve/registry.js";
 import { checkOkfBundle, okfErrorDiagnostic, parseOkfContractJson } from "../a3s/okf/bundle.js";
 import { DEFAULT_OKF_LIMITS, type OkfBundleContract } from "../a3s/okf/contract.js";
-import { packageState, StateError, unavailableObservations, type DesiredPackage, type PackageStateReport } from "../a3s/surfaces/state.js";
+import {
+  packageState,
+  StateError,
+  unavailableObservations,
+  type DesiredPackage,
+  type PackageStateReport,
+} from "../a3s/surfaces/state.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { renderResults } from "../output/format.js";
 import { jsonDiagnostics } from "../output/format-json.js";
@@ -28,18 +34,27 @@ async function loadManifest(dir: string) {
   const file = st?.kind === "directory" ? joinPath(dir, MANIFEST_FILE) : dir;
   const bytes = await fs.readFile(file, 1024 * 1024 + 4);
   const decoded = decodeManifest(bytes, file);
-  if ("diagnostic" in decoded) return { manifest: null, diagnostics: [decoded.diagnostic], file, sources: new Map<string, string>() };
+  if ("diagnostic" in decoded)
+    return { manifest: null, diagnostics: [decoded.diagnostic], file, sources: new Map<string, string>() };
   return { ...checkManifestText(decoded.text, file), file, sources: new Map([[file, decoded.text]]) };
 }
 
 /** Diagnostics of a command that is not a package check, as one result for the output family. */
 function subject(path: string, diagnostics: readonly Diagnostic[], sources?: ReadonlyMap<string, string>): CheckResult {
-  return { path, kind: "a3s", valid: !diagnostics.some((d) => d.severity === "error"), identity: null, diagnostics, ...(sources !== undefined ? { sources } : {}) };
+  return {
+    path,
+    kind: "a3s",
+    valid: !diagnostics.some((d) => d.severity === "error"),
+    identity: null,
+    diagnostics,
+    ...(sources !== undefined ? { sources } : {}),
+  };
 }
 
 /** Human: diagnostics on stderr (stdout keeps the command's own output); other formats: nothing here. */
 function reportHuman(format: OutputFormat, results: readonly CheckResult[]): void {
-  if (format === "human") process.stderr.write(renderResults(results, "human", formatOptions(process.stderr, { diagnosticsOnly: true })));
+  if (format === "human")
+    process.stderr.write(renderResults(results, "human", formatOptions(process.stderr, { diagnosticsOnly: true })));
 }
 
 /** SARIF and GitHub: the diagnostics are the whole output. */
@@ -53,7 +68,10 @@ function machineDiagnostics(format: OutputFormat, results: readonly CheckResult[
  * An action whose unexpected failures (an unreadable file, malformed input it cannot report as a
  * diagnostic) end as a usage/I/O error: a one-line message and exit 2.
  */
-function exitOnFailure<A extends unknown[]>(name: string, body: (...args: A) => Promise<void>): (...args: A) => Promise<void> {
+function exitOnFailure<A extends unknown[]>(
+  name: string,
+  body: (...args: A) => Promise<void>,
+): (...args: A) => Promise<void> {
   return async (...args: A) => {
     try {
       await body(...args);
@@ -64,11 +82,18 @@ function exitOnFailure<A extends unknown[]>(name: string, body: (...args: A) => 
   };
 }
 
-const NOT_VERIFIED = "note: catalog signatures and TUF metadata are not verified (out of scope); provenance is trusted as written\n";
+const NOT_VERIFIED =
+  "note: catalog signatures and TUF metadata are not verified (out of scope); provenance is trusted as written\n";
 
 /** Diagnostics of resolve and lock verify, in the one human form on stderr. */
 function report(diags: readonly Diagnostic[]): void {
-  process.stderr.write(renderResults([{ path: "", kind: "a3s", valid: true, identity: null, diagnostics: diags }], "human", formatOptions(process.stderr, { diagnosticsOnly: true })));
+  process.stderr.write(
+    renderResults(
+      [{ path: "", kind: "a3s", valid: true, identity: null, diagnostics: diags }],
+      "human",
+      formatOptions(process.stderr, { diagnosticsOnly: true }),
+    ),
+  );
 }
 
 export function registerA3sCommands(program: Command): void {
@@ -86,7 +111,9 @@ export function registerA3sCommands(program: Command): void {
       process.exitCode = r.manifest === null ? 1 : 0;
       if (machineDiagnostics(format, results)) return;
       if (format === "json") {
-        process.stdout.write(`${JSON.stringify({ path: dir, kind: "a3s", valid: r.manifest !== null, model: r.manifest, diagnostics: jsonDiagnostics(r.diagnostics, r.sources) }, null, 2)}\n`);
+        process.stdout.write(
+          `${JSON.stringify({ path: dir, kind: "a3s", valid: r.manifest !== null, model: r.manifest, diagnostics: jsonDiagnostics(r.diagnostics, r.sources) }, null, 2)}\n`,
+        );
         return;
       }
       reportHuman(format, results);
@@ -97,17 +124,27 @@ export function registerA3sCommands(program: Command): void {
   const readiness = a3s
     .command("readiness")
     .argument("<dir>", "package directory or a3s-use-extension.acl")
-    .option("--unavailable <surfaces>", "comma-separated kind:id surfaces observed as failed; all others observed in their desired state (healthy or prepared when enabled, otherwise stopped)")
+    .option(
+      "--unavailable <surfaces>",
+      "comma-separated kind:id surfaces observed as failed; all others observed in their desired state (healthy or prepared when enabled, otherwise stopped)",
+    )
     .option("--desired <state>", "desired package state: enabled, installed-disabled or absent", "enabled")
-    .description("print the surface graph's readiness levels, required closure and (with --unavailable or --desired) the package state: removed or draining when absent, installed, draining or reconciling when installed-disabled, ready, degraded, reconciling or broken when enabled");
+    .description(
+      "print the surface graph's readiness levels, required closure and (with --unavailable or --desired) the package state: removed or draining when absent, installed, draining or reconciling when installed-disabled, ready, degraded, reconciling or broken when enabled",
+    );
   addFormatOption(readiness, { jsonAlias: true }).action(
-      exitOnFailure("a3s readiness", async (dir: string, opts: { unavailable?: string; desired: string; json?: boolean; format?: string }) => {
+    exitOnFailure(
+      "a3s readiness",
+      async (dir: string, opts: { unavailable?: string; desired: string; json?: boolean; format?: string }) => {
         const format = formatOf(opts);
         const r = await loadManifest(dir);
         const results = [subject(dir, r.diagnostics, r.sources)];
         if (r.manifest === null) {
           process.exitCode = 1;
-          if (format === "json") process.stdout.write(`${JSON.stringify({ path: dir, valid: false, levels: null, diagnostics: jsonDiagnostics(r.diagnostics, r.sources) }, null, 2)}\n`);
+          if (format === "json")
+            process.stdout.write(
+              `${JSON.stringify({ path: dir, valid: false, levels: null, diagnostics: jsonDiagnostics(r.diagnostics, r.sources) }, null, 2)}\n`,
+            );
           else if (!machineDiagnostics(format, results)) reportHuman(format, results);
           return;
         }
@@ -116,16 +153,26 @@ export function registerA3sCommands(program: Command): void {
         const graph = surfaceGraph(r.manifest);
         const levels = readinessLevels(graph);
         if (levels === null) {
-          process.stderr.write("a3s.state.invalid: [use.plugin.reconcile_invalid] The named surface dependency graph contains a cycle.\n");
+          process.stderr.write(
+            "a3s.state.invalid: [use.plugin.reconcile_invalid] The named surface dependency graph contains a cycle.\n",
+          );
           process.exitCode = 1;
           return;
         }
-        if (!["enabled", "installed-disabled", "absent"].includes(opts.desired)) throw new Error(`--desired must be enabled, installed-disabled or absent, not '${opts.desired}'`);
+        if (!["enabled", "installed-disabled", "absent"].includes(opts.desired))
+          throw new Error(`--desired must be enabled, installed-disabled or absent, not '${opts.desired}'`);
         let state: PackageStateReport | null = null;
         if (opts.unavailable !== undefined || opts.desired !== "enabled") {
-          const unavailable = (opts.unavailable ?? "").split(",").map((x) => x.trim()).filter((x) => x !== "");
+          const unavailable = (opts.unavailable ?? "")
+            .split(",")
+            .map((x) => x.trim())
+            .filter((x) => x !== "");
           try {
-            state = packageState(graph, { desired: opts.desired as DesiredPackage, hostCompatible: true, observations: unavailableObservations(graph, unavailable, opts.desired as DesiredPackage) });
+            state = packageState(graph, {
+              desired: opts.desired as DesiredPackage,
+              hostCompatible: true,
+              observations: unavailableObservations(graph, unavailable, opts.desired as DesiredPackage),
+            });
           } catch (e) {
             if (!(e instanceof StateError)) throw e;
             process.stderr.write(`a3s.state.invalid: [${e.referenceCode}] ${e.message}\n`);
@@ -134,7 +181,9 @@ export function registerA3sCommands(program: Command): void {
           }
         }
         if (format === "json") {
-          process.stdout.write(`${JSON.stringify({ path: dir, valid: true, levels, ...(state ? { state: state.state, capabilityReady: state.capabilityReady, surfaces: state.surfaces } : {}), diagnostics: jsonDiagnostics(r.diagnostics, r.sources) }, null, 2)}\n`);
+          process.stdout.write(
+            `${JSON.stringify({ path: dir, valid: true, levels, ...(state ? { state: state.state, capabilityReady: state.capabilityReady, surfaces: state.surfaces } : {}), diagnostics: jsonDiagnostics(r.diagnostics, r.sources) }, null, 2)}\n`,
+          );
           return;
         }
         if (state === null) {
@@ -142,11 +191,14 @@ export function registerA3sCommands(program: Command): void {
           return;
         }
         for (const s of state.surfaces) {
-          process.stdout.write(`${s.level}\t${s.surface}${s.required ? "" : " (optional)"}\t${s.observed}${s.reason ? ` (${s.reason})` : ""}\t${s.published ? "published" : "not published"}\n`);
+          process.stdout.write(
+            `${s.level}\t${s.surface}${s.required ? "" : " (optional)"}\t${s.observed}${s.reason ? ` (${s.reason})` : ""}\t${s.published ? "published" : "not published"}\n`,
+          );
         }
         process.stdout.write(`state: ${state.state}${state.capabilityReady ? " (capability ready)" : ""}\n`);
-      }),
-    );
+      },
+    ),
+  );
 
   const check = a3s
     .command("check")
@@ -171,26 +223,34 @@ export function registerA3sCommands(program: Command): void {
     .option("-o, --out <file>", "write the lock here instead of stdout")
     .description("resolve the dependency closure and print the canonical a3s.use.plugin-package-lock.v1")
     .action(
-      exitOnFailure("a3s resolve", async (root: string, opts: { registry: string; target: string; useVersion: string; out?: string }) => {
-        if (await reportUnusablePaths("a3s resolve", [opts.registry])) {
-          process.exitCode = EXIT_USAGE;
-          return;
-        }
-        const fs = new NodeFs();
-        const r = await resolveFromRegistry(fs, opts.registry, root, { target: opts.target, useVersion: opts.useVersion });
-        report(r.diagnostics);
-        process.stderr.write(NOT_VERIFIED);
-        if (r.lock === null || r.verification === null || r.verification.installOrder === null) {
-          process.exitCode = 1;
-          return;
-        }
-        const text = `${olpcCanonical(r.lock)}\n`;
-        if (opts.out !== undefined) {
-          const { writeFile } = await import("node:fs/promises");
-          await writeFile(opts.out, text);
-        } else process.stdout.write(text);
-        process.stderr.write(`lock digest: ${r.digest}\ninstall order: ${r.verification.installOrder.join(", ")}\nremoval order: ${r.verification.removalOrder!.join(", ")}\n`);
-      }),
+      exitOnFailure(
+        "a3s resolve",
+        async (root: string, opts: { registry: string; target: string; useVersion: string; out?: string }) => {
+          if (await reportUnusablePaths("a3s resolve", [opts.registry])) {
+            process.exitCode = EXIT_USAGE;
+            return;
+          }
+          const fs = new NodeFs();
+          const r = await resolveFromRegistry(fs, opts.registry, root, {
+            target: opts.target,
+            useVersion: opts.useVersion,
+          });
+          report(r.diagnostics);
+          process.stderr.write(NOT_VERIFIED);
+          if (r.lock === null || r.verification === null || r.verification.installOrder === null) {
+            process.exitCode = 1;
+            return;
+          }
+          const text = `${olpcCanonical(r.lock)}\n`;
+          if (opts.out !== undefined) {
+            const { writeFile } = await import("node:fs/promises");
+            await writeFile(opts.out, text);
+          } else process.stdout.write(text);
+          process.stderr.write(
+            `lock digest: ${r.digest}\ninstall order: ${r.verification.installOrder.join(", ")}\nremoval order: ${r.verification.removalOrder!.join(", ")}\n`,
+          );
+        },
+      ),
     );
 
   a3s
@@ -210,7 +270,15 @@ export function registerA3sCommands(program: Command): void {
         const ok = r.diagnostics.length === 0 && r.verification?.installOrder != null;
         if (opts.json === true) {
           const v = r.verification;
-          const out = { path: lock, valid: ok, digest: v?.digest ?? null, installOrder: v?.installOrder ?? null, removalOrder: v?.removalOrder ?? null, diagnostics: r.diagnostics, verification: NOT_VERIFIED.slice(6).trim() };
+          const out = {
+            path: lock,
+            valid: ok,
+            digest: v?.digest ?? null,
+            installOrder: v?.installOrder ?? null,
+            removalOrder: v?.removalOrder ?? null,
+            diagnostics: r.diagnostics,
+            verification: NOT_VERIFIED.slice(6).trim(),
+          };
           process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
         } else {
           report(r.diagnostics);
@@ -218,7 +286,9 @@ export function registerA3sCommands(program: Command): void {
           if (r.verification !== null) {
             process.stdout.write(`digest: ${r.verification.digest ?? "(not canonicalizable)"}\n`);
             if (r.verification.installOrder !== null) {
-              process.stdout.write(`install order: ${r.verification.installOrder.join(", ")}\nremoval order: ${r.verification.removalOrder!.join(", ")}\n`);
+              process.stdout.write(
+                `install order: ${r.verification.installOrder.join(", ")}\nremoval order: ${r.verification.removalOrder!.join(", ")}\n`,
+              );
             }
           }
         }
@@ -231,8 +301,13 @@ export function registerA3sCommands(program: Command): void {
     .description("OKF v0.2 knowledge bundles")
     .command("check")
     .argument("<dir>", "bundle root directory")
-    .option("--contract <file>", "an a3s.use.okf-bundle.v1 contract JSON; its limits apply and the bundle must match it")
-    .description("inspect an OKF v0.2 bundle (frontmatter, links, reserved files, limits); --format json prints the inspection");
+    .option(
+      "--contract <file>",
+      "an a3s.use.okf-bundle.v1 contract JSON; its limits apply and the bundle must match it",
+    )
+    .description(
+      "inspect an OKF v0.2 bundle (frontmatter, links, reserved files, limits); --format json prints the inspection",
+    );
   addFormatOption(okfCheck, { jsonAlias: true }).action(
     exitOnFailure("okf check", async (dir: string, opts: { contract?: string; format?: string; json?: boolean }) => {
       const format = formatOf(opts);
@@ -251,14 +326,18 @@ export function registerA3sCommands(program: Command): void {
       }
       if (diagnostics.length === 0) {
         const r = await checkOkfBundle(fs, dir, contract?.limits ?? DEFAULT_OKF_LIMITS, contract);
-        diagnostics = [...r.diagnostics].map((d) => (d.file === undefined || d.file.startsWith("/") ? d : { ...d, file: joinPath(dir, d.file) }));
+        diagnostics = [...r.diagnostics].map((d) =>
+          d.file === undefined || d.file.startsWith("/") ? d : { ...d, file: joinPath(dir, d.file) },
+        );
         inspection = r.inspection;
       }
       const valid = !diagnostics.some((d) => d.severity === "error");
       const result: CheckResult = { path: dir, kind: "unknown", valid, identity: null, diagnostics };
       process.exitCode = valid ? 0 : 1;
       if (format === "json") {
-        process.stdout.write(`${JSON.stringify({ path: dir, kind: "okf", valid, inspection, diagnostics: jsonDiagnostics(diagnostics) }, null, 2)}\n`);
+        process.stdout.write(
+          `${JSON.stringify({ path: dir, kind: "okf", valid, inspection, diagnostics: jsonDiagnostics(diagnostics) }, null, 2)}\n`,
+        );
         return;
       }
       if (format !== "human") {
@@ -266,7 +345,9 @@ export function registerA3sCommands(program: Command): void {
         return;
       }
       process.stdout.write(renderResults([result], "human", formatOptions(process.stdout, { diagnosticsOnly: true })));
-      process.stdout.write(`${dir}: ${valid ? "valid" : "invalid"} OKF bundle${inspection !== null && typeof inspection === "object" && "contentDigest" in inspection ? ` ${String((inspection as { contentDigest: unknown }).contentDigest)}` : ""}\n`);
+      process.stdout.write(
+        `${dir}: ${valid ? "valid" : "invalid"} OKF bundle${inspection !== null && typeof inspection === "object" && "contentDigest" in inspection ? ` ${String((inspection as { contentDigest: unknown }).contentDigest)}` : ""}\n`,
+      );
     }),
   );
 }

@@ -11,5 +11,8 @@ import { main } from "./main.js";
 
 installNodeSha256();
 
-const checkWorker = new URL(import.meta.url.endsWith(".mjs") ? "./check-worker.mjs" : "./check-worker.js", import.meta.url);
+const checkWorker = new URL(
+  import.meta.url.endsWith(".mjs") ? "./check-worker.mjs" : "./check-worker.js",
+  import.meta.url,
+);
 await main(process.argv, { checkWorker });

@@ -70,11 +70,22 @@ export function registerCatalogCommands(program: Command, deps: CatalogCommandDe
       if (opts.format === "json") {
         writeJson({
           catalog: cat.store.location,
-          results: outcomes.map((o) => ({ path: o.path, status: o.status, id: o.id, version: o.version, identity: o.identity, diagnostics: o.diagnostics.map(jsonDiagnostic) })),
+          results: outcomes.map((o) => ({
+            path: o.path,
+            status: o.status,
+            id: o.id,
+            version: o.version,
+            identity: o.identity,
+            diagnostics: o.diagnostics.map(jsonDiagnostic),
+          })),
         });
       } else {
         for (const o of outcomes) {
-          if (o.check !== undefined && (o.status === "rejected" || o.status === "error") && o.check.diagnostics.length > 0) {
+          if (
+            o.check !== undefined &&
+            (o.status === "rejected" || o.status === "error") &&
+            o.check.diagnostics.length > 0
+          ) {
             process.stderr.write(renderHuman([o.check], { color: useColor(process.stderr) }));
             writeDiagnostics(o.diagnostics.filter((d) => d.code.startsWith("catalog.")));
           } else {
@@ -82,11 +93,17 @@ export function registerCatalogCommands(program: Command, deps: CatalogCommandDe
           }
           const who = o.id !== null ? `${o.id}@${o.version ?? ""}` : (o.path ?? "");
           if (o.status === "installed") process.stdout.write(`installed ${who} ${o.identity} from ${o.path}\n`);
-          else if (o.status === "unchanged") process.stdout.write(`unchanged ${who} ${o.identity} (already installed)\n`);
+          else if (o.status === "unchanged")
+            process.stdout.write(`unchanged ${who} ${o.identity} (already installed)\n`);
           else process.stderr.write(`${o.path}: not installed (${o.status})\n`);
         }
       }
-      process.exitCode = missing || outcomes.some((o) => o.ioError) ? EXIT_USAGE : outcomes.every((o) => o.status === "installed" || o.status === "unchanged") ? EXIT_OK : EXIT_INVALID;
+      process.exitCode =
+        missing || outcomes.some((o) => o.ioError)
+          ? EXIT_USAGE
+          : outcomes.every((o) => o.status === "installed" || o.status === "unchanged")
+            ? EXIT_OK
+            : EXIT_INVALID;
     });
 
   common(catalog.command("list"))
@@ -99,7 +116,8 @@ export function registerCatalogCommands(program: Command, deps: CatalogCommandDe
       } else {
         writeDiagnostics(r.diagnostics);
         for (const e of r.entries) process.stdout.write(`${e.id}@${e.version} ${e.identity} ${e.installedAt}\n`);
-        if (r.entries.length === 0 && r.diagnostics.length === 0) process.stderr.write(`no packages installed in ${cat.store.location}\n`);
+        if (r.entries.length === 0 && r.diagnostics.length === 0)
+          process.stderr.write(`no packages installed in ${cat.store.location}\n`);
       }
       process.exitCode = exitFor(r.ioError, r.diagnostics);
     });
@@ -159,7 +177,15 @@ export function registerCatalogCommands(program: Command, deps: CatalogCommandDe
     .action(async (ref: string, out: string, opts: { catalog?: string }) => {
       const cat = open({ ...opts, format: "human" });
       if (out !== "-" && !basename(out).endsWith(".hns")) {
-        return fail("human", [diagnostic("catalog.bad_output", `cannot export to ${out}: a single-file package must be named NAME.hns`, { hint: `for example ${out}.hns, or - for stdout` })], true);
+        return fail(
+          "human",
+          [
+            diagnostic("catalog.bad_output", `cannot export to ${out}: a single-file package must be named NAME.hns`, {
+              hint: `for example ${out}.hns, or - for stdout`,
+            }),
+          ],
+          true,
+        );
       }
       const r = await cat.resolve(ref);
       if (!r.ok) return fail("human", r.diagnostics, r.ioError);
@@ -170,7 +196,15 @@ export function registerCatalogCommands(program: Command, deps: CatalogCommandDe
         try {
           await writeFileAtomic(out, text);
         } catch (e) {
-          return fail("human", [diagnostic("catalog.io", `cannot write ${out}: ${e instanceof Error ? e.message : String(e)}`, { file: out })], true);
+          return fail(
+            "human",
+            [
+              diagnostic("catalog.io", `cannot write ${out}: ${e instanceof Error ? e.message : String(e)}`, {
+                file: out,
+              }),
+            ],
+            true,
+          );
         }
         process.stdout.write(`exported ${r.binding.id}@${r.binding.version} ${r.binding.identity} to ${out}\n`);
       }
@@ -203,9 +237,22 @@ export function registerCatalogCommands(program: Command, deps: CatalogCommandDe
       });
       progress?.clear();
       if (opts.format === "json") {
-        writeJson({ catalog: cat.store.location, ok: r.ok, packages: r.entries, objects: r.objects, unreferenced: r.unreferenced, diagnostics: r.diagnostics.map(jsonDiagnostic) });
+        writeJson({
+          catalog: cat.store.location,
+          ok: r.ok,
+          packages: r.entries,
+          objects: r.objects,
+          unreferenced: r.unreferenced,
+          diagnostics: r.diagnostics.map(jsonDiagnostic),
+        });
       } else if (!human) {
-        process.stdout.write(renderResults([{ path: cat.store.location, kind: "unknown", valid: r.ok, identity: null, diagnostics: r.diagnostics }], opts.format, formatOptions(process.stdout)));
+        process.stdout.write(
+          renderResults(
+            [{ path: cat.store.location, kind: "unknown", valid: r.ok, identity: null, diagnostics: r.diagnostics }],
+            opts.format,
+            formatOptions(process.stdout),
+          ),
+        );
       } else {
         writeDiagnostics(r.diagnostics.filter((d) => !streamed.has(d)));
         const count = (s: string) => r.entries.filter((e) => e.status === s).length;
@@ -218,15 +265,28 @@ export function registerCatalogCommands(program: Command, deps: CatalogCommandDe
 
   common(catalog.command("gc"))
     .description("remove objects no binding references and stale temp files")
-    .addOption(new Option("--grace <seconds>", "leave temp files and trash younger than this alone").default(3600).argParser(parseSeconds))
+    .addOption(
+      new Option("--grace <seconds>", "leave temp files and trash younger than this alone")
+        .default(3600)
+        .argParser(parseSeconds),
+    )
     .action(async (opts: CommonOptions & { grace: number }) => {
       const cat = open(opts);
       const r = await cat.gc({ graceMs: opts.grace * 1000 });
       if (opts.format === "json") {
-        writeJson({ catalog: cat.store.location, ok: r.ok, removedObjects: r.removedObjects, restoredObjects: r.restoredObjects, removedTemp: r.removedTemp, diagnostics: r.diagnostics.map(jsonDiagnostic) });
+        writeJson({
+          catalog: cat.store.location,
+          ok: r.ok,
+          removedObjects: r.removedObjects,
+          restoredObjects: r.restoredObjects,
+          removedTemp: r.removedTemp,
+          diagnostics: r.diagnostics.map(jsonDiagnostic),
+        });
       } else {
         writeDiagnostics(r.diagnostics);
-        process.stdout.write(`gc: removed ${r.removedObjects} unreferenced object${r.removedObjects === 1 ? "" : "s"} and ${r.removedTemp} temp file${r.removedTemp === 1 ? "" : "s"}; restored ${r.restoredObjects}\n`);
+        process.stdout.write(
+          `gc: removed ${r.removedObjects} unreferenced object${r.removedObjects === 1 ? "" : "s"} and ${r.removedTemp} temp file${r.removedTemp === 1 ? "" : "s"}; restored ${r.restoredObjects}\n`,
+        );
       }
       process.exitCode = r.ioError ? EXIT_USAGE : r.ok ? EXIT_OK : EXIT_INVALID;
     });
@@ -234,7 +294,8 @@ export function registerCatalogCommands(program: Command, deps: CatalogCommandDe
 
 function parseSeconds(value: string): number {
   const n = Number(value);
-  if (value.trim() === "" || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError("expected a number of seconds >= 0");
+  if (value.trim() === "" || !Number.isFinite(n) || n < 0)
+    throw new InvalidArgumentError("expected a number of seconds >= 0");
   return n;
 }
 
@@ -260,7 +321,13 @@ function writeJson(value: unknown): void {
 /** Diagnostics on stderr in the one human form (catalog diagnostics point at catalog files, not source spans). */
 function writeDiagnostics(diagnostics: readonly Diagnostic[]): void {
   if (diagnostics.length === 0) return;
-  process.stderr.write(renderResults([{ path: "", kind: "unknown", valid: true, identity: null, diagnostics }], "human", formatOptions(process.stderr, { diagnosticsOnly: true })));
+  process.stderr.write(
+    renderResults(
+      [{ path: "", kind: "unknown", valid: true, identity: null, diagnostics }],
+      "human",
+      formatOptions(process.stderr, { diagnosticsOnly: true }),
+    ),
+  );
 }
 
 /** Write a file whole: temp file next to it, fsync, rename. */

@@ -59,7 +59,11 @@ export interface CheckOutcome {
 }
 
 /** Check each path with the library facade (`check` in src/check), the one place detection lives; no walk (see check-inputs.ts). */
-export async function checkPaths(fs: PackageFs, paths: readonly string[], options: { analyze: boolean; analyzer?: PackageAnalyzer }): Promise<CheckOutcome> {
+export async function checkPaths(
+  fs: PackageFs,
+  paths: readonly string[],
+  options: { analyze: boolean; analyzer?: PackageAnalyzer },
+): Promise<CheckOutcome> {
   const results: CheckResult[] = [];
   let ioError = false;
   for (const path of paths) {
@@ -69,7 +73,6 @@ export async function checkPaths(fs: PackageFs, paths: readonly string[], option
   }
   return { results, ioError };
 }
-
 
 /** At most this many bytes are read from stdin (a package larger than the loader's limits is reported by it). */
 const STDIN_LIMIT = 16 * 1024 * 1024;
@@ -86,7 +89,11 @@ async function readProcessStdin(): Promise<Uint8Array> {
   return new Uint8Array(Buffer.concat(chunks));
 }
 
-export async function runCheck(fs: PackageFs, inputs: readonly string[], options: CheckCommandOptions): Promise<number> {
+export async function runCheck(
+  fs: PackageFs,
+  inputs: readonly string[],
+  options: CheckCommandOptions,
+): Promise<number> {
   const inputsExpanded = await expandInputs(fs, inputs);
   const analyzer = checkAnalyzer(options.toolSchemas);
   const pooled = startWorkers(fs, inputsExpanded, options);
@@ -122,23 +129,33 @@ export async function runCheck(fs: PackageFs, inputs: readonly string[], options
   else if (!stream) {
     // The JSON document is a set of evidence receipts (seed 002): each result with its ReproHash.
     // Each package is named by the last segment of its resolved path, so the ReproHash does not depend on how it was typed.
-    const json = (rs: readonly CheckResult[]) => renderEvidenceJson(rs, { analyze: options.analyze, packageName: (p) => basename(resolve(p)) || p });
+    const json = (rs: readonly CheckResult[]) =>
+      renderEvidenceJson(rs, { analyze: options.analyze, packageName: (p) => basename(resolve(p)) || p });
     process.stdout.write(renderResults(results, options.format, formatOptions(process.stdout, { json })));
   }
   const tooManyWarnings = options.maxWarnings !== undefined && warnings > options.maxWarnings;
-  if (tooManyWarnings) process.stderr.write(`yaoc check: ${warnings} warning${warnings === 1 ? "" : "s"} found, more than --max-warnings ${options.maxWarnings}\n`);
+  if (tooManyWarnings)
+    process.stderr.write(
+      `yaoc check: ${warnings} warning${warnings === 1 ? "" : "s"} found, more than --max-warnings ${options.maxWarnings}\n`,
+    );
   if (ioError) return EXIT_USAGE;
   return results.every((r) => r.valid) && !tooManyWarnings ? EXIT_OK : EXIT_INVALID;
 }
 
 /** `-`: one single-file package from stdin, checked in memory under `--stdin-filename` (default stdin.hns). */
-async function checkStdin(options: CheckCommandOptions, analyzer: PackageAnalyzer): Promise<{ result: CheckResult; ioError: boolean }> {
+async function checkStdin(
+  options: CheckCommandOptions,
+  analyzer: PackageAnalyzer,
+): Promise<{ result: CheckResult; ioError: boolean }> {
   const name = options.stdinFilename ?? "stdin.hns";
   let bytes: Uint8Array;
   try {
     bytes = await (options.readStdin ?? readProcessStdin)();
   } catch (e) {
-    const d = diagnostic("cli.stdin", `cannot read standard input: ${e instanceof Error ? e.message : String(e)}`, { file: name, hint: "pipe one single-file package into `yaoc check -`" });
+    const d = diagnostic("cli.stdin", `cannot read standard input: ${e instanceof Error ? e.message : String(e)}`, {
+      file: name,
+      hint: "pipe one single-file package into `yaoc check -`",
+    });
     return { result: { path: name, kind: "unknown", valid: false, identity: null, diagnostics: [d] }, ioError: true };
   }
   return checkOnePath(MemoryFs.from({ [name]: bytes }), name, { analyze: options.analyze, analyzer });
@@ -150,7 +167,11 @@ async function checkStdin(options: CheckCommandOptions, analyzer: PackageAnalyze
  * unmatched globs, which stay in-process). The caller awaits them in input order, so output is
  * streamed in the same order as `--jobs 1`.
  */
-function startWorkers(fs: PackageFs, inputs: readonly ExpandedInput[], options: CheckCommandOptions): (Promise<{ result: CheckResult; ioError: boolean }> | undefined)[] | undefined {
+function startWorkers(
+  fs: PackageFs,
+  inputs: readonly ExpandedInput[],
+  options: CheckCommandOptions,
+): (Promise<{ result: CheckResult; ioError: boolean }> | undefined)[] | undefined {
   const jobs = options.jobs ?? 1;
   const positions: number[] = [];
   const paths: string[] = [];
@@ -161,9 +182,14 @@ function startWorkers(fs: PackageFs, inputs: readonly ExpandedInput[], options: 
     }
   }
   if (jobs <= 1 || paths.length < 2 || options.workerUrl === undefined) return undefined;
-  const settings = { analyze: options.analyze, ...(options.toolSchemas !== undefined ? { toolSchemas: options.toolSchemas } : {}) };
+  const settings = {
+    analyze: options.analyze,
+    ...(options.toolSchemas !== undefined ? { toolSchemas: options.toolSchemas } : {}),
+  };
   const analyzer = checkAnalyzer(options.toolSchemas);
-  const promises = checkOnWorkers(options.workerUrl, paths, jobs, settings, (path) => checkOnePath(fs, path, { analyze: options.analyze, analyzer }));
+  const promises = checkOnWorkers(options.workerUrl, paths, jobs, settings, (path) =>
+    checkOnePath(fs, path, { analyze: options.analyze, analyzer }),
+  );
   const byInput: (Promise<{ result: CheckResult; ioError: boolean }> | undefined)[] = new Array(inputs.length);
   positions.forEach((at, k) => (byInput[at] = promises[k]));
   return byInput;

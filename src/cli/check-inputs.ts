@@ -81,7 +81,9 @@ async function expandGlob(pattern: string): Promise<string[]> {
     followSymbolicLinks: false,
     ignore: SKIPPED_DIRECTORIES.map((d) => `**/${d}/**`),
   });
-  return matches.map((m) => (m.length > 1 && m.endsWith("/") ? m.slice(0, -1) : m)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return matches
+    .map((m) => (m.length > 1 && m.endsWith("/") ? m.slice(0, -1) : m))
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /** One input: a path as is, a walked directory, a glob's matches. */

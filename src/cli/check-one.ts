@@ -14,8 +14,15 @@ export interface CheckOneOptions {
   readonly analyzer?: PackageAnalyzer;
 }
 
-export async function checkOnePath(fs: PackageFs, path: string, options: CheckOneOptions): Promise<{ result: CheckResult; ioError: boolean }> {
-  const { ioError, ...result } = await check(fs, path, { analyze: options.analyze, ...(options.analyzer !== undefined ? { analyzer: options.analyzer } : {}) });
+export async function checkOnePath(
+  fs: PackageFs,
+  path: string,
+  options: CheckOneOptions,
+): Promise<{ result: CheckResult; ioError: boolean }> {
+  const { ioError, ...result } = await check(fs, path, {
+    analyze: options.analyze,
+    ...(options.analyzer !== undefined ? { analyzer: options.analyzer } : {}),
+  });
   return { result, ioError };
 }
 

@@ -44,9 +44,17 @@ interface Pending {
  * Check `paths` on `jobs − 1` workers and with `local` (this thread); the returned promises are in
  * the order of `paths`. Workers end when the last path is taken.
  */
-export function checkOnWorkers(workerUrl: URL, paths: readonly string[], jobs: number, settings: WorkerSettings, local: (path: string) => Promise<PooledResult>): Promise<PooledResult>[] {
+export function checkOnWorkers(
+  workerUrl: URL,
+  paths: readonly string[],
+  jobs: number,
+  settings: WorkerSettings,
+  local: (path: string) => Promise<PooledResult>,
+): Promise<PooledResult>[] {
   const queue: Pending[] = [];
-  const promises = paths.map((path, index) => new Promise<PooledResult>((resolve) => queue.push({ task: { index, path }, resolve })));
+  const promises = paths.map(
+    (path, index) => new Promise<PooledResult>((resolve) => queue.push({ task: { index, path }, resolve })),
+  );
   let next = 0;
   const start = (): void => {
     if (next >= queue.length) return;
@@ -68,7 +76,11 @@ export function checkOnWorkers(workerUrl: URL, paths: readonly string[], jobs: n
     };
     worker.on("message", (reply: WorkerReply) => {
       if (current === undefined || reply.index !== current.task.index) return;
-      current.resolve("error" in reply ? workerFailed(current.task.path, reply.error) : { result: reply.result, ioError: reply.ioError });
+      current.resolve(
+        "error" in reply
+          ? workerFailed(current.task.path, reply.error)
+          : { result: reply.result, ioError: reply.ioError },
+      );
       feed();
     });
     worker.on("error", (e) => fail(e instanceof Error ? e.message : String(e)));

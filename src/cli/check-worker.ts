@@ -30,6 +30,9 @@ async function run(task: WorkerTask): Promise<void> {
   try {
     parentPort!.postMessage(reply);
   } catch (e) {
-    parentPort!.postMessage({ index: task.index, error: `cannot send the result: ${e instanceof Error ? e.message : String(e)}` } satisfies WorkerReply);
+    parentPort!.postMessage({
+      index: task.index,
+      error: `cannot send the result: ${e instanceof Error ? e.message : String(e)}`,
+    } satisfies WorkerReply);
   }
 }

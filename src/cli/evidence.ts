@@ -26,7 +26,14 @@ import { diagnostic } from "../evidence/codes.js";
 // JSON readers are to be unified; until then this command borrows it rather than adding a fifth).
 import { parseJson as parseStrictJson } from "../harp/json.js";
 import { NodeFs } from "../fs/node-fs.js";
-import { buildAttestation, renderJsonl, renderMarkdown, type AttestHistory, type CiEvidence, type GitEvidence } from "../evidence/attest.js";
+import {
+  buildAttestation,
+  renderJsonl,
+  renderMarkdown,
+  type AttestHistory,
+  type CiEvidence,
+  type GitEvidence,
+} from "../evidence/attest.js";
 import { canonicalize } from "../evidence/canonicalize.js";
 import { RECEIPT_TABLE, renderClassificationMarkdown } from "../evidence/classification.js";
 import {
@@ -45,7 +52,14 @@ import {
 } from "../evidence/golden.js";
 import { canonicalJson, type JsonValue } from "../evidence/jcs.js";
 import { reproHashOf } from "../evidence/canonicalize.js";
-import { docClaimFindings, evidenceClaims, receiptFindings, toReceipt, type EvidenceClass, type Receipt } from "../evidence/receipt.js";
+import {
+  docClaimFindings,
+  evidenceClaims,
+  receiptFindings,
+  toReceipt,
+  type EvidenceClass,
+  type Receipt,
+} from "../evidence/receipt.js";
 import { VERSION } from "../version.js";
 import { compareSuite, type SuiteComparison } from "./golden/compare.js";
 import { filesUnder, GOLDEN_ROOT_FILES, GOLDEN_SUITES } from "./golden/suites.js";
@@ -62,7 +76,10 @@ const EXIT_OK = 0;
 const EXIT_FAIL = 1;
 const EXIT_USAGE = 2;
 
-const provenance = () => ({ tool: { name: "yaoc", version: VERSION }, host: { platform: process.platform, node: process.version } });
+const provenance = () => ({
+  tool: { name: "yaoc", version: VERSION },
+  host: { platform: process.platform, node: process.version },
+});
 
 /** A package's own name: the last segment of its resolved path, however the path was typed. */
 export function packageNameOf(path: string): string {
@@ -72,7 +89,12 @@ export function packageNameOf(path: string): string {
 /** Receipts for `paths`, with this process's physical fields (time, pid, run id, elapsed). */
 export async function receiptsFor(
   paths: readonly string[],
-  options: { analyze: boolean; evidence_class?: EvidenceClass; measure_source?: string | null; measure_ts?: string | null },
+  options: {
+    analyze: boolean;
+    evidence_class?: EvidenceClass;
+    measure_source?: string | null;
+    measure_ts?: string | null;
+  },
 ): Promise<Receipt[]> {
   const fs = new NodeFs();
   const id_runtime = randomUUID();
@@ -82,7 +104,14 @@ export async function receiptsFor(
     const { results } = await checkPaths(fs, [path], { analyze: options.analyze });
     const elapsed = Math.round((performance.now() - t0) * 1000) / 1000;
     for (const r of results) {
-      out.push(toReceipt(r, { ...options, packageName: packageNameOf(r.path), provenance: provenance(), run: { generated_at: new Date().toISOString(), pid: process.pid, id_runtime, elapsed } }));
+      out.push(
+        toReceipt(r, {
+          ...options,
+          packageName: packageNameOf(r.path),
+          provenance: provenance(),
+          run: { generated_at: new Date().toISOString(), pid: process.pid, id_runtime, elapsed },
+        }),
+      );
     }
   }
   return out;
@@ -127,17 +156,34 @@ export function discoverCases(root: string, patterns: readonly string[] = CASE_P
 }
 
 /** Run the worker in a fresh Node process (cwd = root) and return its receipts. */
-export function freshRun(root: string, cases: readonly string[], analyze: boolean): { receipts: Receipt[] | null; finding?: Diagnostic } {
-  const r = spawnSync(process.execPath, [THIS_FILE, "--worker", analyze ? "analyze" : "no-analyze", ...cases], { cwd: root, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+export function freshRun(
+  root: string,
+  cases: readonly string[],
+  analyze: boolean,
+): { receipts: Receipt[] | null; finding?: Diagnostic } {
+  const r = spawnSync(process.execPath, [THIS_FILE, "--worker", analyze ? "analyze" : "no-analyze", ...cases], {
+    cwd: root,
+    encoding: "utf8",
+    maxBuffer: 256 * 1024 * 1024,
+  });
   if (r.status !== 0) {
-    return { receipts: null, finding: diagnostic("evidence.worker_failed", `fresh process exited ${String(r.status)}: ${(r.stderr ?? "").slice(0, 500)}`) };
+    return {
+      receipts: null,
+      finding: diagnostic(
+        "evidence.worker_failed",
+        `fresh process exited ${String(r.status)}: ${(r.stderr ?? "").slice(0, 500)}`,
+      ),
+    };
   }
   try {
     const receipts = JSON.parse(r.stdout) as Receipt[];
     if (!Array.isArray(receipts) || receipts.length !== cases.length) throw new Error("wrong receipt count");
     return { receipts };
   } catch (e) {
-    return { receipts: null, finding: diagnostic("evidence.worker_failed", `fresh process output is not a receipt list: ${String(e)}`) };
+    return {
+      receipts: null,
+      finding: diagnostic("evidence.worker_failed", `fresh process output is not a receipt list: ${String(e)}`),
+    };
   }
 }
 
@@ -149,15 +195,29 @@ export function verifySuites(root: string, evidenceDir: string): { suites: Suite
   const suites: SuiteComparison[] = [];
   const findings: Diagnostic[] = [];
   for (const suite of GOLDEN_SUITES) {
-    const r = spawnSync(process.execPath, [THIS_FILE, "--golden-suite", suite.name], { cwd: root, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+    const r = spawnSync(process.execPath, [THIS_FILE, "--golden-suite", suite.name], {
+      cwd: root,
+      encoding: "utf8",
+      maxBuffer: 256 * 1024 * 1024,
+    });
     let records: Map<string, string> | undefined;
     try {
       if (r.status !== 0) throw new Error(`exited ${String(r.status)}: ${(r.stderr ?? "").slice(0, 500)}`);
       const pairs = JSON.parse(r.stdout) as unknown;
-      if (!Array.isArray(pairs) || !pairs.every((p) => Array.isArray(p) && typeof p[0] === "string" && typeof p[1] === "string")) throw new Error("its output is not a record list");
+      if (
+        !Array.isArray(pairs) ||
+        !pairs.every((p) => Array.isArray(p) && typeof p[0] === "string" && typeof p[1] === "string")
+      )
+        throw new Error("its output is not a record list");
       records = new Map(pairs as [string, string][]);
     } catch (e) {
-      findings.push(diagnostic("evidence.worker_failed", `${suite.folder}: the fresh process recomputing it failed: ${e instanceof Error ? e.message : String(e)}`, { file: suite.folder }));
+      findings.push(
+        diagnostic(
+          "evidence.worker_failed",
+          `${suite.folder}: the fresh process recomputing it failed: ${e instanceof Error ? e.message : String(e)}`,
+          { file: suite.folder },
+        ),
+      );
       continue;
     }
     const c = compareSuite(root, suite.folder, records);
@@ -165,12 +225,21 @@ export function verifySuites(root: string, evidenceDir: string): { suites: Suite
     for (const f of c.findings) findings.push(f);
   }
   const golden = join(root, "golden");
-  const claimed = [...GOLDEN_SUITES.map((s) => s.folder), relative(root, resolve(root, evidenceDir)).split(sep).join("/")];
+  const claimed = [
+    ...GOLDEN_SUITES.map((s) => s.folder),
+    relative(root, resolve(root, evidenceDir)).split(sep).join("/"),
+  ];
   if (existsSync(golden) && statSync(golden).isDirectory()) {
     for (const rel of filesUnder(golden)) {
       const path = `golden/${rel}`;
       if (GOLDEN_ROOT_FILES.includes(rel) || claimed.some((f) => path.startsWith(`${f}/`))) continue;
-      findings.push(diagnostic("evidence.golden_stale", `${path} is not verified by any golden suite (golden/README.md lists them)`, { file: path, hint: "move it into a suite's folder or delete it" }));
+      findings.push(
+        diagnostic(
+          "evidence.golden_stale",
+          `${path} is not verified by any golden suite (golden/README.md lists them)`,
+          { file: path, hint: "move it into a suite's folder or delete it" },
+        ),
+      );
     }
   }
   return { suites, findings };
@@ -192,8 +261,14 @@ function readPackageFiles(root: string, casePath: string): Map<string, Uint8Arra
   return files;
 }
 
-export async function selfCheck(root: string, cases: readonly string[], receipts: readonly Receipt[], analyze: boolean): Promise<SensitivityReport[]> {
-  const check = async (fs: import("../fs/package-fs.js").PackageFs, path: string) => (await checkPaths(fs, [path], { analyze })).results[0]!;
+export async function selfCheck(
+  root: string,
+  cases: readonly string[],
+  receipts: readonly Receipt[],
+  analyze: boolean,
+): Promise<SensitivityReport[]> {
+  const check = async (fs: import("../fs/package-fs.js").PackageFs, path: string) =>
+    (await checkPaths(fs, [path], { analyze })).results[0]!;
   const out: SensitivityReport[] = [];
   for (let i = 0; i < cases.length; i++) {
     const casePath = cases[i]!;
@@ -223,7 +298,11 @@ export interface VerifyOutcome {
   readonly receipts: Receipt[];
 }
 
-export async function verifyGolden(root: string, goldenDir: string, options: { runs: number; analyze: boolean }): Promise<VerifyOutcome> {
+export async function verifyGolden(
+  root: string,
+  goldenDir: string,
+  options: { runs: number; analyze: boolean },
+): Promise<VerifyOutcome> {
   const cases = discoverCases(root);
   const runsReceipts: Receipt[][] = [];
   const workerFindings: Diagnostic[] = [];
@@ -233,7 +312,15 @@ export async function verifyGolden(root: string, goldenDir: string, options: { r
     else runsReceipts.push(r.receipts);
   }
   const first = runsReceipts[0] ?? [];
-  const runs = first.length === cases.length ? cases.map((c, i) => compareRuns(c, runsReceipts.map((rs) => rs[i]!))) : [];
+  const runs =
+    first.length === cases.length
+      ? cases.map((c, i) =>
+          compareRuns(
+            c,
+            runsReceipts.map((rs) => rs[i]!),
+          ),
+        )
+      : [];
   const golden: CaseComparison[] = [];
   const goldenFindings: Diagnostic[] = [];
   const gdir = resolve(root, goldenDir);
@@ -247,19 +334,45 @@ export async function verifyGolden(root: string, goldenDir: string, options: { r
       text = existsSync(file) ? readFileSync(file, "utf8") : undefined;
       cmp = compareWithGolden(c, goldenRecord(c, first[i]!), text);
     } catch (e) {
-      cmp = { case: c, status: "unreadable", problem: `cannot be read (${e instanceof Error ? e.message : String(e)})`, actual: first[i]!.repro_hash, differences: [] };
+      cmp = {
+        case: c,
+        status: "unreadable",
+        problem: `cannot be read (${e instanceof Error ? e.message : String(e)})`,
+        actual: first[i]!.repro_hash,
+        differences: [],
+      };
     }
     golden.push(cmp);
     if (cmp.status === "unreadable")
-      goldenFindings.push(diagnostic("evidence.golden_unreadable", `${c}: golden file ${shown} is ${cmp.problem ?? "unreadable"}`, { file: shown, hint: "fix or delete the file, then run `yaoc golden freeze` and commit with [golden]" }));
-    else if (cmp.status === "missing") goldenFindings.push(diagnostic("evidence.golden_missing", `${c}: no golden value in ${goldenDir}`, { file: c, hint: "run `yaoc golden freeze` and commit with [golden]" }));
+      goldenFindings.push(
+        diagnostic("evidence.golden_unreadable", `${c}: golden file ${shown} is ${cmp.problem ?? "unreadable"}`, {
+          file: shown,
+          hint: "fix or delete the file, then run `yaoc golden freeze` and commit with [golden]",
+        }),
+      );
+    else if (cmp.status === "missing")
+      goldenFindings.push(
+        diagnostic("evidence.golden_missing", `${c}: no golden value in ${goldenDir}`, {
+          file: c,
+          hint: "run `yaoc golden freeze` and commit with [golden]",
+        }),
+      );
     else if (cmp.status === "mismatch")
-      goldenFindings.push(diagnostic("evidence.golden_mismatch", `${c}: ReproHash ${cmp.actual}, golden ${String(cmp.expected)}; differs at ${cmp.differences.slice(0, 8).join(", ")}`, { file: c }));
+      goldenFindings.push(
+        diagnostic(
+          "evidence.golden_mismatch",
+          `${c}: ReproHash ${cmp.actual}, golden ${String(cmp.expected)}; differs at ${cmp.differences.slice(0, 8).join(", ")}`,
+          { file: c },
+        ),
+      );
   });
   if (existsSync(gdir) && statSync(gdir).isDirectory()) {
     const names = new Set(cases.map(goldenFileName));
     for (const f of filesUnder(gdir)) {
-      if (!names.has(f)) goldenFindings.push(diagnostic("evidence.golden_stale", `${goldenDir}/${f} has no case`, { file: `${goldenDir}/${f}` }));
+      if (!names.has(f))
+        goldenFindings.push(
+          diagnostic("evidence.golden_stale", `${goldenDir}/${f} has no case`, { file: `${goldenDir}/${f}` }),
+        );
     }
   }
   const other = verifySuites(root, goldenDir);
@@ -267,8 +380,13 @@ export async function verifyGolden(root: string, goldenDir: string, options: { r
   const sensitivity = first.length === cases.length ? await selfCheck(root, cases, first, options.analyze) : [];
   const receiptFs = runsReceipts.flatMap((rs) => rs.flatMap((r, i) => receiptFindings(r, cases[i]!)));
   const dedup = new Map(receiptFs.map((d) => [`${d.code}\u0000${d.message}`, d]));
-  const emittedCodes = first.flatMap((r) => ((r["result"] as Record<string, unknown>)["diagnostics"] as { code: string }[]).map((d) => d.code));
-  const coresNumberFree = first.every((r) => !/(?<![\\"\w])[:,[](-?\d)/.test(canonicalize(r, RECEIPT_TABLE).canonical.replace(/"(?:[^"\\]|\\.)*"/g, '""')));
+  const emittedCodes = first.flatMap((r) =>
+    ((r["result"] as Record<string, unknown>)["diagnostics"] as { code: string }[]).map((d) => d.code),
+  );
+  const coresNumberFree = first.every(
+    (r) =>
+      !/(?<![\\"\w])[:,[](-?\d)/.test(canonicalize(r, RECEIPT_TABLE).canonical.replace(/"(?:[^"\\]|\\.)*"/g, '""')),
+  );
   return {
     cases,
     runs,
@@ -295,7 +413,12 @@ export async function verifyGolden(root: string, goldenDir: string, options: { r
  */
 export function gitGoldenCheck(root: string, since: string | undefined): GitEvidence {
   const range = since ? `${since}..HEAD` : "HEAD";
-  const git = (args: string[]): string => execFileSync("git", ["-C", root, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 64 << 20 });
+  const git = (args: string[]): string =>
+    execFileSync("git", ["-C", root, ...args], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+      maxBuffer: 64 << 20,
+    });
   try {
     const log = git(["log", "--format=%H%x09%P%x09%s", range, "--", "golden/"]);
     const commits = log
@@ -305,13 +428,30 @@ export function gitGoldenCheck(root: string, since: string | undefined): GitEvid
       .filter(([sha, parents]) => !parents.includes(" ") || mergeAddsGolden(git, sha));
     const findings: Diagnostic[] = commits
       .filter(([, , title]) => !title.includes("[golden]"))
-      .map(([sha, , title]) => diagnostic("evidence.golden_unmarked_commit", `commit ${sha.slice(0, 12)} "${title}" changes golden/ without [golden] in its title`, { file: sha.slice(0, 12) }));
+      .map(([sha, , title]) =>
+        diagnostic(
+          "evidence.golden_unmarked_commit",
+          `commit ${sha.slice(0, 12)} "${title}" changes golden/ without [golden] in its title`,
+          { file: sha.slice(0, 12) },
+        ),
+      );
     const status = git(["status", "--porcelain", "--", "golden/"]);
     const pending = status.split("\n").filter((l) => l.trim() !== "").length;
-    if (pending > 0) findings.push(diagnostic("evidence.golden_uncommitted", `${pending} uncommitted change(s) under golden/; the commit recording them must carry [golden]`));
+    if (pending > 0)
+      findings.push(
+        diagnostic(
+          "evidence.golden_uncommitted",
+          `${pending} uncommitted change(s) under golden/; the commit recording them must carry [golden]`,
+        ),
+      );
     return { available: true, range, commitsTouchingGolden: commits.length, findings };
   } catch (e) {
-    return { available: false, range, commitsTouchingGolden: 0, findings: [diagnostic("evidence.git_unavailable", `git history unavailable: ${String(e).split("\n")[0]}`)] };
+    return {
+      available: false,
+      range,
+      commitsTouchingGolden: 0,
+      findings: [diagnostic("evidence.git_unavailable", `git history unavailable: ${String(e).split("\n")[0]}`)],
+    };
   }
 }
 
@@ -349,7 +489,10 @@ function lastGreen(out: string): AttestHistory["last_green"] {
 
 function headCommit(root: string): string | undefined {
   try {
-    return execFileSync("git", ["-C", root, "rev-parse", "HEAD"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    return execFileSync("git", ["-C", root, "rev-parse", "HEAD"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
   } catch {
     return undefined;
   }
@@ -370,7 +513,13 @@ function fileClaims(rel: string, text: string): ReturnType<typeof evidenceClaims
       // A file that says it holds evidence but cannot be read holds none; never skip it silently.
       if (d.text.includes('"evidence_class"')) {
         total.claims++;
-        total.findings.push(diagnostic("evidence.hon_invalid_evidence_class", `${d.subject}: H2: the evidence in this file cannot be read: ${parsed.error.message} at ${parsed.error.span.start.line}:${parsed.error.span.start.column}`, { file: d.subject }));
+        total.findings.push(
+          diagnostic(
+            "evidence.hon_invalid_evidence_class",
+            `${d.subject}: H2: the evidence in this file cannot be read: ${parsed.error.message} at ${parsed.error.span.start.line}:${parsed.error.span.start.column}`,
+            { file: d.subject },
+          ),
+        );
       }
       continue;
     }
@@ -398,7 +547,9 @@ export function claimFindings(root: string): { findings: Diagnostic[]; files: nu
   let claims = 0;
   const visit = (dir: string, docsDir: boolean): void => {
     if (!existsSync(dir) || !statSync(dir).isDirectory()) return;
-    const names = readdirSync(dir).sort().filter((n) => !n.startsWith(".") && n !== "node_modules");
+    const names = readdirSync(dir)
+      .sort()
+      .filter((n) => !n.startsWith(".") && n !== "node_modules");
     let honest = 0;
     for (const n of names) {
       if (!/\.(json|jsonl)$/.test(n) || !statSync(join(dir, n)).isFile()) continue;
@@ -412,7 +563,12 @@ export function claimFindings(root: string): { findings: Diagnostic[]; files: nu
       const p = join(dir, n);
       if (statSync(p).isDirectory()) visit(p, docsDir);
       else if (docsDir && n.endsWith(".md")) {
-        for (const f of docClaimFindings(relative(root, p).split(sep).join("/"), readFileSync(p, "utf8"), honest > 0 ? ["measured"] : [])) out.push(f);
+        for (const f of docClaimFindings(
+          relative(root, p).split(sep).join("/"),
+          readFileSync(p, "utf8"),
+          honest > 0 ? ["measured"] : [],
+        ))
+          out.push(f);
       }
     }
   };
@@ -437,23 +593,41 @@ export function ciEntry(root: string): CiEvidence {
   };
   const run = read(".ci/run");
   if (run === null) return { entry: null, runsAttest: false, detail: "no .ci/run in the repository" };
-  const code = run.split("\n").filter((l) => !/^\s*#/.test(l)).join("\n");
-  if (/(?:^|[\s;&|])(?:\S*yaoc(?:\.js)?|node\s+\S*dist\/scripts\/attest\.js)\s+attest\b/m.test(code)) return { entry: ".ci/run", runsAttest: true, detail: "`.ci/run` runs `yaoc attest`" };
+  const code = run
+    .split("\n")
+    .filter((l) => !/^\s*#/.test(l))
+    .join("\n");
+  if (/(?:^|[\s;&|])(?:\S*yaoc(?:\.js)?|node\s+\S*dist\/scripts\/attest\.js)\s+attest\b/m.test(code))
+    return { entry: ".ci/run", runsAttest: true, detail: "`.ci/run` runs `yaoc attest`" };
   if (/(?:^|[\s;&|])\.ci\/attest\b/m.test(code)) {
     const step = read(".ci/attest") ?? "";
     const ok = /\battest\s+--out\b/.test(step) && /-eq\s+2\b/.test(step) && /yellow/.test(step);
-    return { entry: ".ci/run", runsAttest: ok, detail: ok ? "`.ci/run` runs `.ci/attest`: `yaoc attest` into a fresh directory, red fails, yellow passes" : "`.ci/run` calls `.ci/attest`, which does not run `attest --out` with the yellow rule" };
+    return {
+      entry: ".ci/run",
+      runsAttest: ok,
+      detail: ok
+        ? "`.ci/run` runs `.ci/attest`: `yaoc attest` into a fresh directory, red fails, yellow passes"
+        : "`.ci/run` calls `.ci/attest`, which does not run `attest --out` with the yellow rule",
+    };
   }
   return { entry: ".ci/run", runsAttest: false, detail: "`.ci/run` does not run `yaoc attest`" };
 }
 
 function findingsResult(ds: readonly Diagnostic[]): CheckResult {
-  return { path: "evidence", kind: "unknown", valid: !ds.some((d) => d.severity === "error"), identity: null, diagnostics: ds };
+  return {
+    path: "evidence",
+    kind: "unknown",
+    valid: !ds.some((d) => d.severity === "error"),
+    identity: null,
+    diagnostics: ds,
+  };
 }
 
 function printFindings(ds: readonly Diagnostic[]): void {
   if (ds.length === 0) return;
-  process.stderr.write(renderResults([findingsResult(ds)], "human", formatOptions(process.stderr, { diagnosticsOnly: true })));
+  process.stderr.write(
+    renderResults([findingsResult(ds)], "human", formatOptions(process.stderr, { diagnosticsOnly: true })),
+  );
 }
 
 /**
@@ -469,26 +643,52 @@ function readCanonInput(command: string, file: string | undefined): { value: Jso
     bytes = readFileSync(file === undefined || file === "-" ? 0 : file);
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
-    process.stderr.write(`yaoc evidence ${command}: cannot read ${name}: ${err.code === "ENOENT" ? "no such file" : err.code === "EISDIR" ? "it is a directory" : (err.code ?? err.message)}\n`);
+    process.stderr.write(
+      `yaoc evidence ${command}: cannot read ${name}: ${err.code === "ENOENT" ? "no such file" : err.code === "EISDIR" ? "it is a directory" : (err.code ?? err.message)}\n`,
+    );
     return { exit: EXIT_USAGE };
   }
-  const invalid = (code: "evidence.input_not_json" | "evidence.input_duplicate_key", message: string, where: { span?: Span; pointer?: string; hint?: string }, text?: string) => {
+  const invalid = (
+    code: "evidence.input_not_json" | "evidence.input_duplicate_key",
+    message: string,
+    where: { span?: Span; pointer?: string; hint?: string },
+    text?: string,
+  ) => {
     const d = diagnostic(code, message, { file: name, ...where });
     const sources = text === undefined ? undefined : new Map([[name, text]]);
-    process.stderr.write(renderResults([{ path: name, kind: "unknown", valid: false, identity: null, diagnostics: [d], sources }], "human", formatOptions(process.stderr, { diagnosticsOnly: true })));
+    process.stderr.write(
+      renderResults(
+        [{ path: name, kind: "unknown", valid: false, identity: null, diagnostics: [d], sources }],
+        "human",
+        formatOptions(process.stderr, { diagnosticsOnly: true }),
+      ),
+    );
     return { exit: EXIT_FAIL };
   };
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
-    return invalid("evidence.input_not_json", "the input is not valid UTF-8", { hint: "JSON text must be UTF-8 (RFC 8259 §8.1)" });
+    return invalid("evidence.input_not_json", "the input is not valid UTF-8", {
+      hint: "JSON text must be UTF-8 (RFC 8259 §8.1)",
+    });
   }
   const parsed = parseStrictJson(text);
   if (!parsed.ok) {
     const { kind, message, span, pointer } = parsed.error;
-    if (kind === "duplicate_key") return invalid("evidence.input_duplicate_key", message, { span, pointer, hint: "keep one occurrence of the member" }, text);
-    return invalid("evidence.input_not_json", `not I-JSON: ${message}`, { span, hint: "RFC 8785 canonicalizes I-JSON only (RFC 7493)" }, text);
+    if (kind === "duplicate_key")
+      return invalid(
+        "evidence.input_duplicate_key",
+        message,
+        { span, pointer, hint: "keep one occurrence of the member" },
+        text,
+      );
+    return invalid(
+      "evidence.input_not_json",
+      `not I-JSON: ${message}`,
+      { span, hint: "RFC 8785 canonicalizes I-JSON only (RFC 7493)" },
+      text,
+    );
   }
   return { value: parsed.json.value as JsonValue };
 }
@@ -516,8 +716,12 @@ export function registerEvidenceCommands(program: Command): void {
       }
       const gdir = resolve(root, dir);
       mkdirSync(gdir, { recursive: true });
-      cases.forEach((c, i) => writeFileSync(join(gdir, goldenFileName(c)), renderGolden(goldenRecord(c, r.receipts![i]!))));
-      process.stdout.write(`froze ${cases.length} case(s) into ${relative(process.cwd(), gdir) || "."}; commit with [golden] in the title\n`);
+      cases.forEach((c, i) =>
+        writeFileSync(join(gdir, goldenFileName(c)), renderGolden(goldenRecord(c, r.receipts![i]!))),
+      );
+      process.stdout.write(
+        `froze ${cases.length} case(s) into ${relative(process.cwd(), gdir) || "."}; commit with [golden] in the title\n`,
+      );
       process.exitCode = EXIT_OK;
     });
 
@@ -527,49 +731,69 @@ export function registerEvidenceCommands(program: Command): void {
     .option("--root <dir>", "repository root holding fixtures/ and examples/", ".")
     .option("--runs <n>", "independent runs (≥ 2)", "2")
     .option("--git", "also require [golden] in the title of every commit touching golden/ since the last green run")
-    .option("--since <rev>", "with --git: check commits after this revision (default: the commit in golden/EVIDENCE_RULE_SINCE, else all history)")
-    .action(async (dir: string, opts: { root: string; runs: string; git?: boolean; since?: string; format: OutputFormat }) => {
-      const root = resolve(opts.root);
-      const runs = Number(opts.runs);
-      if (!Number.isInteger(runs) || runs < 2) {
-        process.stderr.write("yaoc golden verify: --runs must be an integer ≥ 2\n");
-        process.exitCode = EXIT_USAGE;
-        return;
-      }
-      if (await reportUnusablePaths("golden verify", [opts.root, resolve(root, dir)])) {
-        process.exitCode = EXIT_USAGE;
-        return;
-      }
-      const v = await verifyGolden(root, dir, { runs, analyze: true });
-      const git = opts.git ? gitGoldenCheck(root, opts.since ?? ruleSince(root)) : null;
-      const physicalOk = v.runs.length > 0 && v.runs.every((r) => r.physicalDifference.length > 0);
-      const errors = [
-        ...v.workerFindings,
-        ...v.goldenFindings,
-        ...v.sensitivityFindings,
-        ...(v.runCount < 2 ? [] : v.runs.filter((r) => !r.agree).map((r) => diagnostic("evidence.unstable_hash", `${r.case}: ReproHashes differ between runs: ${r.hashes.join(", ")}`, { file: r.case }))),
-        ...(physicalOk ? [] : [diagnostic("evidence.no_physical_difference", "the independent runs have identical physical fields")]),
-        ...(git?.findings ?? []),
-      ];
-      const matched = v.golden.filter((g) => g.status === "match").length;
-      const records = v.suites.reduce((n, s) => n + s.records, 0);
-      const recordsMatched = v.suites.reduce((n, s) => n + s.matched, 0);
-      const stable = v.runs.filter((r) => r.agree).length;
-      const sensitivityPassedCount = v.sensitivity.filter((s) => s.passed).length;
-      if (opts.format === "json") {
-        process.stdout.write(
-          `${JSON.stringify({ ok: !errors.some((d) => d.severity === "error"), cases: v.cases.length, matched, stable, runs: v.runCount, sensitivity: { passed: sensitivityPassedCount, total: v.sensitivity.length }, folders: v.suites.map((f) => ({ folder: f.folder, records: f.records, matched: f.matched })), git: git ? { range: git.range, commits: git.commitsTouchingGolden } : null, diagnostics: jsonDiagnostics(errors) })}\n`,
-        );
-      } else if (opts.format !== "human") {
-        process.stdout.write(renderResults([findingsResult(errors)], opts.format, formatOptions(process.stdout)));
-      } else {
-        printFindings(errors);
-        process.stdout.write(
-          `golden verify: ${matched}/${v.cases.length} match, ${stable}/${v.runs.length} stable over ${v.runCount} fresh runs, sensitivity ${sensitivityPassedCount}/${v.sensitivity.length} passed; other golden folders ${recordsMatched}/${records} records match (${v.suites.map((f) => `${f.folder.replace(/^golden\//, "")} ${f.matched}/${f.records}`).join(", ")})${git ? `, git ${git.range}: ${git.commitsTouchingGolden} golden commit(s) checked` : ""}\n`,
-        );
-      }
-      process.exitCode = errors.some((d) => d.severity === "error") ? EXIT_FAIL : EXIT_OK;
-    });
+    .option(
+      "--since <rev>",
+      "with --git: check commits after this revision (default: the commit in golden/EVIDENCE_RULE_SINCE, else all history)",
+    )
+    .action(
+      async (
+        dir: string,
+        opts: { root: string; runs: string; git?: boolean; since?: string; format: OutputFormat },
+      ) => {
+        const root = resolve(opts.root);
+        const runs = Number(opts.runs);
+        if (!Number.isInteger(runs) || runs < 2) {
+          process.stderr.write("yaoc golden verify: --runs must be an integer ≥ 2\n");
+          process.exitCode = EXIT_USAGE;
+          return;
+        }
+        if (await reportUnusablePaths("golden verify", [opts.root, resolve(root, dir)])) {
+          process.exitCode = EXIT_USAGE;
+          return;
+        }
+        const v = await verifyGolden(root, dir, { runs, analyze: true });
+        const git = opts.git ? gitGoldenCheck(root, opts.since ?? ruleSince(root)) : null;
+        const physicalOk = v.runs.length > 0 && v.runs.every((r) => r.physicalDifference.length > 0);
+        const errors = [
+          ...v.workerFindings,
+          ...v.goldenFindings,
+          ...v.sensitivityFindings,
+          ...(v.runCount < 2
+            ? []
+            : v.runs
+                .filter((r) => !r.agree)
+                .map((r) =>
+                  diagnostic(
+                    "evidence.unstable_hash",
+                    `${r.case}: ReproHashes differ between runs: ${r.hashes.join(", ")}`,
+                    { file: r.case },
+                  ),
+                )),
+          ...(physicalOk
+            ? []
+            : [diagnostic("evidence.no_physical_difference", "the independent runs have identical physical fields")]),
+          ...(git?.findings ?? []),
+        ];
+        const matched = v.golden.filter((g) => g.status === "match").length;
+        const records = v.suites.reduce((n, s) => n + s.records, 0);
+        const recordsMatched = v.suites.reduce((n, s) => n + s.matched, 0);
+        const stable = v.runs.filter((r) => r.agree).length;
+        const sensitivityPassedCount = v.sensitivity.filter((s) => s.passed).length;
+        if (opts.format === "json") {
+          process.stdout.write(
+            `${JSON.stringify({ ok: !errors.some((d) => d.severity === "error"), cases: v.cases.length, matched, stable, runs: v.runCount, sensitivity: { passed: sensitivityPassedCount, total: v.sensitivity.length }, folders: v.suites.map((f) => ({ folder: f.folder, records: f.records, matched: f.matched })), git: git ? { range: git.range, commits: git.commitsTouchingGolden } : null, diagnostics: jsonDiagnostics(errors) })}\n`,
+          );
+        } else if (opts.format !== "human") {
+          process.stdout.write(renderResults([findingsResult(errors)], opts.format, formatOptions(process.stdout)));
+        } else {
+          printFindings(errors);
+          process.stdout.write(
+            `golden verify: ${matched}/${v.cases.length} match, ${stable}/${v.runs.length} stable over ${v.runCount} fresh runs, sensitivity ${sensitivityPassedCount}/${v.sensitivity.length} passed; other golden folders ${recordsMatched}/${records} records match (${v.suites.map((f) => `${f.folder.replace(/^golden\//, "")} ${f.matched}/${f.records}`).join(", ")})${git ? `, git ${git.range}: ${git.commitsTouchingGolden} golden commit(s) checked` : ""}\n`,
+          );
+        }
+        process.exitCode = errors.some((d) => d.severity === "error") ? EXIT_FAIL : EXIT_OK;
+      },
+    );
 
   program
     .command("attest")
@@ -578,7 +802,10 @@ export function registerEvidenceCommands(program: Command): void {
     .option("--golden <dir>", "golden directory", DEFAULT_GOLDEN_DIR)
     .option("--root <dir>", "repository root", ".")
     .option("--runs <n>", "independent runs (≥ 2)", "2")
-    .option("--since <rev>", "check [golden] commit titles after this revision (default: the commit in golden/EVIDENCE_RULE_SINCE, else all history)")
+    .option(
+      "--since <rev>",
+      "check [golden] commit titles after this revision (default: the commit in golden/EVIDENCE_RULE_SINCE, else all history)",
+    )
     .option("--no-git", "skip the [golden] commit-title check (D6 becomes a warning)")
     .action(async (opts: { out: string; golden: string; root: string; runs: string; since?: string; git: boolean }) => {
       const t0 = performance.now();
@@ -598,7 +825,15 @@ export function registerEvidenceCommands(program: Command): void {
       const out = resolve(process.cwd(), opts.out);
       const claims = claimFindings(root);
       const a = buildAttestation(
-        { ...v, docFindings: claims.findings, claimsInspected: { files: claims.files, claims: claims.claims }, ci: ciEntry(root), git, tool: provenance().tool, host: provenance().host },
+        {
+          ...v,
+          docFindings: claims.findings,
+          claimsInspected: { files: claims.files, claims: claims.claims },
+          ci: ciEntry(root),
+          git,
+          tool: provenance().tool,
+          host: provenance().host,
+        },
         {
           ts_build: new Date().toISOString(),
           elapsed: Math.round(performance.now() - t0),
@@ -610,12 +845,20 @@ export function registerEvidenceCommands(program: Command): void {
       writeFileSync(join(out, "attestation.md"), renderMarkdown(a));
       writeFileSync(join(out, "attestation.jsonl"), renderJsonl(a));
       const head = headCommit(root);
-      if (a.verdict === "green" && head !== undefined) writeFileSync(join(out, "last-green.json"), `${JSON.stringify({ commit: head, verdict_hash: a.verdictHash })}\n`);
-      process.stdout.write(`attest: ${a.verdict} (exit ${a.exitCode}), grade ${String(a.doc["grade"])}, verdict_hash ${a.verdictHash}; wrote ${relative(process.cwd(), out) || "."}/attestation.{md,jsonl}\n`);
+      if (a.verdict === "green" && head !== undefined)
+        writeFileSync(
+          join(out, "last-green.json"),
+          `${JSON.stringify({ commit: head, verdict_hash: a.verdictHash })}\n`,
+        );
+      process.stdout.write(
+        `attest: ${a.verdict} (exit ${a.exitCode}), grade ${String(a.doc["grade"])}, verdict_hash ${a.verdictHash}; wrote ${relative(process.cwd(), out) || "."}/attestation.{md,jsonl}\n`,
+      );
       process.exitCode = a.exitCode;
     });
 
-  const evidence = program.command("evidence").description("receipts, canonical JSON and the field classification table");
+  const evidence = program
+    .command("evidence")
+    .description("receipts, canonical JSON and the field classification table");
 
   evidence
     .command("receipt")
@@ -625,25 +868,30 @@ export function registerEvidenceCommands(program: Command): void {
     .option("--evidence-class <class>", "simulated | measured | third_party", "simulated")
     .option("--measure-source <source>", "command or path a measured figure comes from")
     .option("--measure-ts <iso>", "when the measurement was taken")
-    .action(async (paths: string[], opts: { analyze: boolean; evidenceClass: string; measureSource?: string; measureTs?: string }) => {
-      if (!["simulated", "measured", "third_party"].includes(opts.evidenceClass)) {
-        process.stderr.write(`yaoc evidence receipt: unknown evidence class ${opts.evidenceClass}\n`);
-        process.exitCode = EXIT_USAGE;
-        return;
-      }
-      const missing = await reportUnusablePaths("evidence receipt", paths);
-      const receipts = await receiptsFor(paths, {
-        analyze: opts.analyze,
-        evidence_class: opts.evidenceClass as EvidenceClass,
-        measure_source: opts.measureSource ?? null,
-        measure_ts: opts.measureTs ?? null,
-      });
-      const findings = receipts.flatMap((r, i) => receiptFindings(r, paths[i] ?? ""));
-      printFindings(findings);
-      process.stdout.write(`${JSON.stringify({ receipts })}\n`);
-      const valid = receipts.every((r) => (r["result"] as { valid: boolean }).valid);
-      process.exitCode = missing ? EXIT_USAGE : !valid ? EXIT_FAIL : findings.length > 0 ? EXIT_USAGE : EXIT_OK;
-    });
+    .action(
+      async (
+        paths: string[],
+        opts: { analyze: boolean; evidenceClass: string; measureSource?: string; measureTs?: string },
+      ) => {
+        if (!["simulated", "measured", "third_party"].includes(opts.evidenceClass)) {
+          process.stderr.write(`yaoc evidence receipt: unknown evidence class ${opts.evidenceClass}\n`);
+          process.exitCode = EXIT_USAGE;
+          return;
+        }
+        const missing = await reportUnusablePaths("evidence receipt", paths);
+        const receipts = await receiptsFor(paths, {
+          analyze: opts.analyze,
+          evidence_class: opts.evidenceClass as EvidenceClass,
+          measure_source: opts.measureSource ?? null,
+          measure_ts: opts.measureTs ?? null,
+        });
+        const findings = receipts.flatMap((r, i) => receiptFindings(r, paths[i] ?? ""));
+        printFindings(findings);
+        process.stdout.write(`${JSON.stringify({ receipts })}\n`);
+        const valid = receipts.every((r) => (r["result"] as { valid: boolean }).valid);
+        process.exitCode = missing ? EXIT_USAGE : !valid ? EXIT_FAIL : findings.length > 0 ? EXIT_USAGE : EXIT_OK;
+      },
+    );
 
   evidence
     .command("canon")

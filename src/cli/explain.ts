@@ -32,8 +32,18 @@ export function explainPage(code: string): string | undefined {
   ];
   const ex = CODE_EXAMPLES[code];
   if (ex !== undefined) {
-    lines.push("", `Example: ${ex.path} gets ${code}:`, "", indent(ex.wrong), "", `Fix: ${ex.change}:`, "", indent(ex.fix));
-    if (ex.path.endsWith(".hns")) lines.push("", `Try it: save the first text as ${ex.path} and run \`yaoc check ${ex.path}\`.`);
+    lines.push(
+      "",
+      `Example: ${ex.path} gets ${code}:`,
+      "",
+      indent(ex.wrong),
+      "",
+      `Fix: ${ex.change}:`,
+      "",
+      indent(ex.fix),
+    );
+    if (ex.path.endsWith(".hns"))
+      lines.push("", `Try it: save the first text as ${ex.path} and run \`yaoc check ${ex.path}\`.`);
   }
   lines.push("", `More: docs/diagnostics.md#${code}`);
   return `${lines.join("\n")}\n`;
@@ -56,6 +66,8 @@ export function runExplain(code: string, write: Write, writeErr: Write): number 
     return EXIT_OK;
   }
   const close = closeCodes(code);
-  writeErr(`yaoc explain: unknown diagnostic code '${code}'${close.length > 0 ? `; did you mean ${close.join(", ")}?` : ""}\n(every code is listed in docs/diagnostics.md)\n`);
+  writeErr(
+    `yaoc explain: unknown diagnostic code '${code}'${close.length > 0 ? `; did you mean ${close.join(", ")}?` : ""}\n(every code is listed in docs/diagnostics.md)\n`,
+  );
   return EXIT_USAGE;
 }

@@ -13,7 +13,18 @@
  * reader's diagnostic and never written. Exit codes: 0 ok; 1 a file is invalid or would change;
  * 2 usage or I/O error.
  */
-import { closeSync, fsyncSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  fsyncSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from "diff";
 import { formatSource } from "../fmt/format.js";
@@ -62,7 +73,8 @@ export function runFmt(paths: readonly string[], options: FmtOptions, io: FmtIo 
     return usage(`--write and --${options.check ? "check" : "diff"} are mutually exclusive`);
   }
   if (paths.includes("-") && paths.length > 1) return usage("`-` (stdin) cannot be combined with other paths");
-  if (paths.includes("-") && options.write) return usage("--write needs files; stdin (`-`) has nowhere to be written back");
+  if (paths.includes("-") && options.write)
+    return usage("--write needs files; stdin (`-`) has nowhere to be written back");
 
   const files: string[] = [];
   let status = EXIT_OK;
@@ -77,7 +89,9 @@ export function runFmt(paths: readonly string[], options: FmtOptions, io: FmtIo 
   const reportMode = options.check || options.diff;
   if (!reportMode && !options.write && (files.length !== 1 || paths.length !== 1 || isDirectory(paths[0]!))) {
     if (status !== EXIT_OK) return status;
-    return usage("printing the formatted text needs exactly one file or `-`; use --check, --diff or --write for several files or a directory");
+    return usage(
+      "printing the formatted text needs exactly one file or `-`; use --check, --diff or --write for several files or a directory",
+    );
   }
 
   let changed = 0;
@@ -166,7 +180,13 @@ function formatOne(file: string, options: FmtOptions, io: FmtIo): Outcome {
   if (options.check || options.diff) {
     if (same) return "unchanged";
     io.stdout(`${name}\n`);
-    if (options.diff) io.stdout(createTwoFilesPatch(name, name, original, result.text, undefined, undefined, { context: 3, headerOptions: FILE_HEADERS_ONLY }));
+    if (options.diff)
+      io.stdout(
+        createTwoFilesPatch(name, name, original, result.text, undefined, undefined, {
+          context: 3,
+          headerOptions: FILE_HEADERS_ONLY,
+        }),
+      );
     return "changed";
   }
   if (options.write) {
@@ -182,7 +202,13 @@ function formatOne(file: string, options: FmtOptions, io: FmtIo): Outcome {
  * keeping the original mode, fsync'd before the rename. If the file no longer holds the bytes that
  * were formatted, nothing is written (the reference's `source changed during formatting`).
  */
-function writeAtomically(file: string, formattedFrom: Uint8Array, text: string, options: FmtOptions, io: FmtIo): Outcome {
+function writeAtomically(
+  file: string,
+  formattedFrom: Uint8Array,
+  text: string,
+  options: FmtOptions,
+  io: FmtIo,
+): Outcome {
   const dir = dirname(file);
   const temp = join(dir, `.${basename(file)}.yaoc-fmt-${process.pid}-${Date.now()}.tmp`);
   let fd: number | undefined;

@@ -53,8 +53,25 @@ function checkPackagePath(dir: string): boolean {
     return true;
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    const why = code === "ENOENT" ? "does not exist (or is a dangling symbolic link)" : code === "ELOOP" ? "is a symbolic link loop" : code === "EACCES" ? "cannot be accessed (permission denied)" : code === "ENOTDIR" ? "has a path component that is not a directory" : `cannot be read (${code ?? String(e)})`;
-    err(renderDiagnostic({ code: "harp.not_a_directory", severity: "error", message: `${dir} ${why}`, file: dir, hint: "Give the path of a HARP package directory (the one holding harp.json)." }));
+    const why =
+      code === "ENOENT"
+        ? "does not exist (or is a dangling symbolic link)"
+        : code === "ELOOP"
+          ? "is a symbolic link loop"
+          : code === "EACCES"
+            ? "cannot be accessed (permission denied)"
+            : code === "ENOTDIR"
+              ? "has a path component that is not a directory"
+              : `cannot be read (${code ?? String(e)})`;
+    err(
+      renderDiagnostic({
+        code: "harp.not_a_directory",
+        severity: "error",
+        message: `${dir} ${why}`,
+        file: dir,
+        hint: "Give the path of a HARP package directory (the one holding harp.json).",
+      }),
+    );
     process.exitCode = EXIT_USAGE;
     return false;
   }
@@ -67,7 +84,10 @@ function checkPackagePath(dir: string): boolean {
  * With `interruptible`, SIGINT/SIGTERM abort the action (which stops what it started) and the
  * command exits 128+signal.
  */
-async function guarded(action: (signal: AbortSignal) => Promise<void> | void, opts: { interruptible?: boolean } = {}): Promise<void> {
+async function guarded(
+  action: (signal: AbortSignal) => Promise<void> | void,
+  opts: { interruptible?: boolean } = {},
+): Promise<void> {
   const keepAlive = setInterval(() => undefined, 60_000);
   const abort = new AbortController();
   let caught: NodeJS.Signals | null = null;
@@ -110,7 +130,8 @@ function limitsFrom(o: { memoryMib?: number; maxPids?: number; cpus?: number }):
 function positive(name: string, integer: boolean): (v: string) => number {
   return (v) => {
     const n = Number(v);
-    if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n))) throw new Error(`${name} must be a positive ${integer ? "integer" : "number"}`);
+    if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n)))
+      throw new Error(`${name} must be a positive ${integer ? "integer" : "number"}`);
     return n;
   };
 }
@@ -158,7 +179,11 @@ export function registerHarpCommands(program: Command): void {
       guarded(async () => {
         if (!checkPackagePath(dir)) return;
         const r = await host(cmd).install(dir);
-        out(r.upgraded ? `upgraded ${r.id} ${r.previousVersion} → ${r.version} (${r.digest})` : `installed ${r.id} ${r.version} (${r.digest})`);
+        out(
+          r.upgraded
+            ? `upgraded ${r.id} ${r.previousVersion} → ${r.version} (${r.digest})`
+            : `installed ${r.id} ${r.version} (${r.digest})`,
+        );
       }),
     );
 
@@ -168,11 +193,14 @@ export function registerHarpCommands(program: Command): void {
     .argument("<dir>")
     .option("--id <id>", "the installed id the package must keep")
     .action((dir: string, o: { id?: string }, cmd: Command) =>
-      guarded(async () => {
-        if (!checkPackagePath(dir)) return;
-        const r = await host(cmd).upgrade(dir, o.id);
-        out(`upgraded ${r.id} ${r.previousVersion} → ${r.version} (${r.digest}); data kept, cache cleared`);
-      }, { interruptible: true }),
+      guarded(
+        async () => {
+          if (!checkPackagePath(dir)) return;
+          const r = await host(cmd).upgrade(dir, o.id);
+          out(`upgraded ${r.id} ${r.previousVersion} → ${r.version} (${r.digest}); data kept, cache cleared`);
+        },
+        { interruptible: true },
+      ),
     );
 
   harp
@@ -196,12 +224,21 @@ export function registerHarpCommands(program: Command): void {
       .option("--cpus <n>", "CPU limit in cores, e.g. 0.5 (default 1)", positive("--cpus", false));
   type StartFlags = { allowNetwork?: boolean; timeout?: number; memoryMib?: number; maxPids?: number; cpus?: number };
 
-  startOpts(harp.command("start").description("start an installed app and wait until it is ready").argument("<id>")).action(
-    (id: string, o: StartFlags, cmd: Command) =>
-      guarded(async (signal) => {
-        const st = await host(cmd).start(id, { allowNetwork: o.allowNetwork === true, limits: limitsFrom(o), signal, ...(o.timeout !== undefined ? { timeoutMs: o.timeout } : {}) });
+  startOpts(
+    harp.command("start").description("start an installed app and wait until it is ready").argument("<id>"),
+  ).action((id: string, o: StartFlags, cmd: Command) =>
+    guarded(
+      async (signal) => {
+        const st = await host(cmd).start(id, {
+          allowNetwork: o.allowNetwork === true,
+          limits: limitsFrom(o),
+          signal,
+          ...(o.timeout !== undefined ? { timeoutMs: o.timeout } : {}),
+        });
         out(`${id} is ready at ${st.uiUrl}`);
-      }, { interruptible: true }),
+      },
+      { interruptible: true },
+    ),
   );
 
   harp
@@ -211,9 +248,18 @@ export function registerHarpCommands(program: Command): void {
     .action((id: string, _o: unknown, cmd: Command) =>
       guarded(async () => {
         const h = host(cmd);
-        if (h.record(id) === null) throw new HostError([{ code: "harp.not_installed", severity: "error", message: `no app with id "${id}" is installed` }]);
+        if (h.record(id) === null)
+          throw new HostError([
+            { code: "harp.not_installed", severity: "error", message: `no app with id "${id}" is installed` },
+          ]);
         const r = await h.stop(id);
-        out(!r.wasRunning ? `${id} was not running` : r.forced ? `${id} stopped (killed after the grace period)` : `${id} stopped`);
+        out(
+          !r.wasRunning
+            ? `${id} was not running`
+            : r.forced
+              ? `${id} stopped (killed after the grace period)`
+              : `${id} stopped`,
+        );
       }),
     );
 
@@ -227,7 +273,8 @@ export function registerHarpCommands(program: Command): void {
         const list = host(cmd).status(id);
         if (o.format === "json") return out(JSON.stringify(list, null, 2));
         if (list.length === 0) return out("no apps installed");
-        for (const a of list) out(`${a.id}\t${a.version}\t${a.running ? `running ${a.uiUrl} (pid ${a.pid})` : "stopped"}`);
+        for (const a of list)
+          out(`${a.id}\t${a.version}\t${a.running ? `running ${a.uiUrl} (pid ${a.pid})` : "stopped"}`);
       }),
     );
 
@@ -239,19 +286,29 @@ export function registerHarpCommands(program: Command): void {
     .action((id: string, o: { lines?: number }, cmd: Command) =>
       guarded(() => {
         const h = host(cmd);
-        if (h.record(id) === null) throw new HostError([{ code: "harp.not_installed", severity: "error", message: `no app with id "${id}" is installed` }]);
+        if (h.record(id) === null)
+          throw new HostError([
+            { code: "harp.not_installed", severity: "error", message: `no app with id "${id}" is installed` },
+          ]);
         process.stdout.write(h.logs(id, o.lines));
       }),
     );
 
-  startOpts(harp.command("run").description("install, start and print the UI URL; Ctrl-C stops the app").argument("<dir>")).action(
-    (dir: string, o: StartFlags, cmd: Command) =>
-      guarded(async (signal) => {
+  startOpts(
+    harp.command("run").description("install, start and print the UI URL; Ctrl-C stops the app").argument("<dir>"),
+  ).action((dir: string, o: StartFlags, cmd: Command) =>
+    guarded(
+      async (signal) => {
         if (!checkPackagePath(dir)) return;
         const h = host(cmd);
         const inst = await h.install(dir);
         for (const d of inst.warnings) err(renderDiagnostic(d));
-        const st = await h.start(inst.id, { allowNetwork: o.allowNetwork === true, limits: limitsFrom(o), signal, ...(o.timeout !== undefined ? { timeoutMs: o.timeout } : {}) });
+        const st = await h.start(inst.id, {
+          allowNetwork: o.allowNetwork === true,
+          limits: limitsFrom(o),
+          signal,
+          ...(o.timeout !== undefined ? { timeoutMs: o.timeout } : {}),
+        });
         out(`${inst.id} ${inst.version} is ready: ${st.uiUrl}\n(Ctrl-C stops it; logs: yaoc harp logs ${inst.id})`);
         await new Promise<void>((resolve) => {
           let done = false;
@@ -273,7 +330,9 @@ export function registerHarpCommands(program: Command): void {
             }
           }, 500);
         });
-      }, { interruptible: true }),
+      },
+      { interruptible: true },
+    ),
   );
 
   harp
@@ -287,7 +346,9 @@ export function registerHarpCommands(program: Command): void {
 
   harp
     .command("conformance")
-    .description("run the HARP v1 host conformance suite (C01…C42, incl. the sandbox attack cases) against this host with real processes")
+    .description(
+      "run the HARP v1 host conformance suite (C01…C42, incl. the sandbox attack cases) against this host with real processes",
+    )
     .addOption(new Option("--format <format>", "output format").choices(["human", "json"]).default("human"))
     .option("--only <ids>", "comma-separated case ids, e.g. C01,C15")
     .action((o: { format: string; only?: string }) =>
@@ -296,17 +357,29 @@ export function registerHarpCommands(program: Command): void {
           const only = o.only?.split(",").map((s) => s.trim().toUpperCase());
           const unknown = (only ?? []).filter((id) => !ALL_CASES.some((c) => c.id === id));
           if (unknown.length > 0) {
-            err(`yaoc harp conformance: no case ${unknown.join(", ")} (cases are ${ALL_CASES[0]!.id}…${ALL_CASES[ALL_CASES.length - 1]!.id})`);
+            err(
+              `yaoc harp conformance: no case ${unknown.join(", ")} (cases are ${ALL_CASES[0]!.id}…${ALL_CASES[ALL_CASES.length - 1]!.id})`,
+            );
             process.exitCode = EXIT_USAGE;
             return;
           }
           // Human output streams one line per case as it finishes, so a crash or Ctrl-C still
           // leaves what ran on the screen; JSON is one document at the end (also on interrupt).
-          const line = (r: ConformanceResult) => out(`${r.id}  ${r.passed ? "PASS" : "FAIL"}  ${r.title}  (${r.clause}, ${r.ms} ms)${r.passed ? "" : `\n      ${r.detail.replace(/\n/g, "\n      ")}`}`);
-          const results = await runConformance({ ...(only !== undefined ? { only } : {}), signal, ...(o.format === "human" ? { onResult: line } : {}) });
+          const line = (r: ConformanceResult) =>
+            out(
+              `${r.id}  ${r.passed ? "PASS" : "FAIL"}  ${r.title}  (${r.clause}, ${r.ms} ms)${r.passed ? "" : `\n      ${r.detail.replace(/\n/g, "\n      ")}`}`,
+            );
+          const results = await runConformance({
+            ...(only !== undefined ? { only } : {}),
+            signal,
+            ...(o.format === "human" ? { onResult: line } : {}),
+          });
           const failed = results.filter((r) => !r.passed).length;
           if (o.format === "json") out(JSON.stringify(results, null, 2));
-          else out(`${results.length - failed} passed, ${failed} failed${signal.aborted ? " (interrupted; every process the suite started was stopped)" : ""}`);
+          else
+            out(
+              `${results.length - failed} passed, ${failed} failed${signal.aborted ? " (interrupted; every process the suite started was stopped)" : ""}`,
+            );
           process.exitCode = failed === 0 && results.length > 0 ? EXIT_OK : EXIT_INVALID;
         },
         { interruptible: true },

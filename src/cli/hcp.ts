@@ -20,20 +20,30 @@ export function registerHcpCommands(program: Command): void {
     .command("lint")
     .description("check Harness Pack directories against the HCP/1.x pack model (§2)")
     .argument("<dirs...>", "pack root directories");
-  addFormatOption(lint, { jsonAlias: true }).action(async (dirs: string[], opts: { format?: string; json?: boolean }) => {
-    process.exitCode = await runHcpLint(dirs, { format: formatOf(opts) }, (t) => process.stdout.write(t));
-  });
+  addFormatOption(lint, { jsonAlias: true }).action(
+    async (dirs: string[], opts: { format?: string; json?: boolean }) => {
+      process.exitCode = await runHcpLint(dirs, { format: formatOf(opts) }, (t) => process.stdout.write(t));
+    },
+  );
   hcp
     .command("digest")
     .description("print the pack digest (sha256 over the three protocol files, see docs/hcp.md)")
     .argument("<dir>", "pack root directory")
     .action(async (dir: string) => {
-      process.exitCode = await runHcpDigest(dir, (t) => process.stdout.write(t), (t) => process.stderr.write(t));
+      process.exitCode = await runHcpDigest(
+        dir,
+        (t) => process.stdout.write(t),
+        (t) => process.stderr.write(t),
+      );
     });
 }
 
 /** Exit status 0 when every pack is valid (warnings allowed), 1 otherwise, 2 when a path cannot be used. */
-export async function runHcpLint(dirs: readonly string[], opts: { format: OutputFormat }, write: Write): Promise<number> {
+export async function runHcpLint(
+  dirs: readonly string[],
+  opts: { format: OutputFormat },
+  write: Write,
+): Promise<number> {
   const fs = new NodeFs();
   const results: CheckResult[] = [];
   let missing = false;
@@ -62,5 +72,5 @@ export async function runHcpDigest(dir: string, write: Write, writeErr: Write): 
 }
 
 /** Said wherever an HCP digest is printed, so no one mistakes it for an identity of the whole pack. */
-export const HCP_DIGEST_SCOPE = "note: the HCP pack digest covers only surface.json, policy.json and HARNESS.md (by design, docs/hcp.md); other files in the pack are not part of it";
-
+export const HCP_DIGEST_SCOPE =
+  "note: the HCP pack digest covers only surface.json, policy.json and HARNESS.md (by design, docs/hcp.md); other files in the pack are not part of it";

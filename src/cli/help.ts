@@ -7,7 +7,12 @@ import { EXIT_CODE_TABLE } from "./io.js";
 
 /** Examples per command path (`"hcp lint"`); every command yaoc registers has an entry (tested). */
 export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
-  "": ["yaoc check", "yaoc check examples/review.hns --format json", "yaoc explain yao.unclosed_list", "yaoc help hcp lint"],
+  "": [
+    "yaoc check",
+    "yaoc check examples/review.hns --format json",
+    "yaoc explain yao.unclosed_list",
+    "yaoc help hcp lint",
+  ],
   check: [
     "yaoc check                                   # every package under the working directory",
     "yaoc check examples/review.hns pkgs/         # a package and a folder of packages",
@@ -30,7 +35,10 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   profile: ["yaoc profile examples/review.hns"],
   admit: ["yaoc admit program.yao --package examples/review.hns"],
   catalog: ["yaoc catalog install examples/review.hns", "yaoc catalog list", "yaoc catalog verify --format json"],
-  "catalog install": ["yaoc catalog install examples/review.hns examples/review-dir.hns", "yaoc catalog install pkg.hns --catalog /tmp/catalog --format json"],
+  "catalog install": [
+    "yaoc catalog install examples/review.hns examples/review-dir.hns",
+    "yaoc catalog install pkg.hns --catalog /tmp/catalog --format json",
+  ],
   "catalog list": ["yaoc catalog list", "yaoc catalog list --format json"],
   "catalog show": ["yaoc catalog show acme.review@1.0.0"],
   "catalog export": ["yaoc catalog export acme.review@1.0.0 review.hns", "yaoc catalog export acme.review@1.0.0 -"],

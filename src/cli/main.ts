@@ -65,7 +65,14 @@ export function buildProgram(groups: readonly Register[], paths: ProgramPaths = 
     .version(VERSION)
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(text) })
-    .addOption(new Option("--color <when>", "colour human output: always, never or auto (a terminal; FORCE_COLOR and NO_COLOR apply)").choices([...COLOR_MODES]).default("auto"))
+    .addOption(
+      new Option(
+        "--color <when>",
+        "colour human output: always, never or auto (a terminal; FORCE_COLOR and NO_COLOR apply)",
+      )
+        .choices([...COLOR_MODES])
+        .default("auto"),
+    )
     .hook("preAction", (cmd) => setColorMode((cmd.opts() as { color: ColorMode }).color));
 
   program
@@ -79,13 +86,19 @@ export function buildProgram(groups: readonly Register[], paths: ProgramPaths = 
     .option("--tools <file>", "HNS: JSON object mapping tool names to input JSON Schemas (others stay dynamic)")
     .option("--stdin-filename <name>", "the name of the package read from - (default stdin.hns)")
     .addOption(
-      new Option("-j, --jobs <n>", "check n packages at a time (n - 1 worker threads and this one); output is the same for every n, and 1 checks in-process")
+      new Option(
+        "-j, --jobs <n>",
+        "check n packages at a time (n - 1 worker threads and this one); output is the same for every n, and 1 checks in-process",
+      )
         .argParser(parseJobs)
         // Default 1: measured on 2 cores, the worker pool is still slower than one thread (200 small
         // packages: 1.0 s with 2 jobs vs 0.87 s with 1; bench figure i 0.74), so it is opt-in until it wins.
         .default(1, `1; this machine has ${availableParallelism()} cores`),
     )
-    .argument("[inputs...]", "package files or directories (walked for packages), quoted globs, or - for stdin; default .")
+    .argument(
+      "[inputs...]",
+      "package files or directories (walked for packages), quoted globs, or - for stdin; default .",
+    )
     .action(async (inputs: string[], opts: CheckCliOptions) => {
       const { runCheck } = await import("./check-command.js");
       const toolSchemas = opts.tools === undefined ? undefined : await readToolSchemas(fs, opts.tools);
@@ -112,7 +125,11 @@ export function buildProgram(groups: readonly Register[], paths: ProgramPaths = 
     .argument("<code>", "a diagnostic code, e.g. yao.unclosed_list")
     .action(async (code: string) => {
       const { runExplain } = await import("./explain.js");
-      process.exitCode = runExplain(code, (t) => process.stdout.write(t), (t) => process.stderr.write(t));
+      process.exitCode = runExplain(
+        code,
+        (t) => process.stdout.write(t),
+        (t) => process.stderr.write(t),
+      );
     });
 
   program
@@ -126,7 +143,9 @@ export function buildProgram(groups: readonly Register[], paths: ProgramPaths = 
 
   program
     .command("fmt")
-    .description("format Yao sources exactly like the reference formatter (.yao/.hns files, directories, or - for stdin)")
+    .description(
+      "format Yao sources exactly like the reference formatter (.yao/.hns files, directories, or - for stdin)",
+    )
     .option("--check", "list the files that would change; exit 1 if any")
     .option("--diff", "like --check, and print a unified diff of each change")
     .option("--write", "rewrite the files that change (atomically, keeping their mode)")
@@ -175,21 +194,27 @@ function parseJobs(value: string): number {
 
 function parseCount(value: string): number {
   const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n)) throw new InvalidArgumentError("expected a whole number >= 0");
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n))
+    throw new InvalidArgumentError("expected a whole number >= 0");
   return n;
 }
 
 /** `--tools FILE` for check: a JSON object of tool input schemas; null (after a message) when unusable. */
 async function readToolSchemas(fs: PackageFs, file: string): Promise<Record<string, unknown> | null> {
   try {
-    const value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(await fs.readFile(file, 16 * 1024 * 1024))) as unknown;
-    if (value === null || typeof value !== "object" || Array.isArray(value)) throw new Error("expected a JSON object mapping tool names to input JSON Schemas");
+    const value = JSON.parse(
+      new TextDecoder("utf-8", { fatal: true }).decode(await fs.readFile(file, 16 * 1024 * 1024)),
+    ) as unknown;
+    if (value === null || typeof value !== "object" || Array.isArray(value))
+      throw new Error("expected a JSON object mapping tool names to input JSON Schemas");
     const schemas = value as Record<string, unknown>;
     const built = toolsFromManifest(Object.keys(schemas), schemas);
     if (built.errors.length > 0) throw new Error(built.errors.join("; "));
     return schemas;
   } catch (e) {
-    process.stderr.write(`yaoc check: cannot use tool schemas ${file}: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.stderr.write(
+      `yaoc check: cannot use tool schemas ${file}: ${e instanceof Error ? e.message : String(e)}\n`,
+    );
     return null;
   }
 }
@@ -216,4 +241,3 @@ export async function main(rawArgv: readonly string[], paths: ProgramPaths = {})
     process.exitCode = 70;
   }
 }
-

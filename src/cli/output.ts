@@ -52,6 +52,10 @@ export function formatOptions(stream: NodeJS.WriteStream, extra: Partial<FormatO
 }
 
 /** Render `results` in `format` onto stdout. */
-export function writeResults(results: readonly CheckResult[], format: OutputFormat, extra: Partial<FormatOptions> = {}): void {
+export function writeResults(
+  results: readonly CheckResult[],
+  format: OutputFormat,
+  extra: Partial<FormatOptions> = {},
+): void {
   process.stdout.write(renderResults(results, format, formatOptions(process.stdout, extra)));
 }

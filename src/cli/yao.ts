@@ -85,7 +85,14 @@ function guarded(action: () => Promise<void>): () => Promise<void> {
       await action();
     } catch (e) {
       if (e instanceof Rejected) {
-        const result = { path: e.path, kind: "hns" as const, valid: false, identity: null, diagnostics: e.diagnostics, sources: e.sources };
+        const result = {
+          path: e.path,
+          kind: "hns" as const,
+          valid: false,
+          identity: null,
+          diagnostics: e.diagnostics,
+          sources: e.sources,
+        };
         process.stderr.write(renderHuman([result], { color: useColor(process.stderr) }));
         process.exitCode = EXIT_INVALID;
       } else if (e instanceof UsageError) {
@@ -144,13 +151,20 @@ export function registerYaoCommands(program: Command): void {
           profile: await profileFor(pkg.manifest.tools, undefined),
         });
         if (r.diagnostics.length > 0) throw new Rejected(path, r.diagnostics, sources);
-        process.stdout.write(`${evaluationProfile(sharedTypes(pkg)[0], pkg.functions.map((f) => f.form))}\n`);
+        process.stdout.write(
+          `${evaluationProfile(
+            sharedTypes(pkg)[0],
+            pkg.functions.map((f) => f.form),
+          )}\n`,
+        );
       })(),
     );
 
   program
     .command("admit")
-    .description("admit a model-written program against a package binding (exported functions, shared types, tool bound)")
+    .description(
+      "admit a model-written program against a package binding (exported functions, shared types, tool bound)",
+    )
     .requiredOption("--package <pkg>", "the bound .hns package")
     .option("--tools <file>", "JSON object mapping tool names to input JSON Schemas")
     .argument("<program>", "the model-written .yao program")

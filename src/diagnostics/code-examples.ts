@@ -83,8 +83,18 @@ export const CODE_EXAMPLES: Readonly<Record<string, CodeExample>> = {
   },
   "yao.type_mismatch": {
     path: "demo.hns",
-    wrong: pkg(MANIFEST, CONTRACT, '(fn add-one (params (n Int)) (returns Int) (body "one"))', "(eval (requires (tools)) (add-one (n 1)))"),
-    fix: pkg(MANIFEST, CONTRACT, "(fn add-one (params (n Int)) (returns Int) (body (add n 1)))", "(eval (requires (tools)) (add-one (n 1)))"),
+    wrong: pkg(
+      MANIFEST,
+      CONTRACT,
+      '(fn add-one (params (n Int)) (returns Int) (body "one"))',
+      "(eval (requires (tools)) (add-one (n 1)))",
+    ),
+    fix: pkg(
+      MANIFEST,
+      CONTRACT,
+      "(fn add-one (params (n Int)) (returns Int) (body (add n 1)))",
+      "(eval (requires (tools)) (add-one (n 1)))",
+    ),
     change: "make the body produce the declared `(returns Int)` type",
   },
 };

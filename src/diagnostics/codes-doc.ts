@@ -24,7 +24,13 @@ export function renderCodesDoc(sections: readonly CodeSection[]): string {
     "host operation of the Morphz profile).",
   ];
   for (const section of sections) {
-    out.push("", `## ${section.title}`, "", "| code | severity | meaning | enforces | action | layer | reason |", "| --- | --- | --- | --- | --- | --- | --- |");
+    out.push(
+      "",
+      `## ${section.title}`,
+      "",
+      "| code | severity | meaning | enforces | action | layer | reason |",
+      "| --- | --- | --- | --- | --- | --- | --- |",
+    );
     for (const row of section.rows) {
       out.push(
         `| <a id="${row.code}"></a>\`${row.code}\` | ${row.severity} | ${escape(row.summary)} | ${escape(row.clause)} | ${actionOf(row)} | ${row.layer} | \`${row.reason}\` |`,

@@ -50,7 +50,10 @@ export function defineCodes<const T extends readonly CodeInfo[]>(rows: T): T {
 export type CodeOf<T extends readonly CodeInfo[]> = T[number]["code"];
 
 /** The codes of one table whose row has the given severity. */
-export type CodeWithSeverity<T extends readonly CodeInfo[], S extends Severity> = Extract<T[number], { readonly severity: S }>["code"];
+export type CodeWithSeverity<T extends readonly CodeInfo[], S extends Severity> = Extract<
+  T[number],
+  { readonly severity: S }
+>["code"];
 
 /** Where a diagnostic points; severity is not here because it comes from the code's row. */
 export type DiagnosticPlace = Omit<NonNullable<Parameters<typeof diagnostic>[2]>, "severity"> & {
@@ -62,13 +65,16 @@ export type DiagnosticPlace = Omit<NonNullable<Parameters<typeof diagnostic>[2]>
  * A frontend's diagnostic constructor: the code must be a row of `rows` and the severity is the
  * row's, so a call site can neither mistype a code nor restate (and drift from) its severity.
  */
-export function diagnosticsFor<const T extends readonly CodeInfo[]>(rows: T): (code: CodeOf<T>, message: string, where?: DiagnosticPlace) => Diagnostic {
+export function diagnosticsFor<const T extends readonly CodeInfo[]>(
+  rows: T,
+): (code: CodeOf<T>, message: string, where?: DiagnosticPlace) => Diagnostic {
   const byCode = new Map<string, CodeInfo>(rows.map((r) => [r.code, r]));
   return (code, message, { downgraded, ...where } = {}) => {
     const row = byCode.get(code);
     // Unreachable from typed code; an untyped caller gets a programming error, not a severity guess.
     if (row === undefined) throw new Error(`${code} is not a row of this code table`);
-    if (downgraded === true && row.downgradedTo === undefined) throw new Error(`${code} has no downgradedTo severity in its table`);
+    if (downgraded === true && row.downgradedTo === undefined)
+      throw new Error(`${code} has no downgradedTo severity in its table`);
     return diagnostic(code, message, { ...where, severity: downgraded === true ? row.downgradedTo : row.severity });
   };
 }

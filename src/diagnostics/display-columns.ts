@@ -129,7 +129,8 @@ function isLowSurrogate(unit: number): boolean {
 
 function scalarCount(text: string): number {
   let n = 0;
-  for (let i = 0; i < text.length; i++) if (!isLowSurrogate(text.charCodeAt(i)) || i === 0 || !isHighSurrogate(text.charCodeAt(i - 1))) n++;
+  for (let i = 0; i < text.length; i++)
+    if (!isLowSurrogate(text.charCodeAt(i)) || i === 0 || !isHighSurrogate(text.charCodeAt(i - 1))) n++;
   return n;
 }
 

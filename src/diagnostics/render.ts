@@ -37,7 +37,8 @@ export function renderHuman(results: readonly CheckResult[], options: HumanOptio
 
 /** One package's diagnostics and its verdict line (streamed by `check` as each package finishes). */
 export function renderHumanResult(result: CheckResult, options: HumanOptions): string {
-  const paint = (style: keyof typeof STYLE, text: string): string => (options.color ? `${STYLE[style]}${text}${STYLE.reset}` : text);
+  const paint = (style: keyof typeof STYLE, text: string): string =>
+    options.color ? `${STYLE[style]}${text}${STYLE.reset}` : text;
   const out: string[] = [];
   const lines = new SourceLines(result.sources);
   let shown = 0;
@@ -47,7 +48,9 @@ export function renderHumanResult(result: CheckResult, options: HumanOptions): s
   }
   const hidden = result.diagnostics.length - HUMAN_DIAGNOSTIC_LIMIT;
   if (hidden > 0) {
-    out.push(`${result.path}: ${hidden} more diagnostic${hidden === 1 ? "" : "s"} not shown (the first ${HUMAN_DIAGNOSTIC_LIMIT} are above; \`--format json\` lists all)`);
+    out.push(
+      `${result.path}: ${hidden} more diagnostic${hidden === 1 ? "" : "s"} not shown (the first ${HUMAN_DIAGNOSTIC_LIMIT} are above; \`--format json\` lists all)`,
+    );
   }
   const status = result.valid ? paint("bold", "ok") : paint("error", "invalid");
   const identity = result.identity ? ` ${result.identity}` : "";
@@ -75,7 +78,8 @@ export function renderHumanSummary(results: readonly CheckResult[]): string {
  * whose own output is not a package check (catalog verify, golden verify, a3s model, …).
  */
 export function renderHumanDiagnostics(results: readonly CheckResult[], options: HumanOptions): string {
-  const paint = (style: keyof typeof STYLE, text: string): string => (options.color ? `${STYLE[style]}${text}${STYLE.reset}` : text);
+  const paint = (style: keyof typeof STYLE, text: string): string =>
+    options.color ? `${STYLE[style]}${text}${STYLE.reset}` : text;
   const out: string[] = [];
   for (const result of results) {
     const lines = new SourceLines(result.sources);
@@ -98,14 +102,19 @@ export function renderDiagnosticText(d: Diagnostic, sources?: ReadonlyMap<string
 }
 
 /** Diagnostics alone, with code frames, for commands that report no package result (`yaoc fmt`). */
-export function renderDiagnosticsHuman(diagnostics: readonly Diagnostic[], sources: ReadonlyMap<string, string>, options: HumanOptions): string {
+export function renderDiagnosticsHuman(
+  diagnostics: readonly Diagnostic[],
+  sources: ReadonlyMap<string, string>,
+  options: HumanOptions,
+): string {
   const paint: Paint = (style, text) => (options.color ? `${STYLE[style]}${text}${STYLE.reset}` : text);
   const lines = new SourceLines(sources);
   return diagnostics.map((d) => `${renderDiagnostic(d, lines, paint)}\n`).join("");
 }
 
 function renderDiagnostic(d: Diagnostic, sources: SourceLines, paint: Paint): string {
-  const where = d.file === undefined ? "" : d.span ? `${d.file}:${d.span.start.line}:${d.span.start.column}: ` : `${d.file}: `;
+  const where =
+    d.file === undefined ? "" : d.span ? `${d.file}:${d.span.start.line}:${d.span.start.column}: ` : `${d.file}: `;
   const lines = [`${where}${paint(d.severity, `${d.severity}[${d.code}]`)}: ${paint("bold", d.message)}`];
   // Secondary spans that can be shown in a frame; the others become notes.
   const framed: { file: string; span: Span; line: readonly string[]; message: string }[] = [];
@@ -124,7 +133,8 @@ function renderDiagnostic(d: Diagnostic, sources: SourceLines, paint: Paint): st
   let gutterWidth = primaryLine !== undefined ? String(d.span!.start.line).length : 1;
   for (const f of framed) gutterWidth = Math.max(gutterWidth, String(f.span.start.line).length);
   if (primaryLine !== undefined) {
-    for (const l of codeFrame(primaryLine, d.span!, d.span!.start.line, gutterWidth, "^", d.label, d.severity, paint)) lines.push(l);
+    for (const l of codeFrame(primaryLine, d.span!, d.span!.start.line, gutterWidth, "^", d.label, d.severity, paint))
+      lines.push(l);
   } else if (d.label !== undefined) {
     notes.unshift(d.label);
   }
@@ -137,10 +147,12 @@ function renderDiagnostic(d: Diagnostic, sources: SourceLines, paint: Paint): st
       continue;
     }
     // A secondary span in another file names it; one elsewhere in the same file simply follows.
-    if (f.file !== d.file) lines.push(`${blank}${paint("blue", "::: ")}${f.file}:${f.span.start.line}:${f.span.start.column}`);
+    if (f.file !== d.file)
+      lines.push(`${blank}${paint("blue", "::: ")}${f.file}:${f.span.start.line}:${f.span.start.column}`);
     for (const l of frame) lines.push(l);
   }
-  if (d.pointer !== undefined) lines.push(`  ${paint("blue", "=")} at JSON pointer ${d.pointer === "" ? '"" (the document root)' : d.pointer}`);
+  if (d.pointer !== undefined)
+    lines.push(`  ${paint("blue", "=")} at JSON pointer ${d.pointer === "" ? '"" (the document root)' : d.pointer}`);
   for (const note of notes) lines.push(`  ${paint("blue", "=")} note: ${note}`);
   if (d.hint !== undefined) lines.push(`  ${paint("blue", "=")} help: ${d.hint}`);
   return lines.join("\n");
@@ -168,7 +180,8 @@ function codeFrame(
 ): string[] {
   const startCol = Math.min(span.start.column, all.length + 1);
   const endCol = span.end.line === span.start.line ? Math.max(span.end.column, startCol + 1) : all.length + 1;
-  const from = all.length > FRAME_WIDTH ? Math.max(0, Math.min(startCol - 1 - FRAME_BEFORE, all.length - FRAME_WIDTH)) : 0;
+  const from =
+    all.length > FRAME_WIDTH ? Math.max(0, Math.min(startCol - 1 - FRAME_BEFORE, all.length - FRAME_WIDTH)) : 0;
   const to = Math.min(all.length, from + FRAME_WIDTH);
   const before = from > 0 ? "…" : "";
   const after = to < all.length ? "…" : "";

@@ -99,21 +99,51 @@ const finding = (d: Diagnostic): Finding => ({
   message: d.message,
 });
 
-function check(id: string, title: string, status: CheckStatus, evidence: string, ds: readonly Diagnostic[] = []): AttestationCheck {
-  const findings = ds.map(finding).sort((a, b) => compareUtf16(canonicalJson([a.code, a.subject, a.message]), canonicalJson([b.code, b.subject, b.message])));
+function check(
+  id: string,
+  title: string,
+  status: CheckStatus,
+  evidence: string,
+  ds: readonly Diagnostic[] = [],
+): AttestationCheck {
+  const findings = ds
+    .map(finding)
+    .sort((a, b) =>
+      compareUtf16(canonicalJson([a.code, a.subject, a.message]), canonicalJson([b.code, b.subject, b.message])),
+    );
   return { id, title, status, evidence, findings };
 }
 
-const statusOf = (ds: readonly Diagnostic[]): CheckStatus => (ds.some((d) => d.severity === "error") ? "fail" : ds.some((d) => d.severity === "warning") ? "warn" : "pass");
+const statusOf = (ds: readonly Diagnostic[]): CheckStatus =>
+  ds.some((d) => d.severity === "error") ? "fail" : ds.some((d) => d.severity === "warning") ? "warn" : "pass";
 const byCode = (ds: readonly Diagnostic[], ...codes: string[]) => ds.filter((d) => codes.includes(d.code));
 
 /** Seed 002 §3.2, verbatim: the fields every implementation must exclude. */
-const SEED_MIN_PHYSICAL = ["ts", "timestamp", "elapsed", "duration", "started_at", "finished_at", "thread_order", "addr", "id_runtime", "pid", "uptime_s", "generated_at"];
+const SEED_MIN_PHYSICAL = [
+  "ts",
+  "timestamp",
+  "elapsed",
+  "duration",
+  "started_at",
+  "finished_at",
+  "thread_order",
+  "addr",
+  "id_runtime",
+  "pid",
+  "uptime_s",
+  "generated_at",
+];
 
 /** The RFC 8785 number vector of values.json, checked on every run. */
-const JCS_SELF_TEST = { input: "[333333333.33333329, 1E30, 4.50, 2e-3, 0.000000000000000000000000001, -0.0]", output: "[333333333.3333333,1e+30,4.5,0.002,1e-27,0]" };
+const JCS_SELF_TEST = {
+  input: "[333333333.33333329, 1E30, 4.50, 2e-3, 0.000000000000000000000000001, -0.0]",
+  output: "[333333333.3333333,1e+30,4.5,0.002,1e-27,0]",
+};
 
-export function buildAttestation(inp: AttestInputs, physical: { ts_build: string; elapsed: number | null; runs: readonly unknown[]; history?: AttestHistory }): Attestation {
+export function buildAttestation(
+  inp: AttestInputs,
+  physical: { ts_build: string; elapsed: number | null; runs: readonly unknown[]; history?: AttestHistory },
+): Attestation {
   const checks: AttestationCheck[] = [];
 
   // D1 — table published, unknown fields counted.
@@ -156,7 +186,11 @@ export function buildAttestation(inp: AttestInputs, physical: { ts_build: string
 
   // D4 — two independent runs agree.
   const unstable = inp.runs.filter((r) => !r.agree);
-  const runsAgree = inp.runCount >= 2 && inp.runs.length === inp.cases.length && unstable.length === 0 && inp.workerFindings.length === 0;
+  const runsAgree =
+    inp.runCount >= 2 &&
+    inp.runs.length === inp.cases.length &&
+    unstable.length === 0 &&
+    inp.workerFindings.length === 0;
   checks.push(
     check(
       "D4",
@@ -165,13 +199,16 @@ export function buildAttestation(inp: AttestInputs, physical: { ts_build: string
       `${inp.runCount} fresh-process runs over ${inp.cases.length} case(s); ${inp.runs.length - unstable.length} agree, ${unstable.length} differ`,
       [
         ...inp.workerFindings,
-        ...unstable.map((r) => diagnostic("evidence.unstable_hash", `${r.case}: ReproHashes ${r.hashes.join(", ")}`, { file: r.case })),
+        ...unstable.map((r) =>
+          diagnostic("evidence.unstable_hash", `${r.case}: ReproHashes ${r.hashes.join(", ")}`, { file: r.case }),
+        ),
       ],
     ),
   );
 
   // D5 — sensitivity self-check.
-  const sensOk = inp.sensitivity.length === inp.cases.length && inp.sensitivity.length > 0 && inp.sensitivity.every((s) => s.passed);
+  const sensOk =
+    inp.sensitivity.length === inp.cases.length && inp.sensitivity.length > 0 && inp.sensitivity.every((s) => s.passed);
   const tampers = inp.sensitivity.reduce((n, s) => n + s.reproTampers.length, 0);
   const physTampers = inp.sensitivity.reduce((n, s) => n + s.physicalTampers.length, 0);
   const atoms = inp.sensitivity.filter((s) => s.sourceAtom !== undefined).length;
@@ -186,7 +223,10 @@ export function buildAttestation(inp: AttestInputs, physical: { ts_build: string
   );
 
   // D6 — goldens frozen and review-marked.
-  const goldenHit = inp.golden.length === inp.cases.length && inp.golden.every((g) => g.status === "match") && inp.goldenFindings.every((d) => d.severity !== "error");
+  const goldenHit =
+    inp.golden.length === inp.cases.length &&
+    inp.golden.every((g) => g.status === "match") &&
+    inp.goldenFindings.every((d) => d.severity !== "error");
   const gitFindings = inp.git?.findings ?? [];
   const d6 = [...inp.goldenFindings, ...gitFindings];
   checks.push(
@@ -196,8 +236,14 @@ export function buildAttestation(inp: AttestInputs, physical: { ts_build: string
       !goldenHit ? "fail" : inp.git === null ? "warn" : statusOf(d6),
       `${inp.golden.filter((g) => g.status === "match").length}/${inp.cases.length} case(s) match golden/evidence; ` +
         `${(inp.suites ?? []).reduce((n, f) => n + f.matched, 0)}/${(inp.suites ?? []).reduce((n, f) => n + f.records, 0)} record(s) of ${(inp.suites ?? []).length} other golden folder(s) match; ` +
-        (inp.git === null ? "git history not checked (run with --git)" : inp.git.available ? `${inp.git.commitsTouchingGolden} commit(s) touching golden/ in ${inp.git.range} checked for [golden]` : "git history unavailable"),
-      inp.git === null ? [...d6, diagnostic("evidence.git_unavailable", "the [golden] commit-title check was not run")] : d6,
+        (inp.git === null
+          ? "git history not checked (run with --git)"
+          : inp.git.available
+            ? `${inp.git.commitsTouchingGolden} commit(s) touching golden/ in ${inp.git.range} checked for [golden]`
+            : "git history unavailable"),
+      inp.git === null
+        ? [...d6, diagnostic("evidence.git_unavailable", "the [golden] commit-title check was not run")]
+        : d6,
     ),
   );
 
@@ -212,7 +258,11 @@ export function buildAttestation(inp: AttestInputs, physical: { ts_build: string
       `${REASON_TABLE.size} code rows; ${new Set(inp.emittedCodes).size} distinct code(s) emitted in receipts, ${missing.length} without a row; ${badRows.length} malformed reason(s)`,
       [
         ...missing.map((c) => diagnostic("evidence.reason_missing", `code ${c} has no row`, { file: c })),
-        ...badRows.map((r) => diagnostic("evidence.reason_missing", `row ${r.code} has reason ${r.reason} outside the §4.2 families`, { file: r.code })),
+        ...badRows.map((r) =>
+          diagnostic("evidence.reason_missing", `row ${r.code} has reason ${r.reason} outside the §4.2 families`, {
+            file: r.code,
+          }),
+        ),
       ],
     ),
   );
@@ -233,23 +283,41 @@ export function buildAttestation(inp: AttestInputs, physical: { ts_build: string
   const warnings = { unregistered_fields: unregistered.length, honesty: honesty.length };
 
   // D9 — verdict_hash reproducible, ts_build excluded (checked on the finished report below).
-  checks.push(check("D9", "verdict_hash reproducible; ts_build not in the hash", "pass", "verdict_hash recomputed with a different ts_build and compared"));
+  checks.push(
+    check(
+      "D9",
+      "verdict_hash reproducible; ts_build not in the hash",
+      "pass",
+      "verdict_hash recomputed with a different ts_build and compared",
+    ),
+  );
   // D10 — single CI entry with three exit codes: read from the repository's CI script, not assumed.
   checks.push(
     check(
       "D10",
       "Single CI entry with exit codes 0 green / 1 red / 2 yellow",
       inp.ci?.runsAttest === true ? "pass" : "warn",
-      inp.ci === undefined ? "the CI entry was not inspected" : `${inp.ci.detail}; \`yaoc attest\` exits 0, 1 or 2 with the verdict below`,
+      inp.ci === undefined
+        ? "the CI entry was not inspected"
+        : `${inp.ci.detail}; \`yaoc attest\` exits 0, 1 or 2 with the verdict below`,
     ),
   );
 
   const physicalNonEmpty = inp.runs.length > 0 && inp.runs.every((r) => r.physicalDifference.length > 0);
   if (!physicalNonEmpty) {
-    checks[3] = check(checks[3]!.id, checks[3]!.title, "fail", `${checks[3]!.evidence}; physical difference between runs is empty for some case`, [
-      ...inp.workerFindings,
-      diagnostic("evidence.no_physical_difference", "two runs had identical physical fields: exclusion not demonstrated"),
-    ]);
+    checks[3] = check(
+      checks[3]!.id,
+      checks[3]!.title,
+      "fail",
+      `${checks[3]!.evidence}; physical difference between runs is empty for some case`,
+      [
+        ...inp.workerFindings,
+        diagnostic(
+          "evidence.no_physical_difference",
+          "two runs had identical physical fields: exclusion not demonstrated",
+        ),
+      ],
+    );
   }
 
   const golden_cases = inp.golden.filter((g) => g.status !== "missing").length;
@@ -261,7 +329,11 @@ export function buildAttestation(inp: AttestInputs, physical: { ts_build: string
         : "sampled";
 
   const assemble = (cs: readonly AttestationCheck[], ts: string) => {
-    const verdict: Verdict = cs.some((c) => c.status === "fail") ? "red" : cs.some((c) => c.status === "warn") ? "yellow" : "green";
+    const verdict: Verdict = cs.some((c) => c.status === "fail")
+      ? "red"
+      : cs.some((c) => c.status === "warn")
+        ? "yellow"
+        : "green";
     const exit_code = verdict === "green" ? 0 : verdict === "red" ? 1 : 2;
     const doc: Record<string, unknown> = {
       report: ATTESTATION_TABLE.version,
@@ -296,7 +368,12 @@ export function buildAttestation(inp: AttestInputs, physical: { ts_build: string
   let first = assemble(checks, physical.ts_build);
   const again = assemble(checks, `${physical.ts_build}#recomputed`);
   if (again.hash !== first.hash || first.unregistered > 0) {
-    checks[8] = check("D9", checks[8]!.title, "fail", `verdict_hash changed with ts_build (${first.hash} vs ${again.hash}) or the report has unregistered fields`);
+    checks[8] = check(
+      "D9",
+      checks[8]!.title,
+      "fail",
+      `verdict_hash changed with ts_build (${first.hash} vs ${again.hash}) or the report has unregistered fields`,
+    );
     first = assemble(checks, physical.ts_build);
   }
   return { doc: first.doc, verdict: first.verdict, exitCode: first.exit_code, verdictHash: first.hash, checks };
@@ -304,7 +381,15 @@ export function buildAttestation(inp: AttestInputs, physical: { ts_build: string
 
 /** One JSON object per line: every check, then the verdict line. Keys in RFC 8785 order. */
 export function renderJsonl(a: Attestation): string {
-  const lines = a.checks.map((c) => canonicalJson({ check: c.id, title: c.title, status: c.status, evidence: c.evidence, findings: c.findings } as never));
+  const lines = a.checks.map((c) =>
+    canonicalJson({
+      check: c.id,
+      title: c.title,
+      status: c.status,
+      evidence: c.evidence,
+      findings: c.findings,
+    } as never),
+  );
   const d = a.doc;
   lines.push(
     canonicalJson({
@@ -360,7 +445,9 @@ export function renderMarkdown(a: Attestation): string {
 
 function lastGreenLine(h: AttestHistory | undefined): string {
   const g = h?.last_green;
-  return g ? `last green attestation in this report directory: commit ${g.commit.slice(0, 12)}, verdict_hash ${g.verdict_hash ?? "unknown"}` : "no earlier green attestation in this report directory";
+  return g
+    ? `last green attestation in this report directory: commit ${g.commit.slice(0, 12)}, verdict_hash ${g.verdict_hash ?? "unknown"}`
+    : "no earlier green attestation in this report directory";
 }
 
 export { EVIDENCE_CODES };

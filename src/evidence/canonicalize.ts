@@ -89,7 +89,11 @@ export function canonicalize(doc: unknown, table: ClassificationTable): Canonica
       if (!allObjects) return items;
       const key = rule?.sortKey;
       if (key === undefined) unkeyed.add(path);
-      const decorated = value.map((raw, i) => ({ raw: raw as Record<string, unknown>, item: items[i]!, bytes: canonicalJson(items[i]) }));
+      const decorated = value.map((raw, i) => ({
+        raw: raw as Record<string, unknown>,
+        item: items[i]!,
+        bytes: canonicalJson(items[i]),
+      }));
       decorated.sort((a, b) => {
         if (key !== undefined) {
           for (const k of key) {

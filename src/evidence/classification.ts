@@ -48,7 +48,9 @@ export const MIN_PHYSICAL_FIELDS: readonly string[] = [
   "ts_build",
 ];
 
-const physicalRoot = (note: string) => (name: string): FieldRule => ({ path: name, class: "physical", note });
+const physicalRoot =
+  (note: string) =>
+  (name: string): FieldRule => ({ path: name, class: "physical", note });
 const run = physicalRoot("run-dependent (§3.2 minimum set)");
 
 const DIAG = "result.diagnostics[]";
@@ -62,17 +64,29 @@ export const RECEIPT_TABLE: ClassificationTable = {
     { path: "options", class: "repro", note: "options that change the result" },
     { path: "options.analyze", class: "repro", note: "HNS module analysis on/off" },
     { path: "evidence_class", class: "repro", note: "simulated / measured / third_party (§5.1)" },
-    { path: "measure_source", class: "repro", note: "command or path a measured figure comes from; null when simulated" },
+    {
+      path: "measure_source",
+      class: "repro",
+      note: "command or path a measured figure comes from; null when simulated",
+    },
     { path: "measure_ts", class: "physical", note: "when a measured figure was taken; null when simulated" },
     { path: "result", class: "repro", note: "one result of `yaoc check --format json`" },
-    { path: "result.path", class: "repro", note: "the package's own name: the last segment of its resolved path, the same for `x`, `./x`, `../here/x` and `/abs/here/x`; files, messages, help and labels that spell the typed path spell this name" },
+    {
+      path: "result.path",
+      class: "repro",
+      note: "the package's own name: the last segment of its resolved path, the same for `x`, `./x`, `../here/x` and `/abs/here/x`; files, messages, help and labels that spell the typed path spell this name",
+    },
     { path: "result.kind", class: "repro", note: "hns / harp / a3s / hcp / unknown" },
     { path: "result.valid", class: "repro", note: "verdict" },
     { path: "result.identity", class: "repro", note: "`sha256:` content identity or null" },
     { path: "result.id", class: "repro", note: "HNS / HARP package id" },
     { path: "result.version", class: "repro", note: "HNS / HARP package version" },
     { path: "result.owner", class: "repro", note: "HNS entry owner" },
-    { path: "result.program_hash", class: "repro", note: "HNS entry program hash (typed IR identity), null unless analysed and valid" },
+    {
+      path: "result.program_hash",
+      class: "repro",
+      note: "HNS entry program hash (typed IR identity), null unless analysed and valid",
+    },
     { path: "result.name", class: "repro", note: "HARP display name" },
     { path: "result.pack_id", class: "repro", note: "HCP pack id" },
     { path: "result.plane", class: "repro", note: "HCP plane" },
@@ -114,7 +128,12 @@ export const RECEIPT_TABLE: ClassificationTable = {
     { path: `${DIAG}.label`, class: "repro", note: "text under the primary caret (expected / found)" },
     { path: `${DIAG}.pointer`, class: "repro", note: "JSON Pointer into a JSON document" },
     { path: `${DIAG}.help`, class: "repro", note: "how to fix it" },
-    { path: `${DIAG}.related`, class: "repro", note: "secondary locations, in the order the diagnostic gives them", sortKey: ["file", "line", "column", "message"] },
+    {
+      path: `${DIAG}.related`,
+      class: "repro",
+      note: "secondary locations, in the order the diagnostic gives them",
+      sortKey: ["file", "line", "column", "message"],
+    },
     { path: `${DIAG}.related[].file`, class: "repro", note: "file of a secondary location" },
     { path: `${DIAG}.related[].line`, class: "repro", note: "its 1-based start line" },
     { path: `${DIAG}.related[].column`, class: "repro", note: "its 1-based start column (display columns)" },
@@ -127,11 +146,27 @@ export const RECEIPT_TABLE: ClassificationTable = {
     { path: `${DIAG}.layer`, class: "repro", note: "reason code: guard layer L1–L8" },
     { path: `${DIAG}.reason`, class: "repro", note: "reason code: family-prefixed reason (§4.2)" },
     { path: "repro_hash", class: "opaque", note: "the ReproHash itself (derived from the repro fields)" },
-    { path: "repro_digest", class: "opaque", note: "the full `sha256:` of the canonical JSON (the ReproHash is its first 16 hex)" },
-    { path: "tool", class: "opaque", note: "yaoc name and version (provenance; a version bump alone must not move goldens)" },
+    {
+      path: "repro_digest",
+      class: "opaque",
+      note: "the full `sha256:` of the canonical JSON (the ReproHash is its first 16 hex)",
+    },
+    {
+      path: "tool",
+      class: "opaque",
+      note: "yaoc name and version (provenance; a version bump alone must not move goldens)",
+    },
     { path: "host", class: "opaque", note: "platform and Node version (provenance)" },
-    { path: "canonical", class: "opaque", note: "what canonicalisation excluded: unregistered field paths and unkeyed lists" },
-    { path: "typed_path", class: "physical", note: "the package path as typed (depends on the working directory and the spelling, so never hashed)" },
+    {
+      path: "canonical",
+      class: "opaque",
+      note: "what canonicalisation excluded: unregistered field paths and unkeyed lists",
+    },
+    {
+      path: "typed_path",
+      class: "physical",
+      note: "the package path as typed (depends on the working directory and the spelling, so never hashed)",
+    },
     run("generated_at"),
     run("elapsed"),
     run("pid"),
@@ -154,14 +189,23 @@ export const ATTESTATION_TABLE: ClassificationTable = {
     { path: "grade_evidence.cases", class: "repro", note: "cases in the golden set" },
     { path: "grade_evidence.golden_hit", class: "repro", note: "every recomputed value matched its golden" },
     { path: "grade_evidence.sensitivity_passed", class: "repro", note: "the §3.4 self-check passed" },
-    { path: "grade_evidence.physical_difference_nonempty", class: "repro", note: "physical fields differed between the runs" },
+    {
+      path: "grade_evidence.physical_difference_nonempty",
+      class: "repro",
+      note: "physical fields differed between the runs",
+    },
     { path: "grade_evidence.classification_table", class: "repro", note: "version of the receipt table in use" },
     { path: "checks", class: "repro", note: "D1–D10 and the supporting checks, sorted by id (R2)", sortKey: ["id"] },
     { path: "checks[].id", class: "repro", note: "check id" },
     { path: "checks[].title", class: "repro", note: "what is checked" },
     { path: "checks[].status", class: "repro", note: "pass / warn / fail" },
     { path: "checks[].evidence", class: "repro", note: "deterministic summary of the evidence" },
-    { path: "checks[].findings", class: "repro", note: "diagnostics found (code, reason, message), sorted", sortKey: ["code", "subject", "message"] },
+    {
+      path: "checks[].findings",
+      class: "repro",
+      note: "diagnostics found (code, reason, message), sorted",
+      sortKey: ["code", "subject", "message"],
+    },
     { path: "checks[].findings[].code", class: "repro", note: "diagnostic code" },
     { path: "checks[].findings[].reason", class: "repro", note: "reason code" },
     { path: "checks[].findings[].subject", class: "repro", note: "case or file the finding is about" },
@@ -173,9 +217,17 @@ export const ATTESTATION_TABLE: ClassificationTable = {
     { path: "tool", class: "opaque", note: "yaoc name and version" },
     { path: "host", class: "opaque", note: "platform and Node version" },
     { path: "canonical", class: "opaque", note: "what canonicalisation excluded" },
-    { path: "physical_difference", class: "physical", note: "physical receipt fields that differed between the runs (run-dependent by design)" },
+    {
+      path: "physical_difference",
+      class: "physical",
+      note: "physical receipt fields that differed between the runs (run-dependent by design)",
+    },
     { path: "runs", class: "physical", note: "per-run pid, id_runtime and timing" },
-    { path: "history", class: "physical", note: "what earlier runs left in the report directory (the last green commit and verdict_hash); reported, never hashed" },
+    {
+      path: "history",
+      class: "physical",
+      note: "what earlier runs left in the report directory (the last green commit and verdict_hash); reported, never hashed",
+    },
     run("ts_build"),
     run("elapsed"),
   ],
@@ -186,7 +238,15 @@ export function ruleLookup(table: ClassificationTable): (path: string) => FieldR
   const exact = new Map(table.rows.map((r) => [r.path, r]));
   const wild = table.rows
     .filter((r) => r.path.split(".").includes("*"))
-    .map((r) => ({ rule: r, re: new RegExp(`^${r.path.split(".").map((seg) => (seg === "*" ? ".+" : seg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("\\.")}$`) }));
+    .map((r) => ({
+      rule: r,
+      re: new RegExp(
+        `^${r.path
+          .split(".")
+          .map((seg) => (seg === "*" ? ".+" : seg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+          .join("\\.")}$`,
+      ),
+    }));
   return (path) => exact.get(path) ?? wild.find((w) => w.re.test(path))?.rule;
 }
 
@@ -198,8 +258,17 @@ export function renderClassificationMarkdown(tables: readonly ClassificationTabl
   const out: string[] = [];
   out.push(`Minimum physical set (physical at any depth): ${MIN_PHYSICAL_FIELDS.map((f) => `\`${f}\``).join(", ")}.`);
   for (const t of tables) {
-    out.push("", `### ${t.name} (\`${t.version}\`)`, "", "| field | class | stable sort key | meaning |", "| --- | --- | --- | --- |");
-    for (const r of t.rows) out.push(`| \`${r.path}\` | ${r.class} | ${r.sortKey ? r.sortKey.map((k) => `\`${k}\``).join(", ") : ""} | ${esc(r.note)} |`);
+    out.push(
+      "",
+      `### ${t.name} (\`${t.version}\`)`,
+      "",
+      "| field | class | stable sort key | meaning |",
+      "| --- | --- | --- | --- |",
+    );
+    for (const r of t.rows)
+      out.push(
+        `| \`${r.path}\` | ${r.class} | ${r.sortKey ? r.sortKey.map((k) => `\`${k}\``).join(", ") : ""} | ${esc(r.note)} |`,
+      );
   }
   return out.join("\n");
 }

@@ -72,9 +72,20 @@ export interface CaseComparison {
   readonly differences: readonly string[];
 }
 
-export function compareWithGolden(casePath: string, actual: GoldenRecord, frozenText: string | undefined): CaseComparison {
-  if (frozenText === undefined) return { case: casePath, status: "missing", actual: actual.repro_hash, differences: [] };
-  const unreadable = (problem: string): CaseComparison => ({ case: casePath, status: "unreadable", problem, actual: actual.repro_hash, differences: [] });
+export function compareWithGolden(
+  casePath: string,
+  actual: GoldenRecord,
+  frozenText: string | undefined,
+): CaseComparison {
+  if (frozenText === undefined)
+    return { case: casePath, status: "missing", actual: actual.repro_hash, differences: [] };
+  const unreadable = (problem: string): CaseComparison => ({
+    case: casePath,
+    status: "unreadable",
+    problem,
+    actual: actual.repro_hash,
+    differences: [],
+  });
   let frozen: GoldenRecord;
   try {
     frozen = JSON.parse(frozenText) as GoldenRecord;
@@ -89,10 +100,17 @@ export function compareWithGolden(casePath: string, actual: GoldenRecord, frozen
     differences = jsonDiff(frozen, actual);
   } catch (e) {
     // A lone surrogate or a nesting deep enough to exhaust the stack: no golden record has either.
-    if (e instanceof CanonicalizationError || e instanceof RangeError) return unreadable(`not comparable (${e.message})`);
+    if (e instanceof CanonicalizationError || e instanceof RangeError)
+      return unreadable(`not comparable (${e.message})`);
     throw e;
   }
-  return { case: casePath, status: differences.length === 0 ? "match" : "mismatch", expected: frozen.repro_hash, actual: actual.repro_hash, differences };
+  return {
+    case: casePath,
+    status: differences.length === 0 ? "match" : "mismatch",
+    expected: frozen.repro_hash,
+    actual: actual.repro_hash,
+    differences,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -128,7 +146,10 @@ export function tamperValue(v: unknown): unknown {
 
 function setAt(doc: unknown, pointer: string, value: unknown): unknown {
   const clone = JSON.parse(JSON.stringify(doc)) as unknown;
-  const parts = pointer.split("/").slice(1).map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const parts = pointer
+    .split("/")
+    .slice(1)
+    .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
   let cur = clone as Record<string, unknown>;
   for (let i = 0; i < parts.length - 1; i++) cur = cur[parts[i]!] as Record<string, unknown>;
   cur[parts[parts.length - 1]!] = value;
@@ -160,7 +181,10 @@ export function reproLeaves(doc: Record<string, unknown>): string[] {
   return out;
 }
 
-export function sensitivityOfReceipt(casePath: string, receipt: Record<string, unknown>): Omit<SensitivityReport, "sourceAtom" | "passed"> {
+export function sensitivityOfReceipt(
+  casePath: string,
+  receipt: Record<string, unknown>,
+): Omit<SensitivityReport, "sourceAtom" | "passed"> {
   const base = canonicalize(receipt, RECEIPT_TABLE);
   const reproTampers = reproLeaves(receipt).map((pointer) => {
     const current = pointerGet(receipt, pointer);
@@ -189,7 +213,8 @@ export function sensitivityOfReceipt(casePath: string, receipt: Record<string, u
 
 function pointerGet(doc: unknown, pointer: string): unknown {
   let cur = doc;
-  for (const p of pointer.split("/").slice(1)) cur = (cur as Record<string, unknown>)[p.replace(/~1/g, "/").replace(/~0/g, "~")];
+  for (const p of pointer.split("/").slice(1))
+    cur = (cur as Record<string, unknown>)[p.replace(/~1/g, "/").replace(/~0/g, "~")];
   return cur;
 }
 
@@ -209,7 +234,8 @@ function atomCandidates(receipt: Record<string, unknown>): string[] {
   const diags = Array.isArray(result["diagnostics"]) ? (result["diagnostics"] as Record<string, unknown>[]) : [];
   for (const d of diags) {
     const m = String(d["message"] ?? "");
-    for (const q of m.matchAll(/"([^"\n]{2,60})"|'([^'\n]{2,60})'|`([^`\n]{2,60})`/g)) out.push((q[1] ?? q[2] ?? q[3])!);
+    for (const q of m.matchAll(/"([^"\n]{2,60})"|'([^'\n]{2,60})'|`([^`\n]{2,60})`/g))
+      out.push((q[1] ?? q[2] ?? q[3])!);
   }
   return out;
 }
@@ -258,7 +284,10 @@ export async function sourceAtomCheck(
       const entries: Record<string, Uint8Array> = {};
       for (const [p, bytes] of files) {
         // Every file holding the atom changes: a pack may repeat its id in a file the id is not read from.
-        entries[p === "" ? `/${casePath}` : `/${casePath}/${p}`] = mutated && texts.get(p)?.includes(atom) === true ? encoder.encode(texts.get(p)!.split(atom).join(mutateAtom(atom))) : bytes;
+        entries[p === "" ? `/${casePath}` : `/${casePath}/${p}`] =
+          mutated && texts.get(p)?.includes(atom) === true
+            ? encoder.encode(texts.get(p)!.split(atom).join(mutateAtom(atom)))
+            : bytes;
       }
       return MemoryFs.from(entries);
     };
@@ -283,15 +312,42 @@ export function sensitivityPassed(r: Omit<SensitivityReport, "passed">): boolean
 export function sensitivityFindings(r: SensitivityReport): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const t of r.reproTampers.filter((t) => !t.changed)) {
-    out.push(diagnostic("evidence.insensitive_hash", `${r.case}: tampering repro field ${t.pointer} did not change the ReproHash`, { file: r.case, pointer: t.pointer }));
+    out.push(
+      diagnostic(
+        "evidence.insensitive_hash",
+        `${r.case}: tampering repro field ${t.pointer} did not change the ReproHash`,
+        { file: r.case, pointer: t.pointer },
+      ),
+    );
   }
-  if (r.reproTampers.length === 0) out.push(diagnostic("evidence.insensitive_hash", `${r.case}: the receipt has no repro field to tamper`, { file: r.case }));
+  if (r.reproTampers.length === 0)
+    out.push(
+      diagnostic("evidence.insensitive_hash", `${r.case}: the receipt has no repro field to tamper`, { file: r.case }),
+    );
   for (const t of r.physicalTampers.filter((t) => t.changed)) {
-    out.push(diagnostic("evidence.physical_in_hash", `${r.case}: changing physical field ${t.pointer} changed the ReproHash`, { file: r.case, pointer: t.pointer }));
+    out.push(
+      diagnostic("evidence.physical_in_hash", `${r.case}: changing physical field ${t.pointer} changed the ReproHash`, {
+        file: r.case,
+        pointer: t.pointer,
+      }),
+    );
   }
-  if (!r.orderIndependent) out.push(diagnostic("evidence.insensitive_hash", `${r.case}: reordering the diagnostics changed the ReproHash (R2 sorting broken)`, { file: r.case }));
+  if (!r.orderIndependent)
+    out.push(
+      diagnostic(
+        "evidence.insensitive_hash",
+        `${r.case}: reordering the diagnostics changed the ReproHash (R2 sorting broken)`,
+        { file: r.case },
+      ),
+    );
   if (r.sourceAtom !== undefined && !r.sourceAtom.changed) {
-    out.push(diagnostic("evidence.insensitive_hash", `${r.case}: changing source atom "${r.sourceAtom.atom}" in ${r.sourceAtom.file || r.case} did not change the ReproHash`, { file: r.case }));
+    out.push(
+      diagnostic(
+        "evidence.insensitive_hash",
+        `${r.case}: changing source atom "${r.sourceAtom.atom}" in ${r.sourceAtom.file || r.case} did not change the ReproHash`,
+        { file: r.case },
+      ),
+    );
   }
   return out;
 }
@@ -312,7 +368,12 @@ export function compareRuns(casePath: string, receipts: readonly Record<string, 
   const hashes = cs.map((c) => c.reproHash);
   const diff = new Set<string>();
   for (let i = 1; i < cs.length; i++) for (const p of physicalDifference(cs[0]!, cs[i]!)) diff.add(p);
-  return { case: casePath, hashes, agree: hashes.length >= 2 && hashes.every((h) => h === hashes[0]), physicalDifference: [...diff].sort(compareUtf16) };
+  return {
+    case: casePath,
+    hashes,
+    agree: hashes.length >= 2 && hashes.every((h) => h === hashes[0]),
+    physicalDifference: [...diff].sort(compareUtf16),
+  };
 }
 
 export type { Receipt };

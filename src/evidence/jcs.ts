@@ -73,7 +73,10 @@ function write(value: unknown, pointer: string, out: string[], seen: Set<object>
   } else {
     const proto = Object.getPrototypeOf(obj) as unknown;
     if (proto !== Object.prototype && proto !== null) {
-      throw new CanonicalizationError(pointer, "only plain objects are JSON objects (convert Dates, Maps and class instances first)");
+      throw new CanonicalizationError(
+        pointer,
+        "only plain objects are JSON objects (convert Dates, Maps and class instances first)",
+      );
     }
     const keys = Object.keys(obj).sort(compareUtf16);
     out.push("{");
@@ -97,7 +100,15 @@ export function serializeNumber(n: number, pointer = ""): string {
   return String(n);
 }
 
-const SHORT_ESCAPES: Readonly<Record<number, string>> = { 8: "\\b", 9: "\\t", 10: "\\n", 12: "\\f", 13: "\\r", 34: '\\"', 92: "\\\\" };
+const SHORT_ESCAPES: Readonly<Record<number, string>> = {
+  8: "\\b",
+  9: "\\t",
+  10: "\\n",
+  12: "\\f",
+  13: "\\r",
+  34: '\\"',
+  92: "\\\\",
+};
 
 /** Characters that need an escape or a surrogate check; strings without any are copied whole. */
 const NEEDS_CARE = /[\u0000-\u001f"\\\ud800-\udfff]/;
@@ -111,12 +122,14 @@ export function serializeString(s: string, pointer = ""): string {
     const c = s.charCodeAt(i);
     if (c >= 0xd800 && c <= 0xdbff) {
       const next = i + 1 < s.length ? s.charCodeAt(i + 1) : -1;
-      if (next < 0xdc00 || next > 0xdfff) throw new CanonicalizationError(pointer, `lone surrogate U+${c.toString(16).toUpperCase()} at index ${i}`);
+      if (next < 0xdc00 || next > 0xdfff)
+        throw new CanonicalizationError(pointer, `lone surrogate U+${c.toString(16).toUpperCase()} at index ${i}`);
       out += s[i]! + s[i + 1]!;
       i++;
       continue;
     }
-    if (c >= 0xdc00 && c <= 0xdfff) throw new CanonicalizationError(pointer, `lone surrogate U+${c.toString(16).toUpperCase()} at index ${i}`);
+    if (c >= 0xdc00 && c <= 0xdfff)
+      throw new CanonicalizationError(pointer, `lone surrogate U+${c.toString(16).toUpperCase()} at index ${i}`);
     const short = SHORT_ESCAPES[c];
     if (short !== undefined) out += short;
     else if (c < 0x20) out += `\\u${c.toString(16).padStart(4, "0")}`;
@@ -124,4 +137,3 @@ export function serializeString(s: string, pointer = ""): string {
   }
   return `${out}"`;
 }
-

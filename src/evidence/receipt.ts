@@ -79,7 +79,9 @@ export function lastSegment(path: string): string {
 function nameThePackage(json: Record<string, unknown>, typedAsGiven: string, name: string): Record<string, unknown> {
   // A frontend may spell the package `x`, `./x` or `x/` whichever was typed: replace every lexical
   // spelling of it (longest first, so `./x` is not left as `./name`).
-  const spellings = [...new Set([typedAsGiven.replace(/(?<=.)\/+$/, ""), lexicalNormal(typedAsGiven)])].filter((t) => t !== "" && t !== name).sort((a, b) => b.length - a.length);
+  const spellings = [...new Set([typedAsGiven.replace(/(?<=.)\/+$/, ""), lexicalNormal(typedAsGiven)])]
+    .filter((t) => t !== "" && t !== name)
+    .sort((a, b) => b.length - a.length);
   if (spellings.length === 0) return { ...json, path: name };
   const inProse = !/^\.{1,2}$/.test(lastSegment(typedAsGiven));
   const escaped = spellings.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
@@ -95,8 +97,19 @@ function nameThePackage(json: Record<string, unknown>, typedAsGiven: string, nam
     return v;
   };
   const fixDiag = (d: Record<string, unknown>): Record<string, unknown> => {
-    const out: Record<string, unknown> = { ...d, file: fix(d["file"], false), message: fix(d["message"], true), help: fix(d["help"], true), label: fix(d["label"], true) };
-    if (Array.isArray(d["related"])) out["related"] = (d["related"] as Record<string, unknown>[]).map((r) => ({ ...r, file: fix(r["file"], false), message: fix(r["message"], true) }));
+    const out: Record<string, unknown> = {
+      ...d,
+      file: fix(d["file"], false),
+      message: fix(d["message"], true),
+      help: fix(d["help"], true),
+      label: fix(d["label"], true),
+    };
+    if (Array.isArray(d["related"]))
+      out["related"] = (d["related"] as Record<string, unknown>[]).map((r) => ({
+        ...r,
+        file: fix(r["file"], false),
+        message: fix(r["message"], true),
+      }));
     for (const k of ["file", "message", "help", "label"]) if (d[k] === undefined) delete out[k];
     return out;
   };
@@ -162,16 +175,34 @@ export function receiptFindings(receipt: Record<string, unknown>, subject: strin
   const out: Diagnostic[] = [];
   const c = canonicalizeReceipt(receipt);
   for (const u of c.unregistered) {
-    out.push(diagnostic("evidence.unregistered_field", `${subject}: field ${u.pointer} (${u.path}) is not in the classification table; treated as physical and excluded from the ReproHash`, { file: subject, pointer: u.pointer, hint: "add a row to src/evidence/classification.ts" }));
+    out.push(
+      diagnostic(
+        "evidence.unregistered_field",
+        `${subject}: field ${u.pointer} (${u.path}) is not in the classification table; treated as physical and excluded from the ReproHash`,
+        { file: subject, pointer: u.pointer, hint: "add a row to src/evidence/classification.ts" },
+      ),
+    );
   }
   for (const path of c.unkeyedLists) {
-    out.push(diagnostic("evidence.unkeyed_list", `${subject}: list of objects ${path} has no declared sort key; ordered by canonical bytes`, { file: subject, hint: "declare a sortKey for it in src/evidence/classification.ts" }));
+    out.push(
+      diagnostic(
+        "evidence.unkeyed_list",
+        `${subject}: list of objects ${path} has no declared sort key; ordered by canonical bytes`,
+        { file: subject, hint: "declare a sortKey for it in src/evidence/classification.ts" },
+      ),
+    );
   }
   const result = receipt["result"] as Record<string, unknown> | undefined;
   const diags = Array.isArray(result?.["diagnostics"]) ? (result["diagnostics"] as Record<string, unknown>[]) : [];
   for (const d of diags) {
     if (d["reason"] === "meta_no_reason_row") {
-      out.push(diagnostic("evidence.reason_missing", `${subject}: diagnostic code ${String(d["code"])} has no row in the code table`, { file: subject, hint: "add a row to the frontend's code table and register it in ALL_CODES" }));
+      out.push(
+        diagnostic(
+          "evidence.reason_missing",
+          `${subject}: diagnostic code ${String(d["code"])} has no row in the code table`,
+          { file: subject, hint: "add a row to the frontend's code table and register it in ALL_CODES" },
+        ),
+      );
     }
   }
   for (const d of honestyFindings(receipt, subject)) out.push(d);
@@ -181,7 +212,8 @@ export function receiptFindings(receipt: Record<string, unknown>, subject: strin
 /** §5.1–5.2: evidence_class present and valid; measured/third_party carry their source (and time). */
 export function honestyFindings(doc: Record<string, unknown>, subject: string): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const warn = (code: CodeWithSeverity<typeof EVIDENCE_CODES, "warning">, message: string) => out.push(diagnostic(code, `${subject}: ${message}`, { file: subject }));
+  const warn = (code: CodeWithSeverity<typeof EVIDENCE_CODES, "warning">, message: string) =>
+    out.push(diagnostic(code, `${subject}: ${message}`, { file: subject }));
   if (!Object.hasOwn(doc, "evidence_class") || doc["evidence_class"] === null || doc["evidence_class"] === undefined) {
     warn("evidence.hon_missing_evidence_class", "H2: the receipt has no evidence_class");
     return out;
@@ -194,13 +226,17 @@ export function honestyFindings(doc: Record<string, unknown>, subject: string): 
     if (!present(source)) warn("evidence.hon_measured_no_source", "H1: measured evidence without measure_source");
     if (!present(ts)) warn("evidence.hon_measured_no_ts", "H1: measured evidence without measure_ts");
   } else if (cls === "third_party") {
-    if (!present(source)) warn("evidence.hon_third_party_no_source", "H1: third_party evidence without a verifiable measure_source");
+    if (!present(source))
+      warn("evidence.hon_third_party_no_source", "H1: third_party evidence without a verifiable measure_source");
   } else if (cls === "simulated") {
     if ((source !== null && source !== undefined) || (ts !== null && ts !== undefined)) {
       warn("evidence.hon_simulated_with_measure", "simulated evidence must have measure_source and measure_ts null");
     }
   } else {
-    warn("evidence.hon_invalid_evidence_class", `H2: evidence_class ${JSON.stringify(cls)} is not simulated, measured or third_party`);
+    warn(
+      "evidence.hon_invalid_evidence_class",
+      `H2: evidence_class ${JSON.stringify(cls)} is not simulated, measured or third_party`,
+    );
   }
   return out;
 }
@@ -212,7 +248,10 @@ export function honestyFindings(doc: Record<string, unknown>, subject: string): 
  * claims that carry what their class requires (a measured one its source and time), i.e. the ones
  * that can back a document's claim of measured results.
  */
-export function evidenceClaims(subject: string, doc: unknown): { claims: number; honest: number; findings: Diagnostic[] } {
+export function evidenceClaims(
+  subject: string,
+  doc: unknown,
+): { claims: number; honest: number; findings: Diagnostic[] } {
   let claims = 0;
   let honest = 0;
   const findings: Diagnostic[] = [];
@@ -236,12 +275,19 @@ export function evidenceClaims(subject: string, doc: unknown): { claims: number;
 }
 
 /** A measured figure (e.g. a benchmark time): carries where it was measured and when (§5.1). */
-export function measuredFigure(name: string, value: number, unit: string, measureSource: string, measureTs: string): Record<string, unknown> {
+export function measuredFigure(
+  name: string,
+  value: number,
+  unit: string,
+  measureSource: string,
+  measureTs: string,
+): Record<string, unknown> {
   return { name, value, unit, evidence_class: "measured", measure_source: measureSource, measure_ts: measureTs };
 }
 
 /** Words that claim real, measured effect (§5.2: 「实测」「真实生效」 and their English equivalents). */
-export const CLAIM_PATTERN = /实测|真实生效|\bmeasured (?:results?|speed-?ups?|throughput|latenc(?:y|ies))\b|\breally (?:takes|took) effect\b|\bverified in production\b/i;
+export const CLAIM_PATTERN =
+  /实测|真实生效|\bmeasured (?:results?|speed-?ups?|throughput|latenc(?:y|ies))\b|\breally (?:takes|took) effect\b|\bverified in production\b/i;
 
 /**
  * §5.2 third bullet: a document that claims measured / really-in-effect results while its directory
@@ -256,10 +302,14 @@ export function docClaimFindings(docPath: string, text: string, evidenceClassesI
   if (hit < 0) return [];
   if (evidenceClassesInDir.some((c) => c === "measured" || c === "third_party")) return [];
   return [
-    diagnostic("evidence.hon_doc_claim_unbacked", `${docPath}: H1: claims measured results (${lines[hit]!.trim().slice(0, 80)}) but no measured or third_party evidence is beside it`, {
-      file: docPath,
-      hint: "publish the measurement as evidence with measure_source and measure_ts, or drop the claim",
-    }),
+    diagnostic(
+      "evidence.hon_doc_claim_unbacked",
+      `${docPath}: H1: claims measured results (${lines[hit]!.trim().slice(0, 80)}) but no measured or third_party evidence is beside it`,
+      {
+        file: docPath,
+        hint: "publish the measurement as evidence with measure_source and measure_ts, or drop the claim",
+      },
+    ),
   ];
 }
 
@@ -269,9 +319,15 @@ export function docClaimFindings(docPath: string, text: string, evidenceClassesI
  * `reason`, plus `evidence_class`, `measure_source`, `measure_ts` and `repro_hash`. No physical
  * fields, so the output stays byte-stable.
  */
-export function renderEvidenceJson(results: readonly CheckResult[], options: { analyze: boolean; packageName?: (path: string) => string }): string {
+export function renderEvidenceJson(
+  results: readonly CheckResult[],
+  options: { analyze: boolean; packageName?: (path: string) => string },
+): string {
   const out = results.map((r) => {
-    const receipt = toReceipt(r, { analyze: options.analyze, ...(options.packageName ? { packageName: options.packageName(r.path) } : {}) });
+    const receipt = toReceipt(r, {
+      analyze: options.analyze,
+      ...(options.packageName ? { packageName: options.packageName(r.path) } : {}),
+    });
     return {
       // The result as checked, with the path as typed; only repro_hash is path-independent.
       ...resultWithReasons(r),

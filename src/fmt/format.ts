@@ -57,7 +57,14 @@ function layoutNode(node: SNode, indexOfByte: Uint32Array, text: string): Layout
     const raw = text.slice(from, to);
     // §12.4: an atom's compact form is its raw slice, unless it spans lines (a block string).
     const oneLine = raw.indexOf("\n") < 0 && raw.indexOf("\r") < 0;
-    return { from, to, kind: node.kind, items: [], compact: oneLine ? raw : null, compactWidth: oneLine ? scalarLength(raw) : 0 };
+    return {
+      from,
+      to,
+      kind: node.kind,
+      items: [],
+      compact: oneLine ? raw : null,
+      compactWidth: oneLine ? scalarLength(raw) : 0,
+    };
   }
   const items = node.items.map((n) => layoutNode(n, indexOfByte, text));
   const result: LayoutNode = { from, to, kind: "list", items, compact: null, compactWidth: 0 };

@@ -37,11 +37,7 @@ export type ContainedResolution =
  * Resolve `rel` under the canonical package root `realRoot` and require a regular file inside it.
  * Never opens the file: FIFOs and devices are rejected from their metadata alone.
  */
-export async function resolveContainedFile(
-  fs: PackageFs,
-  realRoot: string,
-  rel: string,
-): Promise<ContainedResolution> {
+export async function resolveContainedFile(fs: PackageFs, realRoot: string, rel: string): Promise<ContainedResolution> {
   const joined = joinPath(realRoot, rel);
   let realPath: string;
   try {

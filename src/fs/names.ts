@@ -26,7 +26,8 @@ export function decodeName(bytes: Uint8Array): string {
     if (len === 1) cp = b;
     else if (len === 2) cp = ((b & 0x1f) << 6) | (bytes[i + 1]! & 0x3f);
     else if (len === 3) cp = ((b & 0x0f) << 12) | ((bytes[i + 1]! & 0x3f) << 6) | (bytes[i + 2]! & 0x3f);
-    else cp = ((b & 0x07) << 18) | ((bytes[i + 1]! & 0x3f) << 12) | ((bytes[i + 2]! & 0x3f) << 6) | (bytes[i + 3]! & 0x3f);
+    else
+      cp = ((b & 0x07) << 18) | ((bytes[i + 1]! & 0x3f) << 12) | ((bytes[i + 2]! & 0x3f) << 6) | (bytes[i + 3]! & 0x3f);
     out += String.fromCodePoint(cp);
     i += len;
   }
@@ -82,7 +83,8 @@ export function displayName(name: string): string {
   for (let i = 0; i < name.length; i++) {
     const c = name.charCodeAt(i);
     if (c >= 0xdc80 && c <= 0xdcff) out += `\\x${(c - ESCAPE_BASE).toString(16).padStart(2, "0")}`;
-    else if (c >= 0xd800 && c <= 0xdfff && !(c <= 0xdbff && (name.charCodeAt(i + 1) & 0xfc00) === 0xdc00)) out += `\\u${c.toString(16)}`;
+    else if (c >= 0xd800 && c <= 0xdfff && !(c <= 0xdbff && (name.charCodeAt(i + 1) & 0xfc00) === 0xdc00))
+      out += `\\u${c.toString(16)}`;
     else out += name[i];
   }
   return out;
@@ -93,4 +95,5 @@ export function undecodableNameMessage(relPath: string): string {
   return `the entry name '${displayName(relPath)}' is not valid UTF-8, so it cannot be represented in the package identity`;
 }
 
-export const UNDECODABLE_NAME_HINT = "rename the entry to valid UTF-8 (or remove it); yaoc never skips an entry it cannot name";
+export const UNDECODABLE_NAME_HINT =
+  "rename the entry to valid UTF-8 (or remove it); yaoc never skips an entry it cannot name";

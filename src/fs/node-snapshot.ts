@@ -27,7 +27,13 @@ import { resolve as resolvePath } from "node:path";
 import { FsError, type FileKind, type FsErrorCode } from "./package-fs.js";
 import { decodeName, encodeName } from "./names.js";
 import { kindOf } from "./file-kind.js";
-import { DEFAULT_SNAPSHOT_LIMITS, freezeSnapshot, type PackageSnapshot, type SnapshotEntry, type SnapshotLimits } from "./snapshot.js";
+import {
+  DEFAULT_SNAPSHOT_LIMITS,
+  freezeSnapshot,
+  type PackageSnapshot,
+  type SnapshotEntry,
+  type SnapshotLimits,
+} from "./snapshot.js";
 
 const RETRIES = 3;
 const OPEN_FILE = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
@@ -43,7 +49,10 @@ class SnapshotAbort extends Error {
 }
 
 /** Read the package at `requested` (a directory or a single file) into a frozen snapshot. */
-export async function readPackageSnapshot(requested: string, overrides: Partial<SnapshotLimits> = {}): Promise<PackageSnapshot> {
+export async function readPackageSnapshot(
+  requested: string,
+  overrides: Partial<SnapshotLimits> = {},
+): Promise<PackageSnapshot> {
   const limits: SnapshotLimits = { ...DEFAULT_SNAPSHOT_LIMITS, ...overrides };
   const abs = resolvePath(requested);
   const base = { requested, root: abs, entries: new Map<string, SnapshotEntry>(), failure: null };
@@ -137,7 +146,11 @@ class Reader {
   }
 
   private async walk(dir: DirHandle, depth: number): Promise<void> {
-    if (depth >= this.limits.maxDepth) throw new SnapshotAbort("too_large", `${this.display(dir.rel)}: directories nest more than ${this.limits.maxDepth} levels deep`);
+    if (depth >= this.limits.maxDepth)
+      throw new SnapshotAbort(
+        "too_large",
+        `${this.display(dir.rel)}: directories nest more than ${this.limits.maxDepth} levels deep`,
+      );
     let raw: Buffer[];
     try {
       raw = await fsp.readdir(dirPathArg(dir.prefix), { encoding: "buffer" });
@@ -146,7 +159,8 @@ class Reader {
     }
     raw.sort(Buffer.compare);
     for (const nameBytes of raw) {
-      if (this.entries.size >= this.limits.maxEntries) throw new SnapshotAbort("too_large", `the package has more than ${this.limits.maxEntries} entries`);
+      if (this.entries.size >= this.limits.maxEntries)
+        throw new SnapshotAbort("too_large", `the package has more than ${this.limits.maxEntries} entries`);
       const name = decodeName(nameBytes);
       const rel = dir.rel === "" ? name : `${dir.rel}/${name}`;
       const childPath = Buffer.concat([dir.prefix, nameBytes]);
@@ -156,7 +170,8 @@ class Reader {
       // Without a descriptor-relative path the listing went through the full path: the directory
       // must still be the one we opened.
       const now = await lstatOrNull(dirPathArg(dir.prefix));
-      if (now === null || !now.isDirectory() || now.dev !== dir.dev || now.ino !== dir.ino) throw changed(this.display(dir.rel));
+      if (now === null || !now.isDirectory() || now.dev !== dir.dev || now.ino !== dir.ino)
+        throw changed(this.display(dir.rel));
     }
   }
 
@@ -221,7 +236,9 @@ class Reader {
       return "changed";
     }
     if (this.procFd === null) this.procFd = await procFdWorks(handle.fd);
-    const prefix = this.procFd ? Buffer.from(`/proc/self/fd/${handle.fd}/`) : Buffer.concat([typeof path === "string" ? Buffer.from(path) : path, Buffer.from("/")]);
+    const prefix = this.procFd
+      ? Buffer.from(`/proc/self/fd/${handle.fd}/`)
+      : Buffer.concat([typeof path === "string" ? Buffer.from(path) : path, Buffer.from("/")]);
     return { handle, prefix, rel, dev: fst.dev, ino: fst.ino };
   }
 
@@ -235,7 +252,14 @@ class Reader {
       const code = codeOf(e);
       if (code === "permission_denied" || code === "io") {
         // An unreadable file is still an entry: the frontend that needs it reports the error.
-        return { kind: "file", path: rel, size: st.size, executable: (st.mode & 0o111) !== 0, bytes: null, error: { code, message: `${this.display(rel)}: ${messageOf(e)}` } };
+        return {
+          kind: "file",
+          path: rel,
+          size: st.size,
+          executable: (st.mode & 0o111) !== 0,
+          bytes: null,
+          error: { code, message: `${this.display(rel)}: ${messageOf(e)}` },
+        };
       }
       throw new SnapshotAbort(code, `cannot open ${this.display(rel)}: ${messageOf(e)}`);
     }
@@ -245,13 +269,44 @@ class Reader {
       const executable = (fst.mode & 0o111) !== 0;
       const maxFileBytes = this.limits.fileLimits?.get(rel) ?? this.limits.maxFileBytes;
       if (fst.size > maxFileBytes) {
-        return { kind: "file", path: rel, size: fst.size, executable, bytes: null, error: { code: "too_large", message: `${this.display(rel)} has ${fst.size} bytes; the limit is ${maxFileBytes}` } };
+        return {
+          kind: "file",
+          path: rel,
+          size: fst.size,
+          executable,
+          bytes: null,
+          error: {
+            code: "too_large",
+            message: `${this.display(rel)} has ${fst.size} bytes; the limit is ${maxFileBytes}`,
+          },
+        };
       }
       if (this.totalBytes + fst.size > this.limits.maxTotalBytes) {
-        return { kind: "file", path: rel, size: fst.size, executable, bytes: null, error: { code: "too_large", message: `${this.display(rel)} was not read: the package holds more than ${this.limits.maxTotalBytes} bytes` } };
+        return {
+          kind: "file",
+          path: rel,
+          size: fst.size,
+          executable,
+          bytes: null,
+          error: {
+            code: "too_large",
+            message: `${this.display(rel)} was not read: the package holds more than ${this.limits.maxTotalBytes} bytes`,
+          },
+        };
       }
       const bytes = await readBounded(handle, fst.size, maxFileBytes);
-      if (bytes === null) return { kind: "file", path: rel, size: maxFileBytes + 1, executable, bytes: null, error: { code: "too_large", message: `${this.display(rel)} grew past ${maxFileBytes} bytes while being read` } };
+      if (bytes === null)
+        return {
+          kind: "file",
+          path: rel,
+          size: maxFileBytes + 1,
+          executable,
+          bytes: null,
+          error: {
+            code: "too_large",
+            message: `${this.display(rel)} grew past ${maxFileBytes} bytes while being read`,
+          },
+        };
       this.totalBytes += bytes.length;
       return { kind: "file", path: rel, size: bytes.length, executable, bytes };
     } finally {
@@ -284,7 +339,12 @@ async function readBounded(handle: fsp.FileHandle, size: number, max: number): P
   return buf.subarray(0, filled);
 }
 
-async function readRest(handle: fsp.FileHandle, buf: Uint8Array, filled: number, max: number): Promise<Uint8Array | null> {
+async function readRest(
+  handle: fsp.FileHandle,
+  buf: Uint8Array,
+  filled: number,
+  max: number,
+): Promise<Uint8Array | null> {
   for (;;) {
     const { bytesRead } = await handle.read(buf, filled, buf.length - filled, filled);
     if (bytesRead === 0) return buf.subarray(0, filled);
@@ -328,7 +388,10 @@ async function lstatOrNull(path: string | Buffer): Promise<Stats | null> {
 }
 
 function changed(where: string): SnapshotAbort {
-  return new SnapshotAbort("io", `${where} kept changing while it was being read (a directory or file was replaced during the read); nothing from it was used — try again when the package is not being modified`);
+  return new SnapshotAbort(
+    "io",
+    `${where} kept changing while it was being read (a directory or file was replaced during the read); nothing from it was used — try again when the package is not being modified`,
+  );
 }
 
 function errno(e: unknown): string | undefined {

@@ -6,15 +6,7 @@
  * asked to `lstat`, and `readFile` must refuse anything that is not a regular file *before* reading
  * from it (so a FIFO never blocks and a device is never opened for reading).
  */
-export type FileKind =
-  | "file"
-  | "directory"
-  | "symlink"
-  | "fifo"
-  | "socket"
-  | "block-device"
-  | "char-device"
-  | "other";
+export type FileKind = "file" | "directory" | "symlink" | "fifo" | "socket" | "block-device" | "char-device" | "other";
 
 export interface FileStat {
   readonly kind: FileKind;

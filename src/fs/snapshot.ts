@@ -177,7 +177,8 @@ export class SnapshotFs implements PackageFs {
     const prefix = e.path === "" ? "" : `${e.path}/`;
     const names: string[] = [];
     for (const key of this.snapshot.entries.keys()) {
-      if (key !== "" && key.startsWith(prefix) && !key.slice(prefix.length).includes("/")) names.push(key.slice(prefix.length));
+      if (key !== "" && key.startsWith(prefix) && !key.slice(prefix.length).includes("/"))
+        names.push(key.slice(prefix.length));
     }
     return names;
   }
@@ -185,11 +186,19 @@ export class SnapshotFs implements PackageFs {
   async readFile(path: string, maxBytes: number): Promise<Uint8Array> {
     const e = this.follow(path);
     if (e.kind !== "file") {
-      throw new FsError("not_regular_file", path, `${path} is a ${e.kind === "directory" ? "directory" : e.kind}, not a regular file`);
+      throw new FsError(
+        "not_regular_file",
+        path,
+        `${path} is a ${e.kind === "directory" ? "directory" : e.kind}, not a regular file`,
+      );
     }
-    if (e.size > maxBytes) throw new FsError("too_large", path, `${path} has ${e.size} bytes; the limit is ${maxBytes}`);
+    if (e.size > maxBytes)
+      throw new FsError("too_large", path, `${path} has ${e.size} bytes; the limit is ${maxBytes}`);
     if (e.bytes === null) {
-      const err = e.error ?? { code: "too_large" as const, message: `${path} is larger than the package snapshot holds` };
+      const err = e.error ?? {
+        code: "too_large" as const,
+        message: `${path} is larger than the package snapshot holds`,
+      };
       throw new FsError(err.code, path, err.message);
     }
     return e.bytes.slice();
@@ -203,7 +212,8 @@ export class SnapshotFs implements PackageFs {
   private follow(path: string): SnapshotEntry {
     const at = this.locate(path);
     if (!at.inside) throw new FsError("not_found", path, `${path} is outside the package`);
-    if (at.rel === "" && this.snapshot.rootState !== "present") throw new FsError("not_found", path, `${path}: no such file or directory`);
+    if (at.rel === "" && this.snapshot.rootState !== "present")
+      throw new FsError("not_found", path, `${path}: no such file or directory`);
     this.checkFailure(path);
     const r = this.resolve(at.rel, path);
     if (!r.inside) throw new FsError("not_found", path, `${path} resolves to ${r.abs}, outside the package`);
@@ -259,7 +269,8 @@ export class SnapshotFs implements PackageFs {
       const resolved = this.resolve(targetRel, display, hops);
       if (!resolved.inside) return { inside: false, abs: rest === "" ? resolved.abs : joinPath(resolved.abs, rest) };
       current = resolved.rel;
-      if (!this.snapshot.entries.has(current)) throw new FsError("not_found", display, `${display}: no such file or directory`);
+      if (!this.snapshot.entries.has(current))
+        throw new FsError("not_found", display, `${display}: no such file or directory`);
     }
     return { inside: true, rel: current };
   }
@@ -287,7 +298,11 @@ function lastName(rel: string): string {
  * Every entry under `root` whose name is not valid UTF-8, as package-relative paths, walking through
  * `PackageFs` without following links. For a `SnapshotFs` this is a lookup in memory.
  */
-export async function undecodableNames(fs: PackageFs, root: string, maxEntries = DEFAULT_SNAPSHOT_LIMITS.maxEntries): Promise<string[]> {
+export async function undecodableNames(
+  fs: PackageFs,
+  root: string,
+  maxEntries = DEFAULT_SNAPSHOT_LIMITS.maxEntries,
+): Promise<string[]> {
   if (fs instanceof SnapshotFs) return fs.undecodableEntries();
   const found: string[] = [];
   const stack = [""];

@@ -50,7 +50,11 @@ export async function detectHarp(fs: PackageFs, path: string): Promise<boolean> 
     const root = await fs.realpath(path);
     const res = await resolveContainedFile(fs, root, MANIFEST_FILE);
     if (!res.ok || res.stat.size > MAX_MANIFEST_BYTES) return false;
-    const parsed = parseJson(new TextDecoder("utf-8", { fatal: false, ignoreBOM: true }).decode(await fs.readFile(res.realPath, MAX_MANIFEST_BYTES)));
+    const parsed = parseJson(
+      new TextDecoder("utf-8", { fatal: false, ignoreBOM: true }).decode(
+        await fs.readFile(res.realPath, MAX_MANIFEST_BYTES),
+      ),
+    );
     if (!parsed.ok) return true; // a broken harp.json next to nothing else is most likely a HARP attempt
     const v = parsed.json.value;
     if (!isObject(v)) return false;
@@ -82,30 +86,60 @@ export async function checkHarpPackage(diskFs: PackageFs, path: string, opts: Ch
   });
 
   const st = await fs.stat(path).catch(() => null);
-  if (st === null) return fail([diagnostic("harp.not_a_directory", `${path} does not exist`, { severity: "error", file: path })]);
+  if (st === null)
+    return fail([diagnostic("harp.not_a_directory", `${path} does not exist`, { severity: "error", file: path })]);
   if (st.kind !== "directory") {
-    return fail([diagnostic("harp.not_a_directory", `${path} is not a directory; a HARP package is a directory with harp.json at its root`, { severity: "error", file: path })]);
+    return fail([
+      diagnostic(
+        "harp.not_a_directory",
+        `${path} is not a directory; a HARP package is a directory with harp.json at its root`,
+        { severity: "error", file: path },
+      ),
+    ]);
   }
   let realRoot: string;
   try {
     realRoot = await fs.realpath(path);
   } catch (e) {
-    return fail([diagnostic("harp.not_a_directory", `${path}: ${e instanceof Error ? e.message : String(e)}`, { severity: "error", file: path })]);
+    return fail([
+      diagnostic("harp.not_a_directory", `${path}: ${e instanceof Error ? e.message : String(e)}`, {
+        severity: "error",
+        file: path,
+      }),
+    ]);
   }
 
   const res = await resolveContainedFile(fs, realRoot, MANIFEST_FILE);
   if (!res.ok) {
     if (res.reason === "not_found") {
       return fail(
-        [diagnostic("harp.manifest_missing", `the package has no ${MANIFEST_FILE} at its root`, { severity: "error", file: path, hint: "Every HARP package has exactly one harp.json at its root (HARP §7.1)." })],
+        [
+          diagnostic("harp.manifest_missing", `the package has no ${MANIFEST_FILE} at its root`, {
+            severity: "error",
+            file: path,
+            hint: "Every HARP package has exactly one harp.json at its root (HARP §7.1).",
+          }),
+        ],
         realRoot,
       );
     }
     const why = res.reason === "escape" ? "is a link that leaves the package" : res.detail;
-    return fail([diagnostic("harp.manifest_unreadable", `${MANIFEST_FILE}: ${why}`, { severity: "error", file: manifestFile })], realRoot);
+    return fail(
+      [diagnostic("harp.manifest_unreadable", `${MANIFEST_FILE}: ${why}`, { severity: "error", file: manifestFile })],
+      realRoot,
+    );
   }
   if (res.stat.size > MAX_MANIFEST_BYTES) {
-    return fail([diagnostic("harp.manifest_too_large", `${MANIFEST_FILE} has ${res.stat.size} bytes; the limit is ${MAX_MANIFEST_BYTES}`, { severity: "error", file: manifestFile })], realRoot);
+    return fail(
+      [
+        diagnostic(
+          "harp.manifest_too_large",
+          `${MANIFEST_FILE} has ${res.stat.size} bytes; the limit is ${MAX_MANIFEST_BYTES}`,
+          { severity: "error", file: manifestFile },
+        ),
+      ],
+      realRoot,
+    );
   }
   let text: string;
   try {
@@ -114,7 +148,12 @@ export async function checkHarpPackage(diskFs: PackageFs, path: string, opts: Ch
     // by default TextDecoder drops it silently and a BOM-prefixed harp.json validated.
     text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch (e) {
-    const code = e instanceof FsError && e.code === "too_large" ? "harp.manifest_too_large" : e instanceof FsError ? "harp.manifest_unreadable" : "harp.json_syntax";
+    const code =
+      e instanceof FsError && e.code === "too_large"
+        ? "harp.manifest_too_large"
+        : e instanceof FsError
+          ? "harp.manifest_unreadable"
+          : "harp.json_syntax";
     const msg = e instanceof FsError ? e.message : `${MANIFEST_FILE} is not valid UTF-8`;
     return fail([diagnostic(code, msg, { severity: "error", file: manifestFile })], realRoot);
   }
@@ -134,7 +173,10 @@ export async function checkHarpPackage(diskFs: PackageFs, path: string, opts: Ch
         diagnostic(p.code ?? "harp.package_file_rejected", `${p.path}: ${p.reason}`, {
           severity: harpSeverity(p.code ?? "harp.package_file_rejected"),
           file: `${display}/${p.path}`,
-          hint: p.code === "harp.non_utf8_name" ? UNDECODABLE_NAME_HINT : "Remove the entry; a host copies only regular files, directories and links that stay inside the package.",
+          hint:
+            p.code === "harp.non_utf8_name"
+              ? UNDECODABLE_NAME_HINT
+              : "Remove the entry; a host copies only regular files, directories and links that stay inside the package.",
         }),
       );
     }
@@ -165,9 +207,16 @@ export async function checkHarpPackage(diskFs: PackageFs, path: string, opts: Ch
   };
 }
 
-async function checkFiles(fs: PackageFs, realRoot: string, m: HarpManifest, r: Reporter, opts: CheckOptions): Promise<void> {
+async function checkFiles(
+  fs: PackageFs,
+  realRoot: string,
+  m: HarpManifest,
+  r: Reporter,
+  opts: CheckOptions,
+): Promise<void> {
   const argvs: [readonly string[], string][] = [[m.start.argv, "/start/argv"]];
-  for (const [k, o] of Object.entries(m.start.platforms ?? {})) if (o) argvs.push([o.argv, `/start/platforms/${k}/argv`]);
+  for (const [k, o] of Object.entries(m.start.platforms ?? {}))
+    if (o) argvs.push([o.argv, `/start/platforms/${k}/argv`]);
   for (const [argv, pointer] of argvs) {
     const argv0 = argv[0]!;
     if (!isRuntimeName(argv0)) await checkExecutable(fs, realRoot, argv0, `${pointer}/0`, r);
@@ -175,33 +224,73 @@ async function checkFiles(fs: PackageFs, realRoot: string, m: HarpManifest, r: R
   }
   if (opts.platform !== undefined && m.start.platforms !== undefined) {
     const sel = selectArgv(m.start, opts.platform);
-    if (!sel.ok) r.report("harp.platform_unavailable", "/start/platforms", `/start/platforms: ${sel.reason}; a host on this platform refuses to start it`, `Add a "${opts.platform ?? "<platform>"}" entry, or drop "platforms" if the top-level argv runs everywhere.`);
+    if (!sel.ok)
+      r.report(
+        "harp.platform_unavailable",
+        "/start/platforms",
+        `/start/platforms: ${sel.reason}; a host on this platform refuses to start it`,
+        `Add a "${opts.platform ?? "<platform>"}" entry, or drop "platforms" if the top-level argv runs everywhere.`,
+      );
   }
   const openapi = m.entrypoints?.openapi;
   if (openapi !== undefined) {
     const res = await resolveContainedFile(fs, realRoot, stripDotSlash(openapi));
-    if (!res.ok && res.reason === "escape") r.report("harp.openapi_path_invalid", "/entrypoints/openapi", `/entrypoints/openapi: ${JSON.stringify(openapi)} resolves outside the package`);
-    else if (!res.ok) r.report("harp.openapi_missing", "/entrypoints/openapi", `/entrypoints/openapi: ${JSON.stringify(openapi)} is not a file in the package`);
+    if (!res.ok && res.reason === "escape")
+      r.report(
+        "harp.openapi_path_invalid",
+        "/entrypoints/openapi",
+        `/entrypoints/openapi: ${JSON.stringify(openapi)} resolves outside the package`,
+      );
+    else if (!res.ok)
+      r.report(
+        "harp.openapi_missing",
+        "/entrypoints/openapi",
+        `/entrypoints/openapi: ${JSON.stringify(openapi)} is not a file in the package`,
+      );
   }
 }
 
-async function checkExecutable(fs: PackageFs, realRoot: string, argv0: string, pointer: string, r: Reporter): Promise<void> {
+async function checkExecutable(
+  fs: PackageFs,
+  realRoot: string,
+  argv0: string,
+  pointer: string,
+  r: Reporter,
+): Promise<void> {
   const rel = stripDotSlash(argv0);
   if (rel.includes("\\") || rel.split("/").includes("..") || rel.startsWith("/")) return; // already reported lexically
   const res = await resolveContainedFile(fs, realRoot, rel);
   if (res.ok) return;
   switch (res.reason) {
     case "not_found":
-      r.report("harp.executable_missing", pointer, `${pointer}: ${JSON.stringify(argv0)} does not exist in the package`, "Bundle the executable at that path, or use a host runtime name such as \"node\".");
+      r.report(
+        "harp.executable_missing",
+        pointer,
+        `${pointer}: ${JSON.stringify(argv0)} does not exist in the package`,
+        'Bundle the executable at that path, or use a host runtime name such as "node".',
+      );
       return;
     case "escape":
-      r.report("harp.executable_escapes", pointer, `${pointer}: ${JSON.stringify(argv0)} is a link that resolves outside the package`, "Ship the executable itself inside the package, not a link to it.");
+      r.report(
+        "harp.executable_escapes",
+        pointer,
+        `${pointer}: ${JSON.stringify(argv0)} is a link that resolves outside the package`,
+        "Ship the executable itself inside the package, not a link to it.",
+      );
       return;
     case "not_regular_file":
-      r.report("harp.executable_not_file", pointer, `${pointer}: ${JSON.stringify(argv0)} is not a regular file (${res.detail})`);
+      r.report(
+        "harp.executable_not_file",
+        pointer,
+        `${pointer}: ${JSON.stringify(argv0)} is not a regular file (${res.detail})`,
+      );
       return;
     default:
-      r.report("harp.executable_missing", pointer, `${pointer}: ${JSON.stringify(argv0)} cannot be read: ${res.detail}`);
+      r.report(
+        "harp.executable_missing",
+        pointer,
+        `${pointer}: ${JSON.stringify(argv0)} cannot be read: ${res.detail}`,
+      );
   }
 }
 
@@ -217,7 +306,13 @@ async function checkArgFile(fs: PackageFs, realRoot: string, arg: string, pointe
   try {
     const real = await fs.realpath(abs);
     const inside = real === realRoot || real.startsWith(realRoot.endsWith("/") ? realRoot : `${realRoot}/`);
-    if (!inside) r.report("harp.argv_path_escapes", pointer, `${pointer}: ${JSON.stringify(arg)} resolves to ${real}, outside the package`, "Path arguments must stay inside the package root.");
+    if (!inside)
+      r.report(
+        "harp.argv_path_escapes",
+        pointer,
+        `${pointer}: ${JSON.stringify(arg)} resolves to ${real}, outside the package`,
+        "Path arguments must stay inside the package root.",
+      );
   } catch {
     // Dangling link: nothing to escape to; the app will fail on its own.
   }

@@ -3,7 +3,14 @@
  * The host that installs and runs apps is Node-only and lives in ./host/.
  */
 export { HARP_CODES, type HarpCode } from "./codes.js";
-export { checkHarp, checkHarpPackage, detectHarp, MAX_MANIFEST_BYTES, type CheckOptions, type HarpCheck } from "./check.js";
+export {
+  checkHarp,
+  checkHarpPackage,
+  detectHarp,
+  MAX_MANIFEST_BYTES,
+  type CheckOptions,
+  type HarpCheck,
+} from "./check.js";
 export { parseJson, type JsonValue, type ParsedJson } from "./json.js";
 export {
   DEFAULT_HEALTH_PATH,

@@ -69,7 +69,13 @@ export function parseJson(text: string): { ok: true; json: ParsedJson } | { ok: 
  * Value spans are recorded children first and name spans in document order, as the reader always
  * did; recursion is bounded by MAX_JSON_DEPTH.
  */
-function toValue(n: JsonTree, pointer: string, p: TextPositions, spans: Map<string, Span>, keySpans: Map<string, Span>): JsonValue {
+function toValue(
+  n: JsonTree,
+  pointer: string,
+  p: TextPositions,
+  spans: Map<string, Span>,
+  keySpans: Map<string, Span>,
+): JsonValue {
   // Positions are looked up in text order (start, names and children, end): linear in TextPositions.
   const start = p.position(n.offset);
   let v: JsonValue;
@@ -122,7 +128,12 @@ function syntaxError(text: string, e: JsonParseError, p: TextPositions): JsonSyn
       return syntax(`expected a member name in double quotes but found ${here}`);
     case "duplicate_key": {
       const pointer = `${e.objectPointer}/${escapePointerToken(e.key!)}`;
-      return { kind: "duplicate_key", message: `member "${e.key}" appears twice in the same object`, span: at(e.start!, e.end), pointer };
+      return {
+        kind: "duplicate_key",
+        message: `member "${e.key}" appears twice in the same object`,
+        span: at(e.start!, e.end),
+        pointer,
+      };
     }
     case "expected_colon":
       return syntax(`expected ':' after the member name but found ${here}`);
@@ -133,7 +144,11 @@ function syntaxError(text: string, e: JsonParseError, p: TextPositions): JsonSyn
     case "trailing_data":
       return syntax(`unexpected ${here} after the end of the JSON value`);
     case "too_deep":
-      return { kind: "too_deep", message: `values are nested more than ${MAX_JSON_DEPTH} levels deep`, span: at(e.offset) };
+      return {
+        kind: "too_deep",
+        message: `values are nested more than ${MAX_JSON_DEPTH} levels deep`,
+        span: at(e.offset),
+      };
     default:
       // Codes HARP's options never produce (integers only, a decoded-value surrogate check).
       return syntax(`invalid JSON (${e.code})`);

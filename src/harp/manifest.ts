@@ -1,6 +1,13 @@
 /** The HARP v1 manifest as the schema accepts it (seed §7.2, §7.7), plus the registry of kinds. */
 
-export const PLATFORMS = ["linux-x64", "linux-arm64", "darwin-x64", "darwin-arm64", "win32-x64", "win32-arm64"] as const;
+export const PLATFORMS = [
+  "linux-x64",
+  "linux-arm64",
+  "darwin-x64",
+  "darwin-arm64",
+  "win32-x64",
+  "win32-arm64",
+] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
 /** §7.4: the only kind a v1 host must run. */
@@ -42,7 +49,10 @@ export const DEFAULT_PERMISSIONS = { network: "loopback", filesystem: "data-only
 export const DEFAULT_HEALTH_PATH = "/";
 export const DEFAULT_TIMEOUT_MS = 20_000;
 
-export function effectivePermissions(m: HarpManifest): { network: NetworkPermission; filesystem: FilesystemPermission } {
+export function effectivePermissions(m: HarpManifest): {
+  network: NetworkPermission;
+  filesystem: FilesystemPermission;
+} {
   return {
     network: m.permissions?.network ?? DEFAULT_PERMISSIONS.network,
     filesystem: m.permissions?.filesystem ?? DEFAULT_PERMISSIONS.filesystem,

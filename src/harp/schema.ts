@@ -8,7 +8,8 @@ import schema from "../../schemas/harp-v1.schema.json" with { type: "json" };
 
 // ajv is CommonJS; under NodeNext the default import is the module object in some toolchains and
 // the class in others, so accept both.
-const Ajv2020 = ((Ajv2020Module as unknown as { default?: unknown }).default ?? Ajv2020Module) as typeof Ajv2020Module.default;
+const Ajv2020 = ((Ajv2020Module as unknown as { default?: unknown }).default ??
+  Ajv2020Module) as typeof Ajv2020Module.default;
 
 export const HARP_V1_SCHEMA: unknown = schema;
 export const HARP_SCHEMA_ID = "https://harp.dev/schema/v1.json";

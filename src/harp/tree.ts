@@ -41,12 +41,15 @@ export interface PackageTree {
 
 const enc = new TextEncoder();
 
-
 /**
  * Walk the package rooted at the canonical path `realRoot`. Special files, escaping or dangling
  * links, and limits become problems (never exceptions), so hostile packages get a clear report.
  */
-export async function walkPackage(fs: PackageFs, realRoot: string, opts: { hash?: boolean } = {}): Promise<PackageTree> {
+export async function walkPackage(
+  fs: PackageFs,
+  realRoot: string,
+  opts: { hash?: boolean } = {},
+): Promise<PackageTree> {
   const entries: TreeEntry[] = [];
   const problems: TreeProblem[] = [];
   const hash = opts.hash ?? true;
@@ -73,7 +76,11 @@ export async function walkPackage(fs: PackageFs, realRoot: string, opts: { hash?
       const childRel = rel === "" ? name : `${rel}/${name}`;
       if (isUndecodableName(name)) {
         // The digest spells paths in UTF-8; a name without that spelling is never skipped.
-        problems.push({ path: displayName(childRel), reason: undecodableNameMessage(childRel), code: "harp.non_utf8_name" });
+        problems.push({
+          path: displayName(childRel),
+          reason: undecodableNameMessage(childRel),
+          code: "harp.non_utf8_name",
+        });
       }
       const childAbs = joinPath(realRoot, childRel);
       const st = await fs.lstat(childAbs);
@@ -111,7 +118,10 @@ export async function walkPackage(fs: PackageFs, realRoot: string, opts: { hash?
         const target = real === realRoot ? "." : real.slice(realRoot.length + (realRoot.endsWith("/") ? 0 : 1));
         entries.push({ kind: "symlink", path: childRel, target });
       } else {
-        problems.push({ path: childRel, reason: `the entry is a ${describeKind(st.kind)}; packages may hold only files, directories and internal links` });
+        problems.push({
+          path: childRel,
+          reason: `the entry is a ${describeKind(st.kind)}; packages may hold only files, directories and internal links`,
+        });
       }
     }
   }

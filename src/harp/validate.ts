@@ -64,7 +64,12 @@ export class Reporter {
 }
 
 /** Codes about a member's value: their caret goes on the value, not the key. */
-const VALUE_CODES: ReadonlySet<string> = new Set(["harp.wrong_type", "harp.out_of_range", "harp.invalid_value", "harp.invalid_kind"]);
+const VALUE_CODES: ReadonlySet<string> = new Set([
+  "harp.wrong_type",
+  "harp.out_of_range",
+  "harp.invalid_value",
+  "harp.invalid_kind",
+]);
 
 /** Ajv's limit keywords in plain words ("must NOT have fewer than 1 characters" → "must not be empty"). */
 function limitMessage(keyword: string, limit: number, value: unknown): { message: string; label: string } {
@@ -74,9 +79,15 @@ function limitMessage(keyword: string, limit: number, value: unknown): { message
     case "minLength":
       return limit === 1
         ? { message: "must not be empty", label: "an empty string" }
-        : { message: `must be at least ${plural(limit, "character")} long`, label: `${plural(length ?? 0, "character")}` };
+        : {
+            message: `must be at least ${plural(limit, "character")} long`,
+            label: `${plural(length ?? 0, "character")}`,
+          };
     case "maxLength":
-      return { message: `must be at most ${plural(limit, "character")} long`, label: `${plural(length ?? 0, "character")}` };
+      return {
+        message: `must be at most ${plural(limit, "character")} long`,
+        label: `${plural(length ?? 0, "character")}`,
+      };
     case "minItems":
       return limit === 1
         ? { message: "must not be empty", label: "an empty list" }
@@ -94,7 +105,12 @@ export function validateManifestText(text: string, file: string = MANIFEST_FILE)
   const parsed = parseJson(text);
   if (!parsed.ok) {
     const e = parsed.error;
-    const code: HarpCode = e.kind === "duplicate_key" ? "harp.duplicate_key" : e.kind === "too_deep" ? "harp.json_too_deep" : "harp.json_syntax";
+    const code: HarpCode =
+      e.kind === "duplicate_key"
+        ? "harp.duplicate_key"
+        : e.kind === "too_deep"
+          ? "harp.json_too_deep"
+          : "harp.json_syntax";
     const where = e.pointer !== undefined ? e.pointer : file;
     const d = diagnostic(code, `${where}: ${e.message}`, {
       severity: "error",
@@ -113,7 +129,12 @@ export function validateManifestText(text: string, file: string = MANIFEST_FILE)
   const value = json.value;
 
   if (!isObject(value)) {
-    r.report("harp.wrong_type", "", `${file} must contain a JSON object, not ${typeName(value)}`, "Start from the minimal manifest of HARP §7.2.");
+    r.report(
+      "harp.wrong_type",
+      "",
+      `${file} must contain a JSON object, not ${typeName(value)}`,
+      "Start from the minimal manifest of HARP §7.2.",
+    );
     return { manifest: null, diagnostics: r.diagnostics, json };
   }
   if (!("schemaVersion" in value)) {
@@ -185,7 +206,12 @@ function reportSchemaError(r: Reporter, e: ErrorObject, root: JsonValue): void {
     case "const": {
       if (at === "/runtime/kind") return reportKind(r, val);
       if (at === "/schemaVersion") {
-        r.report("harp.invalid_value", at, `${at}: must be the integer 1, found ${shown(val)}`, 'Write "schemaVersion": 1.');
+        r.report(
+          "harp.invalid_value",
+          at,
+          `${at}: must be the integer 1, found ${shown(val)}`,
+          'Write "schemaVersion": 1.',
+        );
         return;
       }
       const reservedUi = at === "/entrypoints/ui/kind" && (val === "window" || val === "none");
@@ -203,10 +229,19 @@ function reportSchemaError(r: Reporter, e: ErrorObject, root: JsonValue): void {
     }
     case "type":
       if (at === "/runtime/kind") return reportKind(r, val);
-      r.report("harp.wrong_type", at, `${at}: must be ${article(String(params["type"]))}, found ${typeName(val as JsonValue)}`);
+      r.report(
+        "harp.wrong_type",
+        at,
+        `${at}: must be ${article(String(params["type"]))}, found ${typeName(val as JsonValue)}`,
+      );
       return;
     case "pattern":
-      r.report("harp.invalid_value", at, `${at}: ${shown(val)} does not match the pattern ${String(params["pattern"])}`, patternHint(at));
+      r.report(
+        "harp.invalid_value",
+        at,
+        `${at}: ${shown(val)} does not match the pattern ${String(params["pattern"])}`,
+        patternHint(at),
+      );
       return;
     case "minLength":
     case "maxLength":
@@ -254,9 +289,10 @@ function requiredHint(pointer: string): string | undefined {
 }
 
 function patternHint(pointer: string): string | undefined {
-  if (pointer === "/id") return "An id is 1–64 lowercase letters, digits or '-', starting and ending with a letter or digit.";
+  if (pointer === "/id")
+    return "An id is 1–64 lowercase letters, digits or '-', starting and ending with a letter or digit.";
   if (pointer.endsWith("/path")) return "A URL path starts with '/' and contains no whitespace.";
-  if (pointer === "/entrypoints/openapi") return "A package-relative path such as \"openapi.json\".";
+  if (pointer === "/entrypoints/openapi") return 'A package-relative path such as "openapi.json".';
   return undefined;
 }
 
@@ -276,7 +312,12 @@ function checkArgvLexically(r: Reporter, m: Record<string, JsonValue>): void {
   if (isObject(eps) && typeof eps["openapi"] === "string") {
     const problem = relativePathProblem(stripDotSlash(eps["openapi"]));
     if (problem !== null) {
-      r.report("harp.openapi_path_invalid", "/entrypoints/openapi", `/entrypoints/openapi: ${problem}`, "Name a file inside the package, e.g. \"openapi.json\".");
+      r.report(
+        "harp.openapi_path_invalid",
+        "/entrypoints/openapi",
+        `/entrypoints/openapi: ${problem}`,
+        'Name a file inside the package, e.g. "openapi.json".',
+      );
     }
   }
 }
@@ -289,7 +330,12 @@ function checkArgv(r: Reporter, argv: JsonValue | undefined, pointer: string): v
     if (i === 0) return checkArgv0(r, arg, p);
     const problem = argPathProblem(arg);
     if (problem !== null) {
-      r.report("harp.argv_path_escapes", p, `${p}: ${JSON.stringify(arg)} ${problem}`, "Path arguments must be relative to the package root and stay inside it.");
+      r.report(
+        "harp.argv_path_escapes",
+        p,
+        `${p}: ${JSON.stringify(arg)} ${problem}`,
+        "Path arguments must be relative to the package root and stay inside it.",
+      );
     }
   });
 }
@@ -297,13 +343,23 @@ function checkArgv(r: Reporter, argv: JsonValue | undefined, pointer: string): v
 function checkArgv0(r: Reporter, arg: string, p: string): void {
   if (isRuntimeName(arg)) {
     if (!/^[A-Za-z0-9][A-Za-z0-9._+-]*$/.test(arg)) {
-      r.report("harp.runtime_name_invalid", p, `${p}: ${JSON.stringify(arg)} is neither a host runtime name nor a package path`, 'Use a runtime name such as "node" or "python", or "./bin/app" for a bundled executable.');
+      r.report(
+        "harp.runtime_name_invalid",
+        p,
+        `${p}: ${JSON.stringify(arg)} is neither a host runtime name nor a package path`,
+        'Use a runtime name such as "node" or "python", or "./bin/app" for a bundled executable.',
+      );
     }
     return;
   }
   const problem = executablePathProblem(arg);
   if (problem !== null) {
-    r.report("harp.executable_path_invalid", p, `${p}: ${JSON.stringify(arg)} ${problem}`, 'Bundle the executable and name it relative to the package root, e.g. "./bin/app".');
+    r.report(
+      "harp.executable_path_invalid",
+      p,
+      `${p}: ${JSON.stringify(arg)} ${problem}`,
+      'Bundle the executable and name it relative to the package root, e.g. "./bin/app".',
+    );
   }
 }
 
@@ -386,7 +442,12 @@ export function looksLikeJwt(s: string): boolean {
   const n = s.length;
   while (i < n) {
     if (!isJwtChar(s.charCodeAt(i))) {
-      const dotJoin = s.charCodeAt(i) === 0x2e && i + 1 < n && isJwtChar(s.charCodeAt(i + 1)) && i > 0 && isJwtChar(s.charCodeAt(i - 1));
+      const dotJoin =
+        s.charCodeAt(i) === 0x2e &&
+        i + 1 < n &&
+        isJwtChar(s.charCodeAt(i + 1)) &&
+        i > 0 &&
+        isJwtChar(s.charCodeAt(i - 1));
       if (!dotJoin) chain = 0;
       i++;
       continue;
@@ -416,8 +477,10 @@ const PASSWORD_ASSIGNMENT = /(^|[^a-z])(pass(word|wd|phrase))[ \t]{0,8}[=:][ \t]
 const SECRET_ASSIGNMENT = /(secret|token|api[-_]?key|apikey)[ \t]{0,8}[=:][ \t]{0,8}[^\s$<{%]{8}/i;
 /** A value that names where a secret comes from instead of holding one: `$VAR`, `<…>`, `{{…}}`, `%VAR%`. */
 const PLACEHOLDER = /^[$<{%]/;
-const HOME = /(^|[\s"'=:,(])(~[A-Za-z0-9_.-]*\/|\$HOME\b|\$\{HOME\}|%USERPROFILE%|\/home\/[^/\s]+|\/Users\/[^/\s]+|\/root(\/|$)|[A-Za-z]:\\Users\\)/;
-const ABSOLUTE = /(^|[\s"'=:,(])(\/(usr|etc|var|opt|tmp|srv|mnt|media|private|Library|Applications|System|Volumes|bin|sbin|lib|lib64|dev|proc|sys|run|nix|snap|boot)(\/|$)|[A-Za-z]:[\\/])/;
+const HOME =
+  /(^|[\s"'=:,(])(~[A-Za-z0-9_.-]*\/|\$HOME\b|\$\{HOME\}|%USERPROFILE%|\/home\/[^/\s]+|\/Users\/[^/\s]+|\/root(\/|$)|[A-Za-z]:\\Users\\)/;
+const ABSOLUTE =
+  /(^|[\s"'=:,(])(\/(usr|etc|var|opt|tmp|srv|mnt|media|private|Library|Applications|System|Volumes|bin|sbin|lib|lib64|dev|proc|sys|run|nix|snap|boot)(\/|$)|[A-Za-z]:[\\/])/;
 /** URL paths, not file-system paths: "/health" must not look absolute. */
 const URL_PATH_POINTERS = new Set(["/health/path", "/entrypoints/ui/path", "/entrypoints/mcp/path"]);
 
@@ -428,7 +491,8 @@ function scanStrings(r: Reporter, v: JsonValue, pointer: string, memberName?: st
 }
 
 function scanString(r: Reporter, s: string, pointer: string, memberName: string | undefined): void {
-  const secretHint = "Do not ship secrets in harp.json: collect them from the user on first run and keep them in APP_DATA_DIR (HARP §9.4).";
+  const secretHint =
+    "Do not ship secrets in harp.json: collect them from the user on first run and keep them in APP_DATA_DIR (HARP §9.4).";
   for (const [re, what] of SECRET_PATTERNS) {
     if (re.test(s)) {
       r.report("harp.secret_in_manifest", pointer, `${pointer}: the value looks like ${what}`, secretHint);
@@ -440,11 +504,27 @@ function scanString(r: Reporter, s: string, pointer: string, memberName: string 
     return;
   }
   if (memberName !== undefined && PASSWORD_NAME.test(memberName) && s !== "" && !PLACEHOLDER.test(s)) {
-    r.report("harp.secret_in_manifest", pointer, `${pointer}: member "${memberName}" holds what looks like a password`, secretHint);
+    r.report(
+      "harp.secret_in_manifest",
+      pointer,
+      `${pointer}: member "${memberName}" holds what looks like a password`,
+      secretHint,
+    );
     return;
   }
-  if (memberName !== undefined && SECRET_NAME.test(memberName) && s.length >= 8 && !/\s/.test(s) && !PLACEHOLDER.test(s)) {
-    r.report("harp.secret_in_manifest", pointer, `${pointer}: member "${memberName}" holds what looks like a secret value`, secretHint);
+  if (
+    memberName !== undefined &&
+    SECRET_NAME.test(memberName) &&
+    s.length >= 8 &&
+    !/\s/.test(s) &&
+    !PLACEHOLDER.test(s)
+  ) {
+    r.report(
+      "harp.secret_in_manifest",
+      pointer,
+      `${pointer}: member "${memberName}" holds what looks like a secret value`,
+      secretHint,
+    );
     return;
   }
   if (PASSWORD_ASSIGNMENT.test(s) || SECRET_ASSIGNMENT.test(s)) {
@@ -455,11 +535,21 @@ function scanString(r: Reporter, s: string, pointer: string, memberName: string 
   // argv entries already get a precise path diagnostic from checkArgv.
   if (pointer.includes("/argv/")) return;
   if (HOME.test(s)) {
-    r.report("harp.home_directory", pointer, `${pointer}: the value refers to a user's home directory`, "The host decides where the app lives; use paths relative to the package or APP_DATA_DIR at run time.");
+    r.report(
+      "harp.home_directory",
+      pointer,
+      `${pointer}: the value refers to a user's home directory`,
+      "The host decides where the app lives; use paths relative to the package or APP_DATA_DIR at run time.",
+    );
     return;
   }
   if (ABSOLUTE.test(s)) {
-    r.report("harp.absolute_path", pointer, `${pointer}: the value contains an absolute file-system path`, "Use package-relative paths; mutable state belongs in APP_DATA_DIR, read from the environment at run time.");
+    r.report(
+      "harp.absolute_path",
+      pointer,
+      `${pointer}: the value contains an absolute file-system path`,
+      "Use package-relative paths; mutable state belongs in APP_DATA_DIR, read from the environment at run time.",
+    );
   }
 }
 

@@ -22,11 +22,17 @@ export async function checkHcp(diskFs: PackageFs, path: string): Promise<CheckRe
   const report = new Reporter();
   // One read: the protocol files, the manifest-path rules and the digest all come from this snapshot.
   // Only the protocol files are ever read, so larger files are recorded by size alone.
-  const fs = await packageView(diskFs, path, { maxFileBytes: MAX_PROTOCOL_FILE_BYTES, maxTotalBytes: 64 * 1024 * 1024 });
+  const fs = await packageView(diskFs, path, {
+    maxFileBytes: MAX_PROTOCOL_FILE_BYTES,
+    maxTotalBytes: 64 * 1024 * 1024,
+  });
   const pack = await loadPack(fs, path, report);
   if (pack === null) return result(path, report, null, {}, new Map());
   for (const rel of await undecodableNames(fs, pack.realRoot)) {
-    report.emit("hcp.pack.non_utf8_name", undecodableNameMessage(rel), { file: displayName(rel), hint: UNDECODABLE_NAME_HINT });
+    report.emit("hcp.pack.non_utf8_name", undecodableNameMessage(rel), {
+      file: displayName(rel),
+      hint: UNDECODABLE_NAME_HINT,
+    });
   }
 
   const sources = new Map<string, string>();
@@ -34,10 +40,14 @@ export async function checkHcp(diskFs: PackageFs, path: string): Promise<CheckRe
 
   const harness = pack.files.get(HARNESS);
   if (harness !== undefined && !harness.utf8) {
-    report.emit("hcp.harness_md.not_utf8", `${harness.file} is not valid UTF-8 text; runtimes and agents read it as Markdown.`, {
-      file: harness.file,
-      hint: "Re-save HARNESS.md as UTF-8.",
-    });
+    report.emit(
+      "hcp.harness_md.not_utf8",
+      `${harness.file} is not valid UTF-8 text; runtimes and agents read it as Markdown.`,
+      {
+        file: harness.file,
+        hint: "Re-save HARNESS.md as UTF-8.",
+      },
+    );
   }
   const surfaceFile = pack.files.get(SURFACE);
   const policyFile = pack.files.get(POLICY);
@@ -67,7 +77,8 @@ export async function checkHcp(diskFs: PackageFs, path: string): Promise<CheckRe
     checkSurfaceId(policy, null, null, report);
   }
 
-  const digest = pack.files.size === 3 ? packDigest(new Map([...pack.files.values()].map((f) => [f.name, f.bytes]))) : null;
+  const digest =
+    pack.files.size === 3 ? packDigest(new Map([...pack.files.values()].map((f) => [f.name, f.bytes]))) : null;
   extra.digest = digest;
   return result(path, report, digest, extra, sources);
 }

@@ -41,7 +41,8 @@ export const HCP_CODES = defineCodes([
   {
     code: "hcp.pack.non_utf8_name",
     severity: "error",
-    summary: "An entry in the pack has a name that is not valid UTF-8; the pack is invalid (never skipped), although the pack digest covers only the three protocol files.",
+    summary:
+      "An entry in the pack has a name that is not valid UTF-8; the pack is invalid (never skipped), although the pack digest covers only the three protocol files.",
     clause: "HCP §2.1 (yaoc hardening)",
     layer: "L1",
     reason: "struct_undecodable_entry_name",
@@ -106,7 +107,8 @@ export const HCP_CODES = defineCodes([
   {
     code: "hcp.json.lone_surrogate",
     severity: "error",
-    summary: "A string or member name holds an unpaired UTF-16 surrogate escape (e.g. \"\\ud800\"): it is no Unicode text, so it has no UTF-8 form and no RFC 8785 canonical form.",
+    summary:
+      'A string or member name holds an unpaired UTF-16 surrogate escape (e.g. "\\ud800"): it is no Unicode text, so it has no UTF-8 form and no RFC 8785 canonical form.',
     clause: "HCP assumption (RFC 8259 §8.2, RFC 8785 §3.2.2.2)",
     layer: "L5",
     reason: "ident_json_lone_surrogate",
@@ -335,7 +337,7 @@ export const HCP_CODES = defineCodes([
   {
     code: "hcp.plane.invalid",
     severity: "error",
-    summary: "`plane` is neither \"runtime\" nor \"control\".",
+    summary: '`plane` is neither "runtime" nor "control".',
     clause: "HCP §2.5.1",
     layer: "L1",
     reason: "struct_plane_invalid",
@@ -343,7 +345,7 @@ export const HCP_CODES = defineCodes([
   {
     code: "hcp.plane.control_requires_mothership",
     severity: "error",
-    summary: "A control-plane pack does not use binding mode \"mothership\".",
+    summary: 'A control-plane pack does not use binding mode "mothership".',
     clause: "HCP §2.5.2",
     layer: "L4",
     reason: "perm_control_without_mothership",

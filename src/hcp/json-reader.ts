@@ -101,7 +101,10 @@ export const HCP_JSON: JsonParseOptions = {
 export function readJson(text: string): JsonReadResult {
   const r = parseJsonTree(text, HCP_JSON);
   if (!r.ok) {
-    const { problem, offset } = r.error.code === "too_deep" ? { problem: "too_deep" as const, offset: r.error.offset } : { problem: "syntax" as const, offset: syntaxOffset(r.error) };
+    const { problem, offset } =
+      r.error.code === "too_deep"
+        ? { problem: "too_deep" as const, offset: r.error.offset }
+        : { problem: "syntax" as const, offset: syntaxOffset(r.error) };
     return { ok: false, problem, message: message(text, r.error), offset };
   }
   const duplicates = r.duplicates.map((d) => ({
@@ -127,7 +130,12 @@ function toNode(text: string, n: JsonTree): JsonNode {
       const members: JsonMember[] = [];
       const byKey = new Map<string, JsonMember>();
       for (const m of n.members) {
-        const member: JsonMember = { key: m.key, keyStart: m.keyOffset, keyEnd: m.keyOffset + m.keyLength, value: toNode(text, m.value) };
+        const member: JsonMember = {
+          key: m.key,
+          keyStart: m.keyOffset,
+          keyEnd: m.keyOffset + m.keyLength,
+          value: toNode(text, m.value),
+        };
         members.push(member);
         if (!byKey.has(m.key)) byKey.set(m.key, member);
       }
@@ -185,7 +193,9 @@ function message(text: string, e: JsonParseError): string {
     case "expected_colon":
       return `expected ':' after member name "${clip(e.key!)}" but found ${here}`;
     case "expected_comma_or_close":
-      return e.container === "object" ? `expected ',' or '}' in the object but found ${here}` : `expected ',' or ']' in the array but found ${here}`;
+      return e.container === "object"
+        ? `expected ',' or '}' in the object but found ${here}`
+        : `expected ',' or ']' in the array but found ${here}`;
     case "trailing_comma":
       return `trailing comma before '${e.container === "object" ? "}" : "]"}'`;
     case "trailing_data":

@@ -99,13 +99,17 @@ async function readProtocolFile(
   const file = joinPath(packPath, name);
   if (!names.has(name)) {
     const lookalike = [...names].find((n) => n.toLowerCase() === name.toLowerCase());
-    report.emit("hcp.pack.missing_file", `Pack ${packPath} has no ${name} at its root; every pack needs surface.json, policy.json and HARNESS.md (HCP §2.1.2).`, {
-      file,
-      hint:
-        lookalike !== undefined
-          ? `Found ${JSON.stringify(lookalike)}; protocol file names are case-sensitive, rename it to ${name}.`
-          : `Create ${name} at the pack root.`,
-    });
+    report.emit(
+      "hcp.pack.missing_file",
+      `Pack ${packPath} has no ${name} at its root; every pack needs surface.json, policy.json and HARNESS.md (HCP §2.1.2).`,
+      {
+        file,
+        hint:
+          lookalike !== undefined
+            ? `Found ${JSON.stringify(lookalike)}; protocol file names are case-sensitive, rename it to ${name}.`
+            : `Create ${name} at the pack root.`,
+      },
+    );
     return null;
   }
   const resolved = await resolveContainedFile(fs, realRoot, name);
@@ -113,10 +117,14 @@ async function readProtocolFile(
     // resolved.detail names absolute paths of this machine; messages describe the problem instead.
     switch (resolved.reason) {
       case "escape":
-        report.emit("hcp.pack.file_escapes", `${file} is a symbolic link that resolves outside the pack root; protocol files must live in the pack.`, {
-          file,
-          hint: "Replace the link with a regular file (or a link to a file inside the pack).",
-        });
+        report.emit(
+          "hcp.pack.file_escapes",
+          `${file} is a symbolic link that resolves outside the pack root; protocol files must live in the pack.`,
+          {
+            file,
+            hint: "Replace the link with a regular file (or a link to a file inside the pack).",
+          },
+        );
         break;
       case "not_regular_file": {
         const st = await fs.stat(joinPath(realRoot, name)).catch(() => null);
@@ -125,14 +133,20 @@ async function readProtocolFile(
         break;
       }
       case "not_found":
-        report.emit("hcp.pack.missing_file", `${file} is a symbolic link to nothing; ${name} must be a regular file at the pack root (HCP §2.1.2).`, {
-          file,
-          hint: `Make ${name} a regular file at the pack root.`,
-        });
+        report.emit(
+          "hcp.pack.missing_file",
+          `${file} is a symbolic link to nothing; ${name} must be a regular file at the pack root (HCP §2.1.2).`,
+          {
+            file,
+            hint: `Make ${name} a regular file at the pack root.`,
+          },
+        );
         break;
       case "loop":
       case "io":
-        report.emit("hcp.pack.unreadable", `${file} cannot be resolved (symbolic link loop or unreadable directory).`, { file });
+        report.emit("hcp.pack.unreadable", `${file} cannot be resolved (symbolic link loop or unreadable directory).`, {
+          file,
+        });
         break;
     }
     return null;
@@ -156,10 +170,14 @@ async function readProtocolFile(
 
 function reportTooLarge(report: Reporter, file: string, size: number | null): void {
   const actual = size === null ? "more than that" : `${size} bytes`;
-  report.emit("hcp.file.too_large", `${file} is ${actual}; protocol files are limited to ${MAX_PROTOCOL_FILE_BYTES} bytes.`, {
-    file,
-    hint: "Keep surface.json, policy.json and HARNESS.md small; move large material to other files of the pack.",
-  });
+  report.emit(
+    "hcp.file.too_large",
+    `${file} is ${actual}; protocol files are limited to ${MAX_PROTOCOL_FILE_BYTES} bytes.`,
+    {
+      file,
+      hint: "Keep surface.json, policy.json and HARNESS.md small; move large material to other files of the pack.",
+    },
+  );
 }
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });

@@ -18,7 +18,10 @@ export function parseJsonFile(file: PackFile, report: Reporter): JsonDoc | null 
   if (!result.ok) {
     const span = positions.span(result.offset, Math.min(result.offset + 1, file.text.length));
     if (result.problem === "too_deep") {
-      report.emit("hcp.json.too_deep", `${file.file}: ${result.message}; the pack model needs only a few levels.`, { file: file.file, span });
+      report.emit("hcp.json.too_deep", `${file.file}: ${result.message}; the pack model needs only a few levels.`, {
+        file: file.file,
+        span,
+      });
     } else {
       report.emit("hcp.json.syntax", `${file.file} is not valid JSON: ${result.message}.`, { file: file.file, span });
     }
@@ -45,16 +48,25 @@ export function parseJsonFile(file: PackFile, report: Reporter): JsonDoc | null 
     report.emit(
       "hcp.json.lone_surrogate",
       `${file.name} ${s.pointer === "" ? "(top level)" : s.pointer}: the ${s.what} ${JSON.stringify(s.text.length > 80 ? `${s.text.slice(0, 80)}…` : s.text)} holds an unpaired surrogate (U+${s.unit.toString(16).toUpperCase()}), which is not a Unicode character; it cannot be encoded as UTF-8 or canonicalized (RFC 8785).`,
-      { file: file.file, span: positions.span(s.start, s.end), pointer: s.pointer, hint: "Write the character itself, or a surrogate pair (\\ud83d\\ude00), never half of one." },
+      {
+        file: file.file,
+        span: positions.span(s.start, s.end),
+        pointer: s.pointer,
+        hint: "Write the character itself, or a surrogate pair (\\ud83d\\ude00), never half of one.",
+      },
     );
   }
   if (lone.length > 0) return null;
   if (result.root.kind !== "object") {
-    report.emit("hcp.json.not_object", `${file.file}: the top-level value must be a JSON object, but it is ${describe(result.root.kind)}.`, {
-      file: file.file,
-      span: positions.span(result.root.start, result.root.end),
-      pointer: "",
-    });
+    report.emit(
+      "hcp.json.not_object",
+      `${file.file}: the top-level value must be a JSON object, but it is ${describe(result.root.kind)}.`,
+      {
+        file: file.file,
+        span: positions.span(result.root.start, result.root.end),
+        pointer: "",
+      },
+    );
     return null;
   }
   return { name: file.name, file: file.file, root: result.root, positions };
@@ -97,7 +109,14 @@ function loneSurrogates(root: JsonNode): LoneSurrogate[] {
     const item = stack.pop()!;
     if ("name" in item) {
       const m = item.name;
-      out.push({ what: "member name", text: m.key, unit: item.unit, pointer: item.pointer, start: m.keyStart, end: m.keyEnd });
+      out.push({
+        what: "member name",
+        text: m.key,
+        unit: item.unit,
+        pointer: item.pointer,
+        start: m.keyStart,
+        end: m.keyEnd,
+      });
       continue;
     }
     const { node, pointer } = item;
@@ -122,5 +141,3 @@ function loneSurrogates(root: JsonNode): LoneSurrogate[] {
 function describe(kind: string): string {
   return kind === "array" ? "an array" : kind === "null" ? "null" : `a ${kind}`;
 }
-
-

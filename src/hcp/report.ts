@@ -39,7 +39,12 @@ export class Reporter {
 
   /** Report at a member name (used when the name itself is the problem, e.g. a bad verb_key). */
   atKey(code: HcpCode, doc: JsonDoc, member: JsonMember, pointer: string, message: string, hint?: string): void {
-    this.emit(code, message, { file: doc.file, span: doc.positions.span(member.keyStart, member.keyEnd), pointer, hint });
+    this.emit(code, message, {
+      file: doc.file,
+      span: doc.positions.span(member.keyStart, member.keyEnd),
+      pointer,
+      hint,
+    });
   }
 
   /** Report a missing member at the `{` of the object that should hold it. */

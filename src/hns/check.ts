@@ -25,7 +25,11 @@ export interface HnsCheckOptions extends LoadOptions {
 /** Errors shown per package; beyond it a closing note says how many more there were. */
 export const MAX_PACKAGE_ERRORS = 200;
 
-export async function checkHns(fs: PackageFs, path: string, options: HnsCheckOptions = {}): Promise<CheckResult & { ioError: boolean; package?: HnsPackage }> {
+export async function checkHns(
+  fs: PackageFs,
+  path: string,
+  options: HnsCheckOptions = {},
+): Promise<CheckResult & { ioError: boolean; package?: HnsPackage }> {
   const loaded = await loadPackage(fs, path, options);
   if (!loaded.ok) {
     // The module analysis still runs on a partially loaded package, so a manifest mistake does not
@@ -38,7 +42,13 @@ export async function checkHns(fs: PackageFs, path: string, options: HnsCheckOpt
       valid: false,
       identity: null,
       extra: { id: null, version: null, owner: null, program_hash: null },
-      diagnostics: capErrors(orderDiagnostics([...loaded.diagnostics, ...notAtLoaderErrors(analysis?.diagnostics ?? [], loaded.diagnostics)], firstError), path),
+      diagnostics: capErrors(
+        orderDiagnostics(
+          [...loaded.diagnostics, ...notAtLoaderErrors(analysis?.diagnostics ?? [], loaded.diagnostics)],
+          firstError,
+        ),
+        path,
+      ),
       sources: loaded.sources,
       ioError: loaded.ioError,
     };
@@ -46,7 +56,13 @@ export async function checkHns(fs: PackageFs, path: string, options: HnsCheckOpt
   const pkg = loaded.package;
   const analysis = options.analyzer?.(pkg);
   const analysisDiagnostics = analysis?.diagnostics ?? [];
-  const diagnostics = capErrors(orderDiagnostics([...loaded.warnings, ...analysisDiagnostics], analysisDiagnostics.find((d) => d.severity === "error")), path);
+  const diagnostics = capErrors(
+    orderDiagnostics(
+      [...loaded.warnings, ...analysisDiagnostics],
+      analysisDiagnostics.find((d) => d.severity === "error"),
+    ),
+    path,
+  );
   const valid = !hasErrors(diagnostics);
   return {
     path,
@@ -54,7 +70,12 @@ export async function checkHns(fs: PackageFs, path: string, options: HnsCheckOpt
     valid,
     identity: valid ? pkg.identity : null,
     // program_hash: the entry's typed-IR identity (yao-v0.1.md §9.10), when the analysis ran and passed.
-    extra: { id: pkg.manifest.id, version: pkg.manifest.version, owner: pkg.entry.owner, program_hash: (valid && analysis?.programHash) || null },
+    extra: {
+      id: pkg.manifest.id,
+      version: pkg.manifest.version,
+      owner: pkg.entry.owner,
+      program_hash: (valid && analysis?.programHash) || null,
+    },
     diagnostics,
     sources: loaded.sources,
     ioError: false,
@@ -80,12 +101,17 @@ function capErrors(ds: readonly Diagnostic[], path: string): Diagnostic[] {
     kept.push(d);
   }
   if (dropped > 0 || analysisStopped) {
-    const more = dropped > 0 ? `${dropped} more error${dropped === 1 ? "" : "s"} not shown` : "the analysis stopped early";
+    const more =
+      dropped > 0 ? `${dropped} more error${dropped === 1 ? "" : "s"} not shown` : "the analysis stopped early";
     kept.push(
-      diagnostic("hns.error_limit", `${path}: ${MAX_PACKAGE_ERRORS} errors shown, ${more}; fix these and check again to see the rest`, {
-        severity: "info",
-        file: path,
-      }),
+      diagnostic(
+        "hns.error_limit",
+        `${path}: ${MAX_PACKAGE_ERRORS} errors shown, ${more}; fix these and check again to see the rest`,
+        {
+          severity: "info",
+          file: path,
+        },
+      ),
     );
   }
   return kept;
@@ -98,7 +124,9 @@ function capErrors(ds: readonly Diagnostic[], path: string): Diagnostic[] {
 function withDeclaredTools(pkg: HnsPackage): HnsPackage {
   const declared = pkg.entry.declaredTools ?? [];
   const missing = declared.filter((t) => !pkg.manifest.tools.includes(t));
-  return missing.length === 0 ? pkg : { ...pkg, manifest: { ...pkg.manifest, tools: [...pkg.manifest.tools, ...missing] } };
+  return missing.length === 0
+    ? pkg
+    : { ...pkg, manifest: { ...pkg.manifest, tools: [...pkg.manifest.tools, ...missing] } };
 }
 
 /**
@@ -106,6 +134,10 @@ function withDeclaredTools(pkg: HnsPackage): HnsPackage {
  * (requires …) is both "missing" to the loader and an extra body to the analyzer): report it once.
  */
 function notAtLoaderErrors(analysis: readonly Diagnostic[], loader: readonly Diagnostic[]): Diagnostic[] {
-  const places = new Set(loader.filter((d) => d.severity === "error" && d.span !== undefined).map((d) => `${d.file}\u0000${d.span!.start.byte}`));
+  const places = new Set(
+    loader
+      .filter((d) => d.severity === "error" && d.span !== undefined)
+      .map((d) => `${d.file}\u0000${d.span!.start.byte}`),
+  );
   return analysis.filter((d) => d.span === undefined || !places.has(`${d.file}\u0000${d.span.start.byte}`));
 }

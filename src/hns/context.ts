@@ -43,16 +43,32 @@ export class LoadContext {
     readonly limits: LoadLimits,
   ) {}
 
-  fail(code: CodeWithSeverity<typeof HNS_CODES, "error">, message: string, at?: { file?: string | undefined; span?: Span | undefined; hint?: string }): never {
+  fail(
+    code: CodeWithSeverity<typeof HNS_CODES, "error">,
+    message: string,
+    at?: { file?: string | undefined; span?: Span | undefined; hint?: string },
+  ): never {
     throw new LoadFailure(diagnostic(code, message, at ?? {}));
   }
 
-  failAt(code: CodeWithSeverity<typeof HNS_CODES, "error">, message: string, node: SNode, hint?: string, extra: { label?: string; related?: Diagnostic["related"] } = {}): never {
+  failAt(
+    code: CodeWithSeverity<typeof HNS_CODES, "error">,
+    message: string,
+    node: SNode,
+    hint?: string,
+    extra: { label?: string; related?: Diagnostic["related"] } = {},
+  ): never {
     throw new LoadFailure(diagnostic(code, message, { file: node.span.file, span: node.span, hint, ...extra }));
   }
 
   /** Record an error and go on: the caller continues with a recovery value. */
-  reportAt(code: CodeWithSeverity<typeof HNS_CODES, "error">, message: string, node: SNode, hint?: string, extra: { label?: string; related?: Diagnostic["related"] } = {}): void {
+  reportAt(
+    code: CodeWithSeverity<typeof HNS_CODES, "error">,
+    message: string,
+    node: SNode,
+    hint?: string,
+    extra: { label?: string; related?: Diagnostic["related"] } = {},
+  ): void {
     this.errors.push(diagnostic(code, message, { file: node.span.file, span: node.span, hint, ...extra }));
   }
 

@@ -19,42 +19,78 @@ import { normalizePackage } from "./normalize.js";
 import { emptyArtifact, rootName } from "./single-file.js";
 import { containedFile, parseForms, parseOneForm, readBytes } from "./source-files.js";
 
-export async function loadDirectory(ctx: LoadContext, realRoot: string, display: string, origin: string): Promise<HnsPackage> {
+export async function loadDirectory(
+  ctx: LoadContext,
+  realRoot: string,
+  display: string,
+  origin: string,
+): Promise<HnsPackage> {
   const at = (rel: string): string => `${display}/${rel}`;
 
   // Every entry must have a name the identity can spell; one that is not UTF-8 is never skipped.
   const undecodable = await undecodableNames(ctx.fs, realRoot);
   if (undecodable.length > 0) {
-    ctx.fail("hns.non_utf8_name", `${undecodableNameMessage(undecodable[0]!)}${undecodable.length > 1 ? ` (and ${undecodable.length - 1} more)` : ""}`, {
-      file: at(displayName(undecodable[0]!)),
-      hint: UNDECODABLE_NAME_HINT,
-    });
+    ctx.fail(
+      "hns.non_utf8_name",
+      `${undecodableNameMessage(undecodable[0]!)}${undecodable.length > 1 ? ` (and ${undecodable.length - 1} more)` : ""}`,
+      {
+        file: at(displayName(undecodable[0]!)),
+        hint: UNDECODABLE_NAME_HINT,
+      },
+    );
   }
 
   const manifestForm = (await readMetadataArtifact(ctx, realRoot, "manifest.yao", at("manifest.yao"), "manifest"))!;
   const manifest = parseManifest(manifestForm as SList, ctx);
   if (manifest.entry === undefined) {
     // An (entry …) that is present but unreadable was reported; without a path there is nothing more to read.
-    if ((manifestForm as SList).items.some((i) => i.kind === "list" && atomOf(i.items[0]) === "entry")) throw new LoadFailure(ctx.errors.pop()!);
-    ctx.failAt("hns.missing_field", 'directory .hns manifest must declare (entry "relative-path")', manifestForm, 'add (entry "programs/main.yao")');
+    if ((manifestForm as SList).items.some((i) => i.kind === "list" && atomOf(i.items[0]) === "entry"))
+      throw new LoadFailure(ctx.errors.pop()!);
+    ctx.failAt(
+      "hns.missing_field",
+      'directory .hns manifest must declare (entry "relative-path")',
+      manifestForm,
+      'add (entry "programs/main.yao")',
+    );
   }
 
   const entryRel = manifest.entry;
-  const entryNode = (manifestForm as SList).items.find((i) => i.kind === "list" && i.items[1] !== undefined && atomOf(i.items[0]) === "entry") ?? manifestForm;
+  const entryNode =
+    (manifestForm as SList).items.find(
+      (i) => i.kind === "list" && i.items[1] !== undefined && atomOf(i.items[0]) === "entry",
+    ) ?? manifestForm;
   // The entry, the contract, the mind and each function are checked on their own: an error in one
   // is recorded and the others are still read.
   const entry = await ctx.attemptAsync(async () => {
     const problem = relativePathProblem(entryRel);
     if (entryRel.startsWith("/") || entryRel.split("/").includes("..")) {
-      ctx.failAt("hns.entry_escape", `Harness entry must stay within the package directory: ${JSON.stringify(entryRel)}`, entryNode, "use a path relative to the package root, without '..'");
+      ctx.failAt(
+        "hns.entry_escape",
+        `Harness entry must stay within the package directory: ${JSON.stringify(entryRel)}`,
+        entryNode,
+        "use a path relative to the package root, without '..'",
+      );
     }
-    if (problem !== null) ctx.failAt("hns.bad_entry_path", `Harness entry path ${JSON.stringify(entryRel)} is invalid: ${problem}`, entryNode);
+    if (problem !== null)
+      ctx.failAt(
+        "hns.bad_entry_path",
+        `Harness entry path ${JSON.stringify(entryRel)} is invalid: ${problem}`,
+        entryNode,
+      );
     if (extensionOf(entryRel) !== "yao") {
-      ctx.failAt("hns.bad_entry_path", `Harness entry path ${JSON.stringify(entryRel)} must name a .yao file`, entryNode, 'name the entry program file, e.g. (entry "programs/main.yao")');
+      ctx.failAt(
+        "hns.bad_entry_path",
+        `Harness entry path ${JSON.stringify(entryRel)} must name a .yao file`,
+        entryNode,
+        'name the entry program file, e.g. (entry "programs/main.yao")',
+      );
     }
     const entryDisplay = at(entryRel);
     const entryFile = await containedFile(ctx, realRoot, entryRel, entryDisplay, {
-      missing: { code: "hns.entry_not_found", message: `failed to resolve Harness entry ${entryDisplay}: no such file or directory` },
+      missing: {
+        code: "hns.entry_not_found",
+        message: `failed to resolve Harness entry ${entryDisplay}: no such file or directory`,
+      },
       escape: { code: "hns.entry_escape", message: `Harness entry escapes the package directory: ${entryDisplay}` },
     });
     const entryBytes = await readBytes(ctx, entryFile!.realPath, entryDisplay, entryFile!.size, "valid typed Yao");
@@ -64,15 +100,24 @@ export async function loadDirectory(ctx: LoadContext, realRoot: string, display:
     }
     const entryHead = (entryForm.items[0] as { name: string }).name;
     if (entryHead !== "eval" && entryHead !== "infer") {
-      ctx.failAt("hns.entry_root", `${entryDisplay} must have an (eval ...) or (infer ...) root; found (${entryHead} ...)`, entryForm, didYouMean(entryHead, ["eval", "infer"]));
+      ctx.failAt(
+        "hns.entry_root",
+        `${entryDisplay} must have an (eval ...) or (infer ...) root; found (${entryHead} ...)`,
+        entryForm,
+        didYouMean(entryHead, ["eval", "infer"]),
+      );
     }
     const header = inspectEntryHeader(entryForm, ctx);
     ctx.attempt(() => checkEntryTools(header, manifest, entryForm, ctx));
     return { form: entryForm, display: entryDisplay, header };
   });
 
-  const contract = await ctx.attemptAsync(() => readMetadataArtifact(ctx, realRoot, "contract.yao", at("contract.yao"), "contract"));
-  const mind = await ctx.attemptAsync(() => readMetadataArtifact(ctx, realRoot, "mind.yao", at("mind.yao"), "mind", true));
+  const contract = await ctx.attemptAsync(() =>
+    readMetadataArtifact(ctx, realRoot, "contract.yao", at("contract.yao"), "contract"),
+  );
+  const mind = await ctx.attemptAsync(() =>
+    readMetadataArtifact(ctx, realRoot, "mind.yao", at("mind.yao"), "mind", true),
+  );
   const functions = await readFunctions(ctx, realRoot, display);
   if (entry === undefined) {
     // Nothing to analyse without an entry: report what was found.
@@ -108,21 +153,29 @@ async function readMetadataArtifact(
   optional = false,
 ): Promise<SNode | undefined> {
   const file = await containedFile(ctx, realRoot, rel, display, {
-    missing: { code: "hns.missing_artifact", message: `${display} is missing; a directory .hns needs ${rel} with one (${expected} ...) artifact` },
+    missing: {
+      code: "hns.missing_artifact",
+      message: `${display} is missing; a directory .hns needs ${rel} with one (${expected} ...) artifact`,
+    },
     optional,
   });
   if (file === undefined) return undefined;
   const bytes = await readBytes(ctx, file.realPath, display, file.size, "valid Yao");
   const forms = parseForms(ctx, bytes, display, "valid Yao");
   if (forms.length !== 1) {
-    ctx.fail(forms.length === 0 ? "hns.missing_artifact" : "hns.duplicate_artifact", `${display} must contain exactly one (${expected} ...) artifact`, {
-      file: display,
-      span: forms[1]?.span,
-    });
+    ctx.fail(
+      forms.length === 0 ? "hns.missing_artifact" : "hns.duplicate_artifact",
+      `${display} must contain exactly one (${expected} ...) artifact`,
+      {
+        file: display,
+        span: forms[1]?.span,
+      },
+    );
   }
   const form = forms[0]!;
   const root = rootName(form, ctx);
-  if (root !== expected) ctx.failAt("hns.wrong_root", `${display} must have a (${expected} ...) root; found (${root} ...)`, form);
+  if (root !== expected)
+    ctx.failAt("hns.wrong_root", `${display} must have a (${expected} ...) root; found (${root} ...)`, form);
   return form;
 }
 
@@ -134,22 +187,36 @@ async function readFunctions(ctx: LoadContext, realRoot: string, display: string
   try {
     realDir = await ctx.fs.realpath(`${realRoot}/functions`);
   } catch (e) {
-    ctx.fail("hns.functions_not_directory", `Harness functions path must be a directory: ${dirDisplay} (${e instanceof FsError ? e.message : String(e)})`, { file: dirDisplay });
+    ctx.fail(
+      "hns.functions_not_directory",
+      `Harness functions path must be a directory: ${dirDisplay} (${e instanceof FsError ? e.message : String(e)})`,
+      { file: dirDisplay },
+    );
   }
   if (!isWithin(realRoot, realDir)) {
-    ctx.fail("hns.functions_not_directory", `Harness functions path must be a directory inside the package: ${dirDisplay} resolves outside the package root`, {
-      file: dirDisplay,
-      hint: "replace the symbolic link with the directory itself",
-    });
+    ctx.fail(
+      "hns.functions_not_directory",
+      `Harness functions path must be a directory inside the package: ${dirDisplay} resolves outside the package root`,
+      {
+        file: dirDisplay,
+        hint: "replace the symbolic link with the directory itself",
+      },
+    );
   }
   if ((await ctx.fs.lstat(realDir))?.kind !== "directory") {
-    ctx.fail("hns.functions_not_directory", `Harness functions path must be a directory: ${dirDisplay}`, { file: dirDisplay });
+    ctx.fail("hns.functions_not_directory", `Harness functions path must be a directory: ${dirDisplay}`, {
+      file: dirDisplay,
+    });
   }
   const names = (await ctx.fs.readdir(realDir)).sort(compareCodePoints);
   if (names.length > ctx.limits.maxFunctionFiles) {
-    ctx.fail("hns.package_limit", `${dirDisplay} holds ${names.length} entries; the limit is ${ctx.limits.maxFunctionFiles} function files`, {
-      file: dirDisplay,
-    });
+    ctx.fail(
+      "hns.package_limit",
+      `${dirDisplay} holds ${names.length} entries; the limit is ${ctx.limits.maxFunctionFiles} function files`,
+      {
+        file: dirDisplay,
+      },
+    );
   }
   const functions: HnsFunction[] = [];
   for (const name of names) {
@@ -173,10 +240,18 @@ async function readFunctions(ctx: LoadContext, realRoot: string, display: string
       const fn = parseFunctionArtifact(form, fileDisplay, ctx);
       const first = functions.find((f) => f.name === fn.name);
       if (first !== undefined) {
-        ctx.failAt("hns.duplicate_fn", "directory .hns declares the same fn name more than once", form, `rename one of the fn '${fn.name}' artifacts`, {
-          label: `a second fn '${fn.name}'`,
-          related: [{ file: first.form.span.file, span: first.form.span, message: `the first fn '${fn.name}' is here` }],
-        });
+        ctx.failAt(
+          "hns.duplicate_fn",
+          "directory .hns declares the same fn name more than once",
+          form,
+          `rename one of the fn '${fn.name}' artifacts`,
+          {
+            label: `a second fn '${fn.name}'`,
+            related: [
+              { file: first.form.span.file, span: first.form.span, message: `the first fn '${fn.name}' is here` },
+            ],
+          },
+        );
       }
       functions.push(fn);
     });

@@ -21,17 +21,30 @@ export function inspectEntryHeader(form: SNode, ctx: LoadContext): EntryHeader {
   if (form.kind !== "list") ctx.failAt("hns.entry_root", "program root must explicitly be eval or infer", form);
   const head = form.items[0];
   if (head === undefined || head.kind !== "symbol") {
-    ctx.failAt("hns.entry_root", "Yao program root is missing its evaluator name", form, "start the entry with (eval …) or (infer …)");
+    ctx.failAt(
+      "hns.entry_root",
+      "Yao program root is missing its evaluator name",
+      form,
+      "start the entry with (eval …) or (infer …)",
+    );
   }
   let owner: EntryOwner;
   if (head.name === "eval") owner = "runtime";
   else if (head.name === "infer") owner = "model";
   else {
-    ctx.failAt("hns.entry_root", `unknown Yao program root '${head.name}'; use an explicit (eval ...) or (infer ...) root`, head);
+    ctx.failAt(
+      "hns.entry_root",
+      `unknown Yao program root '${head.name}'; use an explicit (eval ...) or (infer ...) root`,
+      head,
+    );
   }
   const second = form.items[1];
   if (headName(second) === "version") {
-    ctx.failAt("hns.in_band_version", "Yao source does not support an in-band version declaration; remove (version ...)", second!);
+    ctx.failAt(
+      "hns.in_band_version",
+      "Yao source does not support an in-band version declaration; remove (version ...)",
+      second!,
+    );
   }
 
   let declaredTools: string[] | undefined;
@@ -40,15 +53,22 @@ export function inspectEntryHeader(form: SNode, ctx: LoadContext): EntryHeader {
   if (second !== undefined && second.kind === "list" && headName(second) === "requires") {
     let toolsClause: SNode | undefined;
     for (const clause of second.items.slice(1)) {
-      if (clause.kind !== "list") ctx.failAt("hns.bad_requires", "every (requires ...) declaration must be a list", clause);
+      if (clause.kind !== "list")
+        ctx.failAt("hns.bad_requires", "every (requires ...) declaration must be a list", clause);
       if (headName(clause) !== "tools") continue;
-      if (toolsClause !== undefined) ctx.failAt("hns.bad_requires", "(requires ...) cannot declare tools more than once", clause);
+      if (toolsClause !== undefined)
+        ctx.failAt("hns.bad_requires", "(requires ...) cannot declare tools more than once", clause);
       toolsClause = clause;
       declaredTools = [];
       for (const tool of clause.items.slice(1)) {
         if (tool.kind !== "symbol") ctx.failAt("hns.bad_requires", "(tools ...) may contain only tool names", tool);
         if (declaredTools.includes(tool.name)) {
-          ctx.failAt("hns.bad_requires", `(requires (tools ...)) declares tool '${tool.name}' more than once`, tool, "list each tool once");
+          ctx.failAt(
+            "hns.bad_requires",
+            `(requires (tools ...)) declares tool '${tool.name}' more than once`,
+            tool,
+            "list each tool once",
+          );
         }
         declaredTools.push(tool.name);
         toolNodes.push(tool);
@@ -74,7 +94,12 @@ const NO_TOOLS_HINT =
 /** V1 (model entry needs a tool bound) and V2 (declared tools ⊆ manifest tools). */
 export function checkEntryTools(header: EntryHeader, manifest: Manifest, entryForm: SNode, ctx: LoadContext): void {
   if (header.owner === "model" && header.declaredTools === undefined) {
-    ctx.failAt("hns.missing_requires", V1_MESSAGE, entryForm, header.requiresWithoutTools ? NO_TOOLS_HINT : requiresHint(entryForm, "infer"));
+    ctx.failAt(
+      "hns.missing_requires",
+      V1_MESSAGE,
+      entryForm,
+      header.requiresWithoutTools ? NO_TOOLS_HINT : requiresHint(entryForm, "infer"),
+    );
   }
   // Each tool is reported on its own: several misspelt tools are several errors.
   for (const tool of header.toolNodes) {
@@ -96,12 +121,19 @@ export function checkEntryTools(header: EntryHeader, manifest: Manifest, entryFo
 /** V3: a package with functions needs the module tool bound on its entry. */
 export function checkModuleBound(header: EntryHeader, functionCount: number, entryForm: SNode, ctx: LoadContext): void {
   if (functionCount > 0 && header.declaredTools === undefined) {
-    ctx.failAt("hns.missing_module_requires", V3_MESSAGE, entryForm, header.requiresWithoutTools ? NO_TOOLS_HINT : requiresHint(entryForm, "the entry root"));
+    ctx.failAt(
+      "hns.missing_module_requires",
+      V3_MESSAGE,
+      entryForm,
+      header.requiresWithoutTools ? NO_TOOLS_HINT : requiresHint(entryForm, "the entry root"),
+    );
   }
 }
 
 /** A (requires …) written elsewhere in the entry only needs moving; otherwise it needs adding. */
 function requiresHint(entryForm: SNode, after: string): string {
   const misplaced = entryForm.kind === "list" && entryForm.items.slice(2).some((i) => headName(i) === "requires");
-  return misplaced ? `move (requires …) to right after ${after}: it is only read as the first item` : `add (requires (tools …)) right after ${after}`;
+  return misplaced
+    ? `move (requires …) to right after ${after}: it is only read as the first item`
+    : `add (requires (tools …)) right after ${after}`;
 }

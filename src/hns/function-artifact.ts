@@ -9,7 +9,12 @@ export function parseFunctionArtifact(form: SNode, file: string, ctx: LoadContex
   if (headName(form) !== "fn") ctx.failAt("hns.malformed_fn", "HNS function artifact must have an (fn ...) root", form);
   const nameNode = form.items[1];
   if (nameNode === undefined || nameNode.kind !== "symbol") {
-    ctx.failAt("hns.malformed_fn", "HNS fn declaration is missing its name", nameNode ?? form, "write (fn NAME (params …) (returns TYPE) (body EXPR))");
+    ctx.failAt(
+      "hns.malformed_fn",
+      "HNS fn declaration is missing its name",
+      nameNode ?? form,
+      "write (fn NAME (params …) (returns TYPE) (body EXPR))",
+    );
   }
   const name = nameNode.name;
   let visibility: HnsFunction["visibility"] = "internal";
@@ -22,10 +27,20 @@ export function parseFunctionArtifact(form: SNode, file: string, ctx: LoadContex
       seenVisibility = true;
       const list = child as SList;
       const value = list.items[1];
-      if (list.items.length !== 2 || value?.kind !== "symbol" || (value.name !== "internal" && value.name !== "exported")) {
-        ctx.failAt("hns.malformed_fn", `HNS fn '${name}' visibility must be internal or exported`, child, "write (visibility internal) or (visibility exported)", {
-          label: "not internal or exported",
-        });
+      if (
+        list.items.length !== 2 ||
+        value?.kind !== "symbol" ||
+        (value.name !== "internal" && value.name !== "exported")
+      ) {
+        ctx.failAt(
+          "hns.malformed_fn",
+          `HNS fn '${name}' visibility must be internal or exported`,
+          child,
+          "write (visibility internal) or (visibility exported)",
+          {
+            label: "not internal or exported",
+          },
+        );
       }
       visibility = value.name as HnsFunction["visibility"];
     } else if (head === "body") {
@@ -33,9 +48,17 @@ export function parseFunctionArtifact(form: SNode, file: string, ctx: LoadContex
     }
   }
   if (bodies !== 1) {
-    ctx.failAt("hns.malformed_fn", `HNS fn '${name}' must contain exactly one (body EXPR) clause`, form, bodies === 0 ? "add (body EXPR) with the function's one Yao expression" : "keep one (body …); use (seq …) for several steps", {
-      label: bodies === 0 ? "no (body …) clause" : `${bodies} (body …) clauses`,
-    });
+    ctx.failAt(
+      "hns.malformed_fn",
+      `HNS fn '${name}' must contain exactly one (body EXPR) clause`,
+      form,
+      bodies === 0
+        ? "add (body EXPR) with the function's one Yao expression"
+        : "keep one (body …); use (seq …) for several steps",
+      {
+        label: bodies === 0 ? "no (body …) clause" : `${bodies} (body …) clauses`,
+      },
+    );
   }
   const withoutBody: SList = { ...form, items: form.items.filter((c) => headName(c) !== "body") };
   return {

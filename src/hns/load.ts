@@ -57,7 +57,13 @@ export async function loadPackage(diskFs: PackageFs, path: string, options: Load
   // and the identity, the catalog object and receipts built from the result — comes from it.
   // Files the loader would reject by size are recorded by size only, never read.
   const limits = { ...DEFAULT_LOAD_LIMITS, ...options.limits };
-  const fs = extensionOf(display) === "hns" ? await packageView(diskFs, display, { maxFileBytes: limits.maxSourceBytes, maxTotalBytes: Math.max(64 * 1024 * 1024, limits.maxPackageBytes) }) : diskFs;
+  const fs =
+    extensionOf(display) === "hns"
+      ? await packageView(diskFs, display, {
+          maxFileBytes: limits.maxSourceBytes,
+          maxTotalBytes: Math.max(64 * 1024 * 1024, limits.maxPackageBytes),
+        })
+      : diskFs;
   const ctx = new LoadContext(fs, limits);
   return run(ctx, async () => {
     if (extensionOf(display) !== "hns") {
@@ -68,13 +74,19 @@ export async function loadPackage(diskFs: PackageFs, path: string, options: Load
     }
     const st = await statOrFail(ctx, display);
     if (st.kind !== "file" && st.kind !== "directory") {
-      ctx.fail("hns.not_regular_file", `Harness package must be a regular file or a directory: ${display} is a ${describeKind(st.kind)}`, {
-        file: display,
-      });
+      ctx.fail(
+        "hns.not_regular_file",
+        `Harness package must be a regular file or a directory: ${display} is a ${describeKind(st.kind)}`,
+        {
+          file: display,
+        },
+      );
     }
-    const realPath = await fs
-      .realpath(display)
-      .catch((e: unknown) => ctx.fail("hns.io_error", `failed to read ${display}: ${e instanceof Error ? e.message : String(e)}`, { file: display }));
+    const realPath = await fs.realpath(display).catch((e: unknown) =>
+      ctx.fail("hns.io_error", `failed to read ${display}: ${e instanceof Error ? e.message : String(e)}`, {
+        file: display,
+      }),
+    );
     if (st.kind === "directory") return loadDirectory(ctx, realPath, display, display);
     const bytes = await readBytes(ctx, realPath, display, st.size, "valid typed Yao");
     return loadSingleFileBytes(ctx, bytes, display, display);
@@ -86,7 +98,8 @@ export function loadFromSource(name: string, source: string | Uint8Array, option
   const ctx = new LoadContext(nullFs, { ...DEFAULT_LOAD_LIMITS, ...options.limits });
   const bytes = typeof source === "string" ? new TextEncoder().encode(source) : source;
   try {
-    if (extensionOf(name) !== "hns") ctx.fail("hns.bad_suffix", `Harness package must use the .hns suffix: ${name}`, { file: name });
+    if (extensionOf(name) !== "hns")
+      ctx.fail("hns.bad_suffix", `Harness package must use the .hns suffix: ${name}`, { file: name });
     return settled(ctx, loadSingleFileBytes(ctx, bytes, name, name));
   } catch (e) {
     return failed(ctx, e);
@@ -130,10 +143,14 @@ async function statOrFail(ctx: LoadContext, display: string) {
     ctx.fail("hns.io_error", `failed to read ${display}: ${e.message}`, { file: display });
   }
   if ((await ctx.fs.lstat(display).catch(() => null)) !== null) {
-    ctx.fail("hns.not_regular_file", `Harness package ${display} is a symbolic link that does not resolve (dangling, or a loop)`, {
-      file: display,
-      hint: "point the link at the package, or use the package path itself",
-    });
+    ctx.fail(
+      "hns.not_regular_file",
+      `Harness package ${display} is a symbolic link that does not resolve (dangling, or a loop)`,
+      {
+        file: display,
+        hint: "point the link at the package, or use the package path itself",
+      },
+    );
   }
   ctx.fail("hns.not_found", `Harness package does not exist or is not a file/directory: ${display}`, {
     file: display,

@@ -32,10 +32,16 @@ export function parseManifest(form: SList, ctx: LoadContext): Manifest {
     for (const item of items) {
       if (legacyHead(item) !== name) continue;
       if (seen !== undefined) {
-        ctx.reportAt("hns.duplicate_field", `(manifest ...) declares (${name} ...) more than once`, item, `keep one (${name} …)`, {
-          label: "declared a second time",
-          related: [{ file: seen.span.file, span: seen.span, message: `the first (${name} …) is here` }],
-        });
+        ctx.reportAt(
+          "hns.duplicate_field",
+          `(manifest ...) declares (${name} ...) more than once`,
+          item,
+          `keep one (${name} …)`,
+          {
+            label: "declared a second time",
+            related: [{ file: seen.span.file, span: seen.span, message: `the first (${name} …) is here` }],
+          },
+        );
         continue;
       }
       seen = item;
@@ -61,10 +67,15 @@ export function parseManifest(form: SList, ctx: LoadContext): Manifest {
         "hns.missing_field",
         `(manifest ...) is missing (${name} VALUE)`,
         form,
-        misspelt === undefined ? `add (${name} "…") to the manifest` : `rename (${legacyHead(misspelt)} …) to (${name} …)`,
+        misspelt === undefined
+          ? `add (${name} "…") to the manifest`
+          : `rename (${legacyHead(misspelt)} …) to (${name} …)`,
         {
           label: `no (${name} …) field`,
-          related: misspelt === undefined ? undefined : [{ file: misspelt.span.file, span: misspelt.span, message: `did you mean (${name} …)?` }],
+          related:
+            misspelt === undefined
+              ? undefined
+              : [{ file: misspelt.span.file, span: misspelt.span, message: `did you mean (${name} …)?` }],
         },
       );
     }
@@ -76,20 +87,38 @@ export function parseManifest(form: SList, ctx: LoadContext): Manifest {
   for (const item of items) {
     if (legacyHead(item) !== "capabilities") continue;
     if (capabilities !== undefined) {
-      ctx.reportAt("hns.duplicate_field", "(manifest ...) may declare (capabilities ...) only once", item, "merge the (capabilities …) forms", {
-        related: [{ file: capabilities.span.file, span: capabilities.span, message: "the first (capabilities …) is here" }],
-      });
+      ctx.reportAt(
+        "hns.duplicate_field",
+        "(manifest ...) may declare (capabilities ...) only once",
+        item,
+        "merge the (capabilities …) forms",
+        {
+          related: [
+            { file: capabilities.span.file, span: capabilities.span, message: "the first (capabilities …) is here" },
+          ],
+        },
+      );
       continue;
     }
     capabilities = item;
     for (const member of (item as SList).items.slice(1)) {
       if (member.kind !== "list") {
-        ctx.reportAt("hns.bad_capabilities", "(capabilities ...) items must be lists", member, "write each category as a list, e.g. (tools read write)");
+        ctx.reportAt(
+          "hns.bad_capabilities",
+          "(capabilities ...) items must be lists",
+          member,
+          "write each category as a list, e.g. (tools read write)",
+        );
         continue;
       }
       const category = atomText(member.items[0]);
       if (category === undefined) {
-        ctx.reportAt("hns.bad_capabilities", "(capabilities ...) item is missing its name", member, "start the list with its category: (tools …) or (skills …)");
+        ctx.reportAt(
+          "hns.bad_capabilities",
+          "(capabilities ...) item is missing its name",
+          member,
+          "start the list with its category: (tools …) or (skills …)",
+        );
         continue;
       }
       const into = category === "tools" ? tools : category === "skills" ? skills : undefined;
@@ -105,7 +134,12 @@ export function parseManifest(form: SList, ctx: LoadContext): Manifest {
       for (const value of member.items.slice(1)) {
         const name = atomText(value);
         if (name === undefined) {
-          ctx.reportAt("hns.bad_capabilities", `(capabilities (${category} ...)) accepts only atomic names`, value, `write the names directly: (${category} NAME …)`);
+          ctx.reportAt(
+            "hns.bad_capabilities",
+            `(capabilities (${category} ...)) accepts only atomic names`,
+            value,
+            `write the names directly: (${category} NAME …)`,
+          );
           continue;
         }
         if (!into.includes(name)) into.push(name);
@@ -139,7 +173,12 @@ export function parseManifest(form: SList, ctx: LoadContext): Manifest {
     if (value === undefined) continue;
     const field = items.find((i) => legacyHead(i) === name)!;
     if (value.trim() === "") {
-      ctx.reportAt("hns.empty_field", `(manifest ...) (${name} ...) must not be empty`, field, `write a non-empty ${name}, e.g. (${name} ${name === "id" ? "my-package" : '"1.0.0"'})`);
+      ctx.reportAt(
+        "hns.empty_field",
+        `(manifest ...) (${name} ...) must not be empty`,
+        field,
+        `write a non-empty ${name}, e.g. (${name} ${name === "id" ? "my-package" : '"1.0.0"'})`,
+      );
       continue;
     }
     if (value.trim() !== value) {
@@ -152,7 +191,11 @@ export function parseManifest(form: SList, ctx: LoadContext): Manifest {
     }
   }
   if (scalars.title !== undefined && manifest.title.trim() === "") {
-    ctx.warnAt("hns.empty_title", "(manifest ...) (title ...) is empty; give the package a human-readable title", items.find((i) => legacyHead(i) === "title")!);
+    ctx.warnAt(
+      "hns.empty_title",
+      "(manifest ...) (title ...) is empty; give the package a human-readable title",
+      items.find((i) => legacyHead(i) === "title")!,
+    );
   }
   return manifest;
 }

@@ -12,7 +12,8 @@ import { parseForms } from "./source-files.js";
 
 const ARTIFACT_ROOTS = ["manifest", "contract", "mind", "fn", "eval", "infer"];
 
-const ROOT_HINT = "a single-file package holds (manifest …), (contract …), optionally (mind …), any (fn …) and one (eval …) or (infer …)";
+const ROOT_HINT =
+  "a single-file package holds (manifest …), (contract …), optionally (mind …), any (fn …) and one (eval …) or (infer …)";
 
 export function loadSingleFileBytes(ctx: LoadContext, bytes: Uint8Array, display: string, origin: string): HnsPackage {
   const forms = parseForms(ctx, bytes, display, "valid typed Yao");
@@ -35,7 +36,8 @@ export function loadSingleFileBytes(ctx: LoadContext, bytes: Uint8Array, display
         case "contract":
         case "mind": {
           const existing = root === "manifest" ? manifest : root === "contract" ? contract : mind;
-          if (existing !== undefined) duplicateArtifact(ctx, `single-file .hns may contain only one (${root} ...)`, form, existing);
+          if (existing !== undefined)
+            duplicateArtifact(ctx, `single-file .hns may contain only one (${root} ...)`, form, existing);
           if (root === "manifest") manifest = list;
           else if (root === "contract") contract = list;
           else mind = list;
@@ -45,17 +47,26 @@ export function loadSingleFileBytes(ctx: LoadContext, bytes: Uint8Array, display
           const fn = parseFunctionArtifact(form, display, ctx);
           const first = functions.find((f) => f.name === fn.name);
           if (first !== undefined) {
-            ctx.failAt("hns.duplicate_fn", "single-file .hns declares the same fn name more than once", form, `rename one of the fn '${fn.name}' artifacts`, {
-              label: `a second fn '${fn.name}'`,
-              related: [{ file: first.form.span.file, span: first.form.span, message: `the first fn '${fn.name}' is here` }],
-            });
+            ctx.failAt(
+              "hns.duplicate_fn",
+              "single-file .hns declares the same fn name more than once",
+              form,
+              `rename one of the fn '${fn.name}' artifacts`,
+              {
+                label: `a second fn '${fn.name}'`,
+                related: [
+                  { file: first.form.span.file, span: first.form.span, message: `the first fn '${fn.name}' is here` },
+                ],
+              },
+            );
           }
           functions.push(fn);
           break;
         }
         case "eval":
         case "infer":
-          if (entry !== undefined) duplicateArtifact(ctx, "single-file .hns may contain only one (eval/infer ...)", form, entry);
+          if (entry !== undefined)
+            duplicateArtifact(ctx, "single-file .hns may contain only one (eval/infer ...)", form, entry);
           entry = list;
           break;
         default:
@@ -79,11 +90,19 @@ export function loadSingleFileBytes(ctx: LoadContext, bytes: Uint8Array, display
   }
   const parsedManifest = parseManifest(manifest, ctx);
   if (contract === undefined && !broken.has("contract")) {
-    ctx.errors.push(diagnostic("hns.missing_artifact", "single-file .hns is missing (contract ...)", { file: display, hint: ROOT_HINT }));
+    ctx.errors.push(
+      diagnostic("hns.missing_artifact", "single-file .hns is missing (contract ...)", {
+        file: display,
+        hint: ROOT_HINT,
+      }),
+    );
   }
   if (entry === undefined) {
     if (broken.has("eval") || broken.has("infer")) stop();
-    ctx.fail("hns.missing_artifact", "single-file .hns is missing (eval ...) or (infer ...)", { file: display, hint: ROOT_HINT });
+    ctx.fail("hns.missing_artifact", "single-file .hns is missing (eval ...) or (infer ...)", {
+      file: display,
+      hint: ROOT_HINT,
+    });
   }
 
   const header = inspectEntryHeader(entry, ctx);
@@ -109,7 +128,8 @@ export function loadSingleFileBytes(ctx: LoadContext, bytes: Uint8Array, display
  * would count; yaoc requires a symbol (loader reference H9) so a string is never a root.
  */
 export function rootName(form: SNode, ctx: LoadContext): string {
-  if (form.kind !== "list") ctx.failAt("hns.artifact_not_list", "Harness top-level artifact must be an S-expression list", form, ROOT_HINT);
+  if (form.kind !== "list")
+    ctx.failAt("hns.artifact_not_list", "Harness top-level artifact must be an S-expression list", form, ROOT_HINT);
   const head = form.items[0];
   if (head === undefined || head.kind === "list") {
     ctx.failAt("hns.wrong_root", "Harness top-level artifact is missing its root name", form, ROOT_HINT);
@@ -137,5 +157,9 @@ function duplicateArtifact(ctx: LoadContext, message: string, form: SNode, first
 
 /** Stands in for a missing (contract …) so the rest of the package can be checked; never valid. */
 export function emptyArtifact(file: string): SList {
-  return { kind: "list", items: [], span: { file, start: START_OF_FILE.start, end: START_OF_FILE.end } } as unknown as SList;
+  return {
+    kind: "list",
+    items: [],
+    span: { file, start: START_OF_FILE.start, end: START_OF_FILE.end },
+  } as unknown as SList;
 }

@@ -12,12 +12,20 @@ import type { CodeWithSeverity } from "../diagnostics/codes.js";
  * Read a file's bytes within the per-file and whole-package limits; the text is parsed by the caller.
  * `what` completes "{file} is not …" in the reference's wording for an oversized source.
  */
-export async function readBytes(ctx: LoadContext, realPath: string, display: string, size: number, what: string): Promise<Uint8Array> {
+export async function readBytes(
+  ctx: LoadContext,
+  realPath: string,
+  display: string,
+  size: number,
+  what: string,
+): Promise<Uint8Array> {
   const { maxSourceBytes, maxPackageBytes } = ctx.limits;
   const tooLarge = (n: number | undefined): never => {
     const d = readerDiagnostic(
       "yao.source_limit",
-      n === undefined ? `source is larger than the limit of ${maxSourceBytes} bytes` : `source contains ${n} bytes; the limit is ${maxSourceBytes}`,
+      n === undefined
+        ? `source is larger than the limit of ${maxSourceBytes} bytes`
+        : `source contains ${n} bytes; the limit is ${maxSourceBytes}`,
       { file: display, span: { start: ORIGIN, end: ORIGIN } },
     );
     throw new LoadFailure({ ...d, message: `${display} is not ${what}: ${referenceDisplay(d)}` });
@@ -37,9 +45,12 @@ export async function readBytes(ctx: LoadContext, realPath: string, display: str
     if (e instanceof FsError) {
       // The file grew between stat and read.
       if (e.code === "too_large") tooLarge(undefined);
-      if (e.code === "not_regular_file") ctx.fail("hns.not_regular_file", `${display} is not a regular file: ${e.message}`, { file: display });
+      if (e.code === "not_regular_file")
+        ctx.fail("hns.not_regular_file", `${display} is not a regular file: ${e.message}`, { file: display });
     }
-    ctx.fail("hns.io_error", `failed to read ${display}: ${e instanceof Error ? e.message : String(e)}`, { file: display });
+    ctx.fail("hns.io_error", `failed to read ${display}: ${e instanceof Error ? e.message : String(e)}`, {
+      file: display,
+    });
   }
 }
 
@@ -60,7 +71,10 @@ export function parseForms(ctx: LoadContext, bytes: Uint8Array, display: string,
 export function parseOneForm(ctx: LoadContext, bytes: Uint8Array, display: string, what: string): SNode {
   const one = exactlyOneForm(parseForms(ctx, bytes, display, what), display);
   if ("form" in one) return one.form;
-  throw new LoadFailure({ ...one.diagnostic, message: `${display} is not ${what}: ${referenceDisplay(one.diagnostic)}` });
+  throw new LoadFailure({
+    ...one.diagnostic,
+    message: `${display} is not ${what}: ${referenceDisplay(one.diagnostic)}`,
+  });
 }
 
 export interface ContainedFile {
@@ -96,14 +110,18 @@ export async function containedFile(
       const dangling = (await ctx.fs.lstat(`${realRoot}/${rel}`)) !== null;
       if (role.optional && !dangling) return undefined;
       if (dangling) {
-        ctx.fail(role.missing.code, `${display} is a symbolic link to a missing target`, { file: display, hint: "replace the link with the file itself" });
+        ctx.fail(role.missing.code, `${display} is a symbolic link to a missing target`, {
+          file: display,
+          hint: "replace the link with the file itself",
+        });
       }
       ctx.fail(role.missing.code, role.missing.message, { file: display });
     }
     case "escape":
       ctx.fail(
         role.escape?.code ?? "hns.file_escape",
-        role.escape?.message ?? `${display} must be a regular file inside the package; it resolves outside the package root`,
+        role.escape?.message ??
+          `${display} must be a regular file inside the package; it resolves outside the package root`,
         { file: display, hint: "replace the symbolic link with the file itself" },
       );
     case "not_regular_file":
@@ -111,7 +129,9 @@ export async function containedFile(
       ctx.fail(
         role.notRegular?.code ?? "hns.not_regular_file",
         role.notRegular?.message ??
-          (r.reason === "loop" ? `${display} is part of a symbolic link loop` : `${display} must be a regular file; it is a ${describeKind(r.kind ?? "other")}`),
+          (r.reason === "loop"
+            ? `${display} is part of a symbolic link loop`
+            : `${display} must be a regular file; it is a ${describeKind(r.kind ?? "other")}`),
         { file: display },
       );
     default:

@@ -161,7 +161,8 @@ class Parser {
   }
 
   document(): JsonTree {
-    if (this.o.byteOrderMark === "reject" && this.t.charCodeAt(0) === 0xfeff) this.fail({ code: "byte_order_mark", offset: 0 });
+    if (this.o.byteOrderMark === "reject" && this.t.charCodeAt(0) === 0xfeff)
+      this.fail({ code: "byte_order_mark", offset: 0 });
     this.ws();
     if (this.i >= this.t.length) this.fail({ code: "empty", offset: this.i });
     const root = this.values();
@@ -184,13 +185,26 @@ class Parser {
       const c = t.charCodeAt(start);
       let done: JsonTree;
       if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
-        if (this.o.depthCounts === "containers" && this.depth + 1 > this.o.maxDepth) this.tooDeep(start, gapStart, after);
-        const token: string = top === null ? "" : top.kind === "array" ? String(top.items.length) : escapePointerToken(top.key);
+        if (this.o.depthCounts === "containers" && this.depth + 1 > this.o.maxDepth)
+          this.tooDeep(start, gapStart, after);
+        const token: string =
+          top === null ? "" : top.kind === "array" ? String(top.items.length) : escapePointerToken(top.key);
         this.i++;
         this.depth++;
         top =
           c === 0x7b
-            ? { kind: "object", offset: start, members: [], names: this.o.duplicateKeys === "keep" ? null : new Map(), key: "", keyOffset: 0, keyLength: 0, parent: top, token, pointer: null }
+            ? {
+                kind: "object",
+                offset: start,
+                members: [],
+                names: this.o.duplicateKeys === "keep" ? null : new Map(),
+                key: "",
+                keyOffset: 0,
+                keyLength: 0,
+                parent: top,
+                token,
+                pointer: null,
+              }
             : { kind: "array", offset: start, items: [], parent: top, token, pointer: null };
         this.ws();
         if (t.charCodeAt(this.i) === (c === 0x7b ? 0x7d : 0x5d)) {
@@ -222,7 +236,8 @@ class Parser {
           gapStart = this.i;
           after = ",";
           this.ws();
-          if (t.charCodeAt(this.i) === close) this.fail({ code: "trailing_comma", offset: this.i, commaOffset: comma, container: top.kind });
+          if (t.charCodeAt(this.i) === close)
+            this.fail({ code: "trailing_comma", offset: this.i, commaOffset: comma, container: top.kind });
           if (top.kind === "object") {
             this.memberName(top);
             gapStart = this.i;
@@ -243,14 +258,18 @@ class Parser {
   }
 
   private tooDeep(offset: number, gapStart: number, after: "[" | "," | ":" | undefined): never {
-    this.fail(after === undefined ? { code: "too_deep", offset, gapStart } : { code: "too_deep", offset, gapStart, after });
+    this.fail(
+      after === undefined ? { code: "too_deep", offset, gapStart } : { code: "too_deep", offset, gapStart, after },
+    );
   }
 
   private close(frame: Frame): JsonTree {
     this.depth--;
     const offset = frame.offset;
     const length = this.i - offset;
-    return frame.kind === "object" ? { type: "object", offset, length, members: frame.members } : { type: "array", offset, length, items: frame.items };
+    return frame.kind === "object"
+      ? { type: "object", offset, length, members: frame.members }
+      : { type: "array", offset, length, items: frame.items };
   }
 
   private attach(frame: Frame, value: JsonTree): void {
@@ -313,7 +332,8 @@ class Parser {
       frame.names!.set(key, { key, keyOffset, keyLength: keyEnd - keyOffset, value: NULL_PLACEHOLDER });
     }
     this.ws();
-    if (t.charCodeAt(this.i) !== 0x3a /* : */) this.fail({ code: "expected_colon", offset: this.i, key, start: keyOffset, end: keyEnd });
+    if (t.charCodeAt(this.i) !== 0x3a /* : */)
+      this.fail({ code: "expected_colon", offset: this.i, key, start: keyOffset, end: keyEnd });
     this.i++;
     frame.key = key;
     frame.keyOffset = keyOffset;
@@ -334,7 +354,11 @@ class Parser {
     return this.fail({ code: "expected_value", offset: start });
   }
 
-  private literal<T extends { type: "boolean"; value: boolean } | { type: "null"; value: null }>(start: number, length: number, node: T): T & { offset: number; length: number } {
+  private literal<T extends { type: "boolean"; value: boolean } | { type: "null"; value: null }>(
+    start: number,
+    length: number,
+    node: T,
+  ): T & { offset: number; length: number } {
     this.i = start + length;
     return { ...node, offset: start, length };
   }
@@ -366,13 +390,16 @@ class Parser {
       }
     }
     const raw = t.slice(start, j);
-    if (this.o.numbers === "integer" && !integer) this.fail({ code: "number_not_integer", offset: start, start, end: j });
-    if (j < t.length && this.o.notAfterNumber.includes(t[j]!)) this.fail({ code: "number_malformed", offset: start, start, end: j });
+    if (this.o.numbers === "integer" && !integer)
+      this.fail({ code: "number_not_integer", offset: start, start, end: j });
+    if (j < t.length && this.o.notAfterNumber.includes(t[j]!))
+      this.fail({ code: "number_malformed", offset: start, start, end: j });
     let value: number | bigint;
     if (this.o.numbers === "integer") value = BigInt(raw);
     else {
       value = Number(raw);
-      if (this.o.finiteNumbers && !Number.isFinite(value)) this.fail({ code: "number_not_finite", offset: start, start, end: j });
+      if (this.o.finiteNumbers && !Number.isFinite(value))
+        this.fail({ code: "number_not_finite", offset: start, start, end: j });
     }
     this.i = j;
     return { type: "number", value, offset: start, length: j - start };
@@ -392,7 +419,8 @@ class Parser {
       if (c === 0x22) {
         out += t.slice(run, i);
         this.i = i + 1;
-        if (surrogates === "reject-value" && !wellFormed(out)) this.fail({ code: "lone_surrogate_value", offset: this.i, start: open, end: this.i });
+        if (surrogates === "reject-value" && !wellFormed(out))
+          this.fail({ code: "lone_surrogate_value", offset: this.i, start: open, end: this.i });
         return out;
       }
       if (c < 0x20) this.fail({ code: "control_character", offset: i, start: open });
@@ -423,7 +451,8 @@ class Parser {
           out += String.fromCharCode(unit);
           unit = low;
           i += 6;
-        } else if (surrogates === "reject-text" && isLow(unit)) this.fail({ code: "lone_surrogate_escape", offset: i, start: open });
+        } else if (surrogates === "reject-text" && isLow(unit))
+          this.fail({ code: "lone_surrogate_escape", offset: i, start: open });
         out += String.fromCharCode(unit);
       } else this.fail({ code: "invalid_escape", offset: i, start: open });
       run = i;
@@ -436,7 +465,11 @@ class Parser {
     for (;;) {
       const c = t.charCodeAt(i);
       if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) i++;
-      else if (c === 0x2f && this.o.comments === "reject" && (t.charCodeAt(i + 1) === 0x2f || t.charCodeAt(i + 1) === 0x2a)) {
+      else if (
+        c === 0x2f &&
+        this.o.comments === "reject" &&
+        (t.charCodeAt(i + 1) === 0x2f || t.charCodeAt(i + 1) === 0x2a)
+      ) {
         this.i = i;
         this.fail({ code: "comment", offset: i });
       } else break;

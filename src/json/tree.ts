@@ -53,7 +53,13 @@ export interface JsonTreeNull extends Spanned {
   readonly value: null;
 }
 
-export type JsonTree = JsonTreeObject | JsonTreeArray | JsonTreeString | JsonTreeNumber | JsonTreeBoolean | JsonTreeNull;
+export type JsonTree =
+  | JsonTreeObject
+  | JsonTreeArray
+  | JsonTreeString
+  | JsonTreeNumber
+  | JsonTreeBoolean
+  | JsonTreeNull;
 
 /** A repeated member name found under `duplicateKeys: "report"`. */
 export interface JsonDuplicate {

@@ -60,7 +60,12 @@ export class CachingFs implements PackageFs {
   }
 
   realpath(path: string): Promise<string> {
-    return remember(this.realpaths, path, () => this.base.realpath(path).then((real) => (this.reals.set(path, real), real)), true);
+    return remember(
+      this.realpaths,
+      path,
+      () => this.base.realpath(path).then((real) => (this.reals.set(path, real), real)),
+      true,
+    );
   }
 
   async readdir(path: string): Promise<string[]> {
@@ -74,7 +79,8 @@ export class CachingFs implements PackageFs {
    */
   async readFile(path: string, maxBytes: number): Promise<Uint8Array> {
     const bytes = await remember(this.files, path, () => this.base.readFile(path, maxBytes), false);
-    if (bytes.length > maxBytes) throw new FsError("too_large", path, `${path} is larger than the limit of ${maxBytes} bytes`);
+    if (bytes.length > maxBytes)
+      throw new FsError("too_large", path, `${path} is larger than the limit of ${maxBytes} bytes`);
     return bytes;
   }
 
@@ -84,7 +90,12 @@ export class CachingFs implements PackageFs {
 }
 
 /** The cached promise for `key`, or a new one from `load`; a rejection is kept only when `keepErrors`. */
-function remember<T>(cache: Map<string, Promise<T>>, key: string, load: () => Promise<T>, keepErrors: boolean): Promise<T> {
+function remember<T>(
+  cache: Map<string, Promise<T>>,
+  key: string,
+  load: () => Promise<T>,
+  keepErrors: boolean,
+): Promise<T> {
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
   const p = load();

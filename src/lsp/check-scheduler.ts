@@ -95,7 +95,8 @@ export class CheckScheduler {
       } else {
         result.publish();
         // Files waiting since before this check began that its publication covers need no check of their own.
-        for (const p of [...this.dirty]) if (result.covers(p) && !((this.changedAt.get(p) ?? 0) > started)) this.dirty.delete(p);
+        for (const p of [...this.dirty])
+          if (result.covers(p) && !((this.changedAt.get(p) ?? 0) > started)) this.dirty.delete(p);
       }
     } catch (e) {
       this.onError(path, e);

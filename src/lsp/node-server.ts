@@ -58,7 +58,9 @@ function toUri(path: string): string {
   return path.startsWith("/") ? pathToFileURL(path).href : path;
 }
 
-export function runLanguageServer(connection: Connection = createConnection(ProposedFeatures.all, process.stdin, process.stdout)): void {
+export function runLanguageServer(
+  connection: Connection = createConnection(ProposedFeatures.all, process.stdin, process.stdout),
+): void {
   const documents = new TextDocuments(TextDocument);
   const workspace = new Workspace(new NodeFs());
   /** The editor's URI of each open document, by path (publishing uses the client's spelling). */
@@ -68,7 +70,10 @@ export function runLanguageServer(connection: Connection = createConnection(Prop
    * the document version), and the file whose change last checked it (to check it again when the
    * disk changes).
    */
-  const published = new Map<string, { readonly trigger: string; readonly files: Map<string, { json: string; version: number | undefined }> }>();
+  const published = new Map<
+    string,
+    { readonly trigger: string; readonly files: Map<string, { json: string; version: number | undefined }> }
+  >();
   /** The client reports changes on disk; until then, everything read from disk is forgotten before each check. */
   let watching = false;
   let canWatch = false;
@@ -105,8 +110,11 @@ export function runLanguageServer(connection: Connection = createConnection(Prop
     };
   };
 
-  const scheduler = new CheckScheduler(checkPackage, (run) => setImmediate(run), (path, e) =>
-    connection.console.error(`yaoc lsp: check of ${path} failed: ${e instanceof Error ? e.message : String(e)}`),
+  const scheduler = new CheckScheduler(
+    checkPackage,
+    (run) => setImmediate(run),
+    (path, e) =>
+      connection.console.error(`yaoc lsp: check of ${path} failed: ${e instanceof Error ? e.message : String(e)}`),
   );
 
   connection.onInitialize((params) => {
@@ -133,7 +141,10 @@ export function runLanguageServer(connection: Connection = createConnection(Prop
       () => {
         watching = true;
       },
-      (e: unknown) => connection.console.warn(`yaoc lsp: could not watch files, re-reading the disk on every check: ${e instanceof Error ? e.message : String(e)}`),
+      (e: unknown) =>
+        connection.console.warn(
+          `yaoc lsp: could not watch files, re-reading the disk on every check: ${e instanceof Error ? e.message : String(e)}`,
+        ),
     );
   });
 
@@ -158,17 +169,28 @@ export function runLanguageServer(connection: Connection = createConnection(Prop
     for (const path of changed) workspace.diskChanged(path);
     // Re-check every published package the change lies in (or that lies in a changed directory).
     const affected: string[] = [];
-    for (const [root, { trigger }] of published) if (changed.some((c) => isWithin(root, c) || isWithin(c, root))) affected.push(trigger);
+    for (const [root, { trigger }] of published)
+      if (changed.some((c) => isWithin(root, c) || isWithin(c, root))) affected.push(trigger);
     scheduler.diskChanged(affected);
   });
 
   connection.onHover(async (p) => {
     const h = await workspace.hover(toPath(p.textDocument.uri), p.position);
-    return h === undefined ? null : { contents: { kind: "markdown", value: h.markdown }, ...(h.range ? { range: h.range } : {}) };
+    return h === undefined
+      ? null
+      : { contents: { kind: "markdown", value: h.markdown }, ...(h.range ? { range: h.range } : {}) };
   });
-  connection.onDefinition(async (p) => (await workspace.definition(toPath(p.textDocument.uri), p.position)).map((l) => ({ uri: toUri(l.path), range: l.range })));
+  connection.onDefinition(async (p) =>
+    (await workspace.definition(toPath(p.textDocument.uri), p.position)).map((l) => ({
+      uri: toUri(l.path),
+      range: l.range,
+    })),
+  );
   connection.onReferences(async (p) =>
-    (await workspace.references(toPath(p.textDocument.uri), p.position, p.context.includeDeclaration)).map((l) => ({ uri: toUri(l.path), range: l.range })),
+    (await workspace.references(toPath(p.textDocument.uri), p.position, p.context.includeDeclaration)).map((l) => ({
+      uri: toUri(l.path),
+      range: l.range,
+    })),
   );
   connection.onDocumentSymbol(async (p) => (await workspace.symbols(toPath(p.textDocument.uri))).map(toDocumentSymbol));
   connection.onFoldingRanges(async (p) => workspace.foldingRanges(toPath(p.textDocument.uri)));
@@ -193,13 +215,30 @@ export function runLanguageServer(connection: Connection = createConnection(Prop
 }
 
 function toDocumentSymbol(s: SymbolInfo): DocumentSymbol {
-  return DocumentSymbol.create(s.name, s.detail, SYMBOL_KINDS[s.kind], s.range, s.selectionRange, s.children.map(toDocumentSymbol));
+  return DocumentSymbol.create(
+    s.name,
+    s.detail,
+    SYMBOL_KINDS[s.kind],
+    s.range,
+    s.selectionRange,
+    s.children.map(toDocumentSymbol),
+  );
 }
 
 export function toLspDiagnostic(d: Diagnostic, lines: TextLines): LspDiagnostic {
-  const range = d.span ? lines.rangeOfSpan(d.span) : { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-  const severity = d.severity === "error" ? DiagnosticSeverity.Error : d.severity === "warning" ? DiagnosticSeverity.Warning : DiagnosticSeverity.Information;
-  const extra = [d.pointer !== undefined ? `at JSON pointer ${d.pointer}` : undefined, d.hint !== undefined ? `help: ${d.hint}` : undefined].filter((x) => x !== undefined);
+  const range = d.span
+    ? lines.rangeOfSpan(d.span)
+    : { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+  const severity =
+    d.severity === "error"
+      ? DiagnosticSeverity.Error
+      : d.severity === "warning"
+        ? DiagnosticSeverity.Warning
+        : DiagnosticSeverity.Information;
+  const extra = [
+    d.pointer !== undefined ? `at JSON pointer ${d.pointer}` : undefined,
+    d.hint !== undefined ? `help: ${d.hint}` : undefined,
+  ].filter((x) => x !== undefined);
   return {
     range,
     severity,

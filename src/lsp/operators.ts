@@ -49,14 +49,30 @@ const OPS: readonly OperatorInfo[] = [
   { name: "match", form: "(match E (CASE BODY)...)", type: "the common type of the case bodies" },
   { name: "fallback", form: "(fallback PRIMARY BACKUP)", type: "(Result T E) or (Option T), T → T" },
   { name: "map", form: "(map COLLECTION ELEMENT BODY)", type: "(List T) → (List U)" },
-  { name: "call", form: "(call TOOL (ARG E)...)", type: "the tool's result type (Json for a dynamic tool); effect (tool TOOL)" },
+  {
+    name: "call",
+    form: "(call TOOL (ARG E)...)",
+    type: "the tool's result type (Json for a dynamic tool); effect (tool TOOL)",
+  },
   { name: "infer", form: "(infer (produces TYPE) ...)", type: "the produced type; effect infer" },
   { name: "par", form: "(par (NAME E)...)", type: "a record of the branch results" },
   { name: "run", form: "(run PROGRAM)", type: "the program's output type" },
   { name: "host.view", form: "(host.view ...)", type: "a host view (profile operation)" },
-  { name: "evidence.commit", form: "(evidence.commit (candidate E))", type: "host operation: commits an evidence candidate" },
-  { name: "outcome.commit", form: "(outcome.commit (candidate E))", type: "host operation: commits an outcome candidate" },
-  { name: "context.propose", form: "(context.propose (transaction E))", type: "host operation: proposes a context transaction" },
+  {
+    name: "evidence.commit",
+    form: "(evidence.commit (candidate E))",
+    type: "host operation: commits an evidence candidate",
+  },
+  {
+    name: "outcome.commit",
+    form: "(outcome.commit (candidate E))",
+    type: "host operation: commits an outcome candidate",
+  },
+  {
+    name: "context.propose",
+    form: "(context.propose (transaction E))",
+    type: "host operation: proposes a context transaction",
+  },
 ];
 
 export const OPERATORS: ReadonlyMap<string, OperatorInfo> = new Map(OPS.map((o) => [o.name, o]));

@@ -151,7 +151,12 @@ export class Workspace {
     const owner = await this.ownerOf(path);
     const byFile = new Map<string, Diagnostic[]>();
     const add = (file: string | undefined, d: Diagnostic): void => {
-      const key = file === undefined ? path : file.startsWith("/") ? file : joinPath(owner.kind === "other" ? owner.root : dirName(owner.root), file);
+      const key =
+        file === undefined
+          ? path
+          : file.startsWith("/")
+            ? file
+            : joinPath(owner.kind === "other" ? owner.root : dirName(owner.root), file);
       (byFile.get(key) ?? byFile.set(key, []).get(key)!).push(d);
     };
     if (owner.kind === "hns") {
@@ -216,18 +221,50 @@ export class Workspace {
         const params = form.items.find((i) => headOf(i) === "params");
         const children: SymbolInfo[] = (params?.items.slice(1) ?? []).flatMap((p) => {
           const n = p.items[0];
-          return symbolName(n) === undefined ? [] : [{ name: symbolName(n)!, detail: "parameter", kind: "field" as const, range: range(p), selectionRange: range(n!), children: [] }];
+          return symbolName(n) === undefined
+            ? []
+            : [
+                {
+                  name: symbolName(n)!,
+                  detail: "parameter",
+                  kind: "field" as const,
+                  range: range(p),
+                  selectionRange: range(n!),
+                  children: [],
+                },
+              ];
         });
-        out.push({ name: symbolName(nameNode)!, detail: "fn", kind: "function", range: range(form), selectionRange: range(nameNode!), children });
+        out.push({
+          name: symbolName(nameNode)!,
+          detail: "fn",
+          kind: "function",
+          range: range(form),
+          selectionRange: range(nameNode!),
+          children,
+        });
       } else if (head === "eval" || head === "infer") {
         const children = form.items.filter((i) => headOf(i) === "types").flatMap((t) => typeSymbols(t, range));
-        out.push({ name: head, detail: "entry", kind: "event", range: range(form), selectionRange: range(form.items[0]!), children });
+        out.push({
+          name: head,
+          detail: "entry",
+          kind: "event",
+          range: range(form),
+          selectionRange: range(form.items[0]!),
+          children,
+        });
       } else if (head === "types") {
         for (const s of typeSymbols(form, range)) out.push(s);
       } else {
         const id = form.items.find((i) => headOf(i) === "id" || headOf(i) === "identity");
         const detail = id?.items[1] !== undefined ? doc.text.slice(id.items[1].from, id.items[1].to) : head;
-        out.push({ name: head, detail, kind: head === "manifest" ? "module" : "object", range: range(form), selectionRange: range(form.items[0]!), children: [] });
+        out.push({
+          name: head,
+          detail,
+          kind: head === "manifest" ? "module" : "object",
+          range: range(form),
+          selectionRange: range(form.items[0]!),
+          children: [],
+        });
       }
     }
     return out;
@@ -249,7 +286,9 @@ export class Workspace {
   // ---- definitions and references -----------------------------------------------------------
 
   /** Function definitions of the package: name → the `fn` form's name node location. */
-  private async functionDefinitions(path: string): Promise<Map<string, { loc: Location; form: YNode; doc: YaoDocument }>> {
+  private async functionDefinitions(
+    path: string,
+  ): Promise<Map<string, { loc: Location; form: YNode; doc: YaoDocument }>> {
     const state = await this.state(path);
     const files = state.files.includes(path) ? state.files : [...state.files, path];
     const out = new Map<string, { loc: Location; form: YNode; doc: YaoDocument }>();
@@ -257,7 +296,12 @@ export class Workspace {
       const doc = await this.document(file);
       for (const form of doc.forms) {
         const name = headOf(form) === "fn" ? symbolName(form.items[1]) : undefined;
-        if (name !== undefined && !out.has(name)) out.set(name, { loc: { path: file, range: doc.lines.range(form.items[1]!.from, form.items[1]!.to) }, form, doc });
+        if (name !== undefined && !out.has(name))
+          out.set(name, {
+            loc: { path: file, range: doc.lines.range(form.items[1]!.from, form.items[1]!.to) },
+            form,
+            doc,
+          });
       }
     }
     return out;
@@ -275,7 +319,8 @@ export class Workspace {
         for (const decl of n.items.slice(1)) {
           const nameNode = decl.items[1];
           const name = symbolName(nameNode);
-          if (name !== undefined && !out.has(name)) out.set(name, { loc: { path: file, range: doc.lines.range(nameNode!.from, nameNode!.to) }, decl, doc });
+          if (name !== undefined && !out.has(name))
+            out.set(name, { loc: { path: file, range: doc.lines.range(nameNode!.from, nameNode!.to) }, decl, doc });
         }
       }
     }
@@ -306,7 +351,8 @@ export class Workspace {
     if (binder !== undefined) {
       for (const n of doc.walk()) {
         if (symbolName(n) !== name) continue;
-        if (n === binder ? includeDeclaration : bindingOf(n, name) === binder) out.push({ path, range: doc.lines.range(n.from, n.to) });
+        if (n === binder ? includeDeclaration : bindingOf(n, name) === binder)
+          out.push({ path, range: doc.lines.range(n.from, n.to) });
       }
       return out;
     }
@@ -339,23 +385,26 @@ export class Workspace {
 
     if (name !== undefined) {
       const fn = (await this.functionDefinitions(path)).get(name);
-      if (fn !== undefined && bindingOf(node, name) === undefined) return { markdown: functionHover(fn.form, fn.doc, state.analysis, name), range };
+      if (fn !== undefined && bindingOf(node, name) === undefined)
+        return { markdown: functionHover(fn.form, fn.doc, state.analysis, name), range };
       if (node.index === 0 && node.parent !== undefined) {
         const op = OPERATORS.get(name);
         if (op !== undefined) return { markdown: `\`\`\`yao\n${op.form}\n\`\`\`\n${op.type}`, range };
       }
-      if (headOf(node.parent) === "call" && node.index === 1 || headOf(node.parent) === "tools") {
+      if ((headOf(node.parent) === "call" && node.index === 1) || headOf(node.parent) === "tools") {
         if (state.pkg?.manifest.tools.includes(name)) return { markdown: toolHover(name), range };
       }
       const ty = (await this.typeDefinitions(path)).get(name);
-      if (ty !== undefined) return { markdown: `\`\`\`yao\n${ty.doc.text.slice(ty.decl.from, ty.decl.to)}\n\`\`\``, range };
+      if (ty !== undefined)
+        return { markdown: `\`\`\`yao\n${ty.doc.text.slice(ty.decl.from, ty.decl.to)}\n\`\`\``, range };
       if (BUILTIN_TYPES.includes(name)) return { markdown: `built-in type \`${name}\``, range };
       const param = parameterType(node, name);
       if (param !== undefined) return { markdown: `\`\`\`yao\n${name} : ${param}\n\`\`\`\nparameter`, range };
     }
     const typed = innermostTyped(state.analysis, path, doc, offset);
     if (typed !== undefined) {
-      const what = typed.kind.op === "bind" ? `${typed.kind.name} : ${debugType(typed.kind.value.ty)}` : `${debugType(typed.ty)}`;
+      const what =
+        typed.kind.op === "bind" ? `${typed.kind.name} : ${debugType(typed.kind.value.ty)}` : `${debugType(typed.ty)}`;
       const effects = typed.effects.length > 0 ? `\n\neffects: ${debugEffects(typed.effects)}` : "";
       return { markdown: `\`\`\`yao\n${what}\n\`\`\`${effects}`, range };
     }
@@ -366,10 +415,13 @@ export class Workspace {
 
   async completion(path: string): Promise<CompletionInfo[]> {
     const out: CompletionInfo[] = [];
-    for (const op of OPERATORS.values()) out.push({ label: op.name, kind: "operator", detail: `${op.form} — ${op.type}` });
+    for (const op of OPERATORS.values())
+      out.push({ label: op.name, kind: "operator", detail: `${op.form} — ${op.type}` });
     for (const k of ARTIFACT_KEYWORDS) out.push({ label: k, kind: "keyword", detail: "artifact or clause keyword" });
     for (const [name, fn] of await this.functionDefinitions(path)) {
-      const params = (fn.form.items.find((i) => headOf(i) === "params")?.items.slice(1) ?? []).map((p) => symbolName(p.items[0])).filter((p) => p !== undefined);
+      const params = (fn.form.items.find((i) => headOf(i) === "params")?.items.slice(1) ?? [])
+        .map((p) => symbolName(p.items[0]))
+        .filter((p) => p !== undefined);
       out.push({
         label: name,
         kind: "function",
@@ -388,7 +440,8 @@ export class Workspace {
       }
     }
     const state = await this.state(path);
-    for (const tool of state.pkg?.manifest.tools ?? []) out.push({ label: tool, kind: "tool", detail: "tool declared in the manifest" });
+    for (const tool of state.pkg?.manifest.tools ?? [])
+      out.push({ label: tool, kind: "tool", detail: "tool declared in the manifest" });
     return out;
   }
 }
@@ -409,7 +462,16 @@ function typeSymbols(types: YNode, range: (n: YNode) => LspRange): SymbolInfo[] 
     const name = symbolName(nameNode);
     if (name === undefined) return [];
     const kind = headOf(decl) === "record" ? ("struct" as const) : ("enum" as const);
-    return [{ name, detail: headOf(decl) ?? "type", kind, range: range(decl), selectionRange: range(nameNode!), children: [] }];
+    return [
+      {
+        name,
+        detail: headOf(decl) ?? "type",
+        kind,
+        range: range(decl),
+        selectionRange: range(nameNode!),
+        children: [],
+      },
+    ];
   });
 }
 
@@ -475,7 +537,9 @@ function functionHover(form: YNode, doc: YaoDocument, analysis: AnalysisResult |
   if (description?.node.kind === "string") parts.push(description.node.value);
   const compiled = analysis?.functions?.get(name);
   if (compiled !== undefined) {
-    parts.push(`\`${name}\` : (${compiled.params.map((p) => `${p.name}: ${debugType(p.ty)}`).join(", ")}) → ${debugType(compiled.returns)}`);
+    parts.push(
+      `\`${name}\` : (${compiled.params.map((p) => `${p.name}: ${debugType(p.ty)}`).join(", ")}) → ${debugType(compiled.returns)}`,
+    );
     parts.push(`effects: ${debugEffects(compiled.body.effects)}; ${compiled.visibility}`);
   }
   return parts.join("\n\n");
@@ -487,7 +551,12 @@ function toolHover(name: string): string {
 }
 
 /** The innermost typed-IR node of this file whose span holds `offset` (function bodies and the entry). */
-function innermostTyped(analysis: AnalysisResult | undefined, path: string, doc: YaoDocument, offset: number): HirExpr | undefined {
+function innermostTyped(
+  analysis: AnalysisResult | undefined,
+  path: string,
+  doc: YaoDocument,
+  offset: number,
+): HirExpr | undefined {
   if (analysis === undefined) return undefined;
   const roots: HirExpr[] = [];
   if (analysis.program) roots.push(analysis.program.body);
@@ -497,7 +566,8 @@ function innermostTyped(analysis: AnalysisResult | undefined, path: string, doc:
   const visit = (e: HirExpr): void => {
     const file = (e.span as { file?: string }).file;
     if ((file === undefined || file === path) && e.span.start.byte <= bytes && bytes <= e.span.end.byte) {
-      if (best === undefined || e.span.end.byte - e.span.start.byte <= best.span.end.byte - best.span.start.byte) best = e;
+      if (best === undefined || e.span.end.byte - e.span.start.byte <= best.span.end.byte - best.span.start.byte)
+        best = e;
     }
     for (const c of typedChildren(e)) visit(c);
   };
@@ -522,14 +592,15 @@ function typedChildren(e: HirExpr): HirExpr[] {
       const out: HirExpr[] = [];
       for (const v of Object.values(k)) {
         if (isHir(v)) out.push(v);
-        else if (Array.isArray(v)) for (const x of v) {
-          if (isHir(x)) out.push(x);
-          else if (x !== null && typeof x === "object")
-            for (const y of Object.values(x)) {
-              if (isHir(y)) out.push(y);
-              else if (Array.isArray(y)) for (const z of y) if (isHir(z)) out.push(z);
-            }
-        }
+        else if (Array.isArray(v))
+          for (const x of v) {
+            if (isHir(x)) out.push(x);
+            else if (x !== null && typeof x === "object")
+              for (const y of Object.values(x)) {
+                if (isHir(y)) out.push(y);
+                else if (Array.isArray(y)) for (const z of y) if (isHir(z)) out.push(z);
+              }
+          }
       }
       return out;
     }

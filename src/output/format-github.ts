@@ -35,7 +35,11 @@ function annotation(d: Diagnostic, fallbackFile: string, columns: DisplayColumnC
     );
   }
   props.push(`title=${escapeProperty(d.code)}`);
-  const message = [d.message, ...(d.label !== undefined ? [d.label] : []), ...(d.hint !== undefined ? [`help: ${d.hint}`] : [])].join("\n");
+  const message = [
+    d.message,
+    ...(d.label !== undefined ? [d.label] : []),
+    ...(d.hint !== undefined ? [`help: ${d.hint}`] : []),
+  ].join("\n");
   return `::${COMMAND[d.severity]} ${props.join(",")}::${escapeData(message)}`;
 }
 

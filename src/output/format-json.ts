@@ -44,16 +44,33 @@ export interface JsonDiagnostic extends JsonLocation {
   readonly reason: string;
 }
 
-const NO_LOCATION: JsonLocation = { line: null, column: null, end_line: null, end_column: null, byte: null, end_byte: null };
+const NO_LOCATION: JsonLocation = {
+  line: null,
+  column: null,
+  end_line: null,
+  end_column: null,
+  byte: null,
+  end_byte: null,
+};
 
 function location(file: string | undefined, span: Span | undefined, columns: DisplayColumnCache): JsonLocation {
   if (span === undefined) return NO_LOCATION;
   const col = (p: Position): number => columns.column(file, p);
-  return { line: span.start.line, column: col(span.start), end_line: span.end.line, end_column: col(span.end), byte: span.start.byte, end_byte: span.end.byte };
+  return {
+    line: span.start.line,
+    column: col(span.start),
+    end_line: span.end.line,
+    end_column: col(span.end),
+    byte: span.start.byte,
+    end_byte: span.end.byte,
+  };
 }
 
 /** One diagnostic in the JSON shape; display columns come from `sources` when the file's text is there. */
-export function toJsonDiagnostic(d: Diagnostic, columns: DisplayColumnCache = new DisplayColumnCache(undefined)): JsonDiagnostic {
+export function toJsonDiagnostic(
+  d: Diagnostic,
+  columns: DisplayColumnCache = new DisplayColumnCache(undefined),
+): JsonDiagnostic {
   const reason = reasonOrMissing(d.code, d.severity);
   return {
     code: d.code,
@@ -65,7 +82,11 @@ export function toJsonDiagnostic(d: Diagnostic, columns: DisplayColumnCache = ne
     label: d.label ?? null,
     help: d.hint ?? null,
     pointer: d.pointer ?? null,
-    related: (d.related ?? []).map((r) => ({ file: r.file ?? d.file ?? null, ...location(r.file ?? d.file, r.span, columns), message: r.message })),
+    related: (d.related ?? []).map((r) => ({
+      file: r.file ?? d.file ?? null,
+      ...location(r.file ?? d.file, r.span, columns),
+      message: r.message,
+    })),
     // The action follows the severity the diagnostic is reported with (strict mode promotes warnings).
     action: actionForSeverity(d.severity),
     layer: reason.layer,
@@ -79,7 +100,10 @@ export function jsonDiagnostic(d: Diagnostic): JsonDiagnostic {
 }
 
 /** Diagnostics of one result, with display columns from the result's sources. */
-export function jsonDiagnostics(diagnostics: readonly Diagnostic[], sources?: ReadonlyMap<string, string>): JsonDiagnostic[] {
+export function jsonDiagnostics(
+  diagnostics: readonly Diagnostic[],
+  sources?: ReadonlyMap<string, string>,
+): JsonDiagnostic[] {
   const columns = new DisplayColumnCache(sources);
   return diagnostics.map((d) => toJsonDiagnostic(d, columns));
 }

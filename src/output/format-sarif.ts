@@ -22,7 +22,8 @@ import type { Diagnostic, Span } from "../diagnostics/diagnostic.js";
 import { codeInfo } from "../codes/registry.js";
 import type { CheckResult } from "../diagnostics/result.js";
 
-export const SARIF_SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
+export const SARIF_SCHEMA_URI =
+  "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 
 export interface SarifOptions {
   readonly toolVersion: string;
@@ -77,7 +78,9 @@ function rule(code: string, docsUri: string): ReportingDescriptor {
     id: code,
     name: code,
     shortDescription: { text: summary },
-    fullDescription: { text: row === undefined ? summary : `${row.summary.replace(/\.?$/, ".")} Enforces: ${row.clause}.` },
+    fullDescription: {
+      text: row === undefined ? summary : `${row.summary.replace(/\.?$/, ".")} Enforces: ${row.clause}.`,
+    },
     helpUri: `${docsUri}#${encodeURIComponent(code)}`,
     help: { text: `yaoc explain ${code}` },
     defaultConfiguration: { level: row === undefined ? "error" : row.severity === "info" ? "note" : row.severity },

@@ -36,6 +36,8 @@ export function renderResults(results: readonly CheckResult[], format: OutputFor
     case "github":
       return renderGithub(results);
     case "human":
-      return options.diagnosticsOnly === true ? renderHumanDiagnostics(results, { color: options.color }) : renderHuman(results, { color: options.color });
+      return options.diagnosticsOnly === true
+        ? renderHumanDiagnostics(results, { color: options.color })
+        : renderHuman(results, { color: options.color });
   }
 }

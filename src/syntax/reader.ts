@@ -51,11 +51,17 @@ export function decodeSource(
   let text: string;
   if (typeof source === "string") {
     const n = utf8Length(source);
-    if (n > maxBytes) return fail("yao.source_limit", `source contains ${n} bytes; the limit is ${maxBytes}`, ORIGIN, ORIGIN);
+    if (n > maxBytes)
+      return fail("yao.source_limit", `source contains ${n} bytes; the limit is ${maxBytes}`, ORIGIN, ORIGIN);
     text = source;
   } else {
     if (source.length > maxBytes) {
-      return fail("yao.source_limit", `source contains ${source.length} bytes; the limit is ${maxBytes}`, ORIGIN, ORIGIN);
+      return fail(
+        "yao.source_limit",
+        `source contains ${source.length} bytes; the limit is ${maxBytes}`,
+        ORIGIN,
+        ORIGIN,
+      );
     }
     const decoded = decodeUtf8(source);
     if (!decoded.ok) {
@@ -114,15 +120,24 @@ export function readFailure(
 function teaching(code: string): { label?: string; hint?: string } {
   switch (code) {
     case "yao.unclosed_list":
-      return { label: "this list is never closed", hint: "add the missing ')': every '(' needs a matching ')' before the end of the file" };
+      return {
+        label: "this list is never closed",
+        hint: "add the missing ')': every '(' needs a matching ')' before the end of the file",
+      };
     case "yao.unexpected_close":
       return { label: "no open list to close", hint: "remove this ')', or add the '(' it was meant to close" };
     case "yao.unterminated_string":
-      return { label: "the string starts here and is never closed", hint: 'close it with a \'"\'; for text over several lines use a """…""" block string' };
+      return {
+        label: "the string starts here and is never closed",
+        hint: 'close it with a \'"\'; for text over several lines use a """…""" block string',
+      };
     case "yao.invalid_escape":
       return { label: "unknown escape", hint: 'Yao strings know \\\\ \\" \\n \\r \\t; write \\\\ for a backslash' };
     case "yao.nesting_limit":
-      return { label: "nested too deep", hint: "Yao allows 128 levels of lists; bind intermediate values instead of nesting them" };
+      return {
+        label: "nested too deep",
+        hint: "Yao allows 128 levels of lists; bind intermediate values instead of nesting them",
+      };
     case "yao.bom":
       return { label: "invisible byte order mark", hint: "save the file as UTF-8 without BOM" };
     case "yao.source_limit":
@@ -189,14 +204,19 @@ export function readOne(source: string | Uint8Array, options: ReadOptions = {}):
 export function oneFormOf(all: ReadResult, file: string): ReadOneResult {
   if (!all.ok) return all;
   const one = exactlyOneForm(all.forms, file);
-  return "diagnostic" in one ? { ok: false, diagnostic: one.diagnostic, text: all.text } : { ok: true, form: one.form, text: all.text };
+  return "diagnostic" in one
+    ? { ok: false, diagnostic: one.diagnostic, text: all.text }
+    : { ok: true, form: one.form, text: all.text };
 }
 
 /**
  * The `parse_one` rule on forms already read: none is `yao.empty_input` (empty span at 1:1), more
  * than one is `yao.multiple_top_level_forms` at the second form, relating the first.
  */
-export function exactlyOneForm(forms: readonly SNode[], file: string): { readonly form: SNode } | { readonly diagnostic: Diagnostic } {
+export function exactlyOneForm(
+  forms: readonly SNode[],
+  file: string,
+): { readonly form: SNode } | { readonly diagnostic: Diagnostic } {
   if (forms.length === 1) return { form: forms[0]! };
   if (forms.length === 0) {
     return {

@@ -84,14 +84,28 @@ export function scanYao(text: string, maxNesting: number, file: string): ScanRes
   while (i < n) {
     const c = text.charCodeAt(i);
     if (c === 0x28) {
-      if (depth + 1 > maxNesting) return { ok: false, code: "yao.nesting_limit", message: `syntax nesting exceeds ${maxNesting}`, from: i, to: i + 1 };
+      if (depth + 1 > maxNesting)
+        return {
+          ok: false,
+          code: "yao.nesting_limit",
+          message: `syntax nesting exceeds ${maxNesting}`,
+          from: i,
+          to: i + 1,
+        };
       if (depth === 0) outermostOpen = i;
       depth++;
       opens.push({ byte: i + extra, line, column: i - lineStart + 1 - pairs });
       tokens.push(OPEN);
       i++;
     } else if (c === 0x29) {
-      if (depth === 0) return { ok: false, code: "yao.unexpected_close", message: "unexpected closing parenthesis", from: i, to: i + 1 };
+      if (depth === 0)
+        return {
+          ok: false,
+          code: "yao.unexpected_close",
+          message: "unexpected closing parenthesis",
+          from: i,
+          to: i + 1,
+        };
       depth--;
       i++;
       lists.push({ file, start: opens.pop()!, end: { byte: i + extra, line, column: i - lineStart + 1 - pairs } });
@@ -124,7 +138,14 @@ export function scanYao(text: string, maxNesting: number, file: string): ScanRes
       const from = i;
       if (text.charCodeAt(i + 1) === 0x22 && text.charCodeAt(i + 2) === 0x22) {
         const close = text.indexOf('"""', i + 3);
-        if (close < 0) return { ok: false, code: "yao.unterminated_string", message: "unterminated triple-quoted block string", from, to: n };
+        if (close < 0)
+          return {
+            ok: false,
+            code: "yao.unterminated_string",
+            message: "unterminated triple-quoted block string",
+            from,
+            to: n,
+          };
         const value = text.slice(i + 3, close);
         i += 3;
         const stop = close + 3;
@@ -144,7 +165,12 @@ export function scanYao(text: string, maxNesting: number, file: string): ScanRes
           }
           i++;
         }
-        atoms.push({ kind: "string", value, block: true, span: { file, start, end: { byte: i + extra, line, column: i - lineStart + 1 - pairs } } });
+        atoms.push({
+          kind: "string",
+          value,
+          block: true,
+          span: { file, start, end: { byte: i + extra, line, column: i - lineStart + 1 - pairs } },
+        });
         tokens.push(STRING);
         continue;
       }
@@ -153,16 +179,31 @@ export function scanYao(text: string, maxNesting: number, file: string): ScanRes
       let value = "";
       let runStart = i;
       for (;;) {
-        if (i >= n) return { ok: false, code: "yao.unterminated_string", message: "unterminated string literal", from, to: n };
+        if (i >= n)
+          return { ok: false, code: "yao.unterminated_string", message: "unterminated string literal", from, to: n };
         const d = text.charCodeAt(i);
         if (d === 0x22) {
           value += text.slice(runStart, i);
           i++;
           break;
         }
-        if (d === 0x0a || d === 0x0d) return { ok: false, code: "yao.unterminated_string", message: "unescaped newline in string literal", from, to: i + 1 };
+        if (d === 0x0a || d === 0x0d)
+          return {
+            ok: false,
+            code: "yao.unterminated_string",
+            message: "unescaped newline in string literal",
+            from,
+            to: i + 1,
+          };
         if (d === 0x5c) {
-          if (i + 1 >= n) return { ok: false, code: "yao.unterminated_string", message: "unterminated string after escape", from, to: n };
+          if (i + 1 >= n)
+            return {
+              ok: false,
+              code: "yao.unterminated_string",
+              message: "unterminated string after escape",
+              from,
+              to: n,
+            };
           value += text.slice(runStart, i);
           const e = text.charCodeAt(i + 1);
           if (e === 0x5c) value += "\\";
@@ -172,7 +213,13 @@ export function scanYao(text: string, maxNesting: number, file: string): ScanRes
           else if (e === 0x74) value += "\t";
           else {
             const ch = String.fromCodePoint(text.codePointAt(i + 1)!);
-            return { ok: false, code: "yao.invalid_escape", message: `unknown string escape '\\${ch}'`, from: i, to: i + 1 + ch.length };
+            return {
+              ok: false,
+              code: "yao.invalid_escape",
+              message: `unknown string escape '\\${ch}'`,
+              from: i,
+              to: i + 1 + ch.length,
+            };
           }
           i += 2;
           runStart = i;
@@ -188,7 +235,12 @@ export function scanYao(text: string, maxNesting: number, file: string): ScanRes
         }
         i++;
       }
-      atoms.push({ kind: "string", value, block: false, span: { file, start, end: { byte: i + extra, line, column: i - lineStart + 1 - pairs } } });
+      atoms.push({
+        kind: "string",
+        value,
+        block: false,
+        span: { file, start, end: { byte: i + extra, line, column: i - lineStart + 1 - pairs } },
+      });
       tokens.push(STRING);
     } else if (c >= 0x80 && isWhiteSpace(c)) {
       // Non-ASCII White_Space (U+0085, U+2028, …): never starts a line; all are BMP, 2–3 bytes.
@@ -213,7 +265,11 @@ export function scanYao(text: string, maxNesting: number, file: string): ScanRes
         }
         i++;
       }
-      atoms.push({ kind: "symbol", name: text.slice(from, i), span: { file, start, end: { byte: i + extra, line, column: i - lineStart + 1 - pairs } } });
+      atoms.push({
+        kind: "symbol",
+        name: text.slice(from, i),
+        span: { file, start, end: { byte: i + extra, line, column: i - lineStart + 1 - pairs } },
+      });
       tokens.push(SYMBOL);
     }
   }

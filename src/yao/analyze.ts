@@ -11,7 +11,15 @@ import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { utf8Length } from "../syntax/utf8.js";
 import { readOne } from "../syntax/reader.js";
 import type { SNode } from "../syntax/tree.js";
-import { emptySpanIn, ErrorLimitReached, ErrorSink, fail, MAX_REPORTED_ERRORS, toDiagnostic, YaoError } from "./error.js";
+import {
+  emptySpanIn,
+  ErrorLimitReached,
+  ErrorSink,
+  fail,
+  MAX_REPORTED_ERRORS,
+  toDiagnostic,
+  YaoError,
+} from "./error.js";
 import type { CompiledFunction } from "./expressions.js";
 import type { FunctionDeclaration } from "./functions.js";
 import { morphzProfile, type AnalysisProfile } from "./profile.js";
@@ -72,10 +80,14 @@ function run(body: (sink: ErrorSink) => ReturnType<typeof analyzeRoot>, file: st
     const diagnostics = uniqueDiagnostics(errors.map((x) => toDiagnostic(x, file)));
     if (truncated) {
       diagnostics.push(
-        diagnostic("yao.error_limit", `analysis stopped after ${MAX_REPORTED_ERRORS} errors; fix these and check again to see the rest`, {
-          severity: "info",
-          file,
-        }),
+        diagnostic(
+          "yao.error_limit",
+          `analysis stopped after ${MAX_REPORTED_ERRORS} errors; fix these and check again to see the rest`,
+          {
+            severity: "info",
+            file,
+          },
+        ),
       );
     }
     const first = errors[0]?.function;
@@ -122,10 +134,12 @@ export interface ModuleInput {
 export function analyzeModule(input: ModuleInput): AnalysisResult {
   const file = input.entry.span.file;
   return run((sink) => {
-    if (input.functions.length > MAX_MODULE_FUNCTIONS) fail("resource_limit", "too many package functions", input.entry.span);
+    if (input.functions.length > MAX_MODULE_FUNCTIONS)
+      fail("resource_limit", "too many package functions", input.entry.span);
     const forms = [input.entry, ...(input.typeSources ?? []), ...input.functions.map((f) => f.form)];
     const total = forms.reduce((sum, f) => sum + utf8Length(canonicalSource(f)), 0);
-    if (total > MAX_MODULE_SOURCE_BYTES) fail("resource_limit", "combined package program exceeds source byte limit", input.entry.span);
+    if (total > MAX_MODULE_SOURCE_BYTES)
+      fail("resource_limit", "combined package program exceeds source byte limit", input.entry.span);
     return analyzeRoot({
       sink,
       root: input.entry,
@@ -154,7 +168,11 @@ export function analyzeSources(input: SourceInput): AnalysisResult {
   const total = [input, ...types, ...fns].reduce((sum, s) => sum + utf8Length(s.source), 0);
   if (total > MAX_MODULE_SOURCE_BYTES) {
     return fromError(
-      new YaoError("resource_limit", `Yao module source is ${total} bytes, exceeding the limit of ${MAX_MODULE_SOURCE_BYTES}`, emptySpanIn(file)),
+      new YaoError(
+        "resource_limit",
+        `Yao module source is ${total} bytes, exceeding the limit of ${MAX_MODULE_SOURCE_BYTES}`,
+        emptySpanIn(file),
+      ),
       file,
     );
   }

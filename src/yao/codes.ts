@@ -64,7 +64,8 @@ export const YAO_ANALYZER_CODES = defineCodes([
   {
     code: "yao.effect_escape",
     severity: "error",
-    summary: "An effect reaches a position or bound that does not allow it (purity, requires, fn effects, tool bounds).",
+    summary:
+      "An effect reaches a position or bound that does not allow it (purity, requires, fn effects, tool bounds).",
     clause: "HNS §9.2, §9.4; Yao v0.1 §6, §7.3, §7.4",
     layer: "L4",
     reason: "perm_yao_effect_escape",
@@ -80,7 +81,8 @@ export const YAO_ANALYZER_CODES = defineCodes([
   {
     code: "yao.integer_out_of_range",
     severity: "error",
-    summary: "An integer literal is outside the signed 64-bit range (the reference misreports it as an unknown binding).",
+    summary:
+      "An integer literal is outside the signed 64-bit range (the reference misreports it as an unknown binding).",
     clause: "Yao v0.1 §5.2, quirk Q2",
     layer: "L1",
     reason: "struct_yao_integer_out_of_range",
@@ -88,7 +90,8 @@ export const YAO_ANALYZER_CODES = defineCodes([
   {
     code: "yao.missing_description",
     severity: "error",
-    summary: "An exported HNS function has no `(description …)`; the model reads it to decide when to call the function. The reference reports this as `invalid_type`.",
+    summary:
+      "An exported HNS function has no `(description …)`; the model reads it to decide when to call the function. The reference reports this as `invalid_type`.",
     clause: "HNS §9.4; Yao v0.1 §7.1",
     layer: "L1",
     reason: "struct_yao_missing_description",

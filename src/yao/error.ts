@@ -50,7 +50,12 @@ export class YaoError extends Error {
   }
 }
 
-export function fail(code: YaoCode, message: string, span: SourceSpan | undefined, teaching?: Teaching | string): never {
+export function fail(
+  code: YaoCode,
+  message: string,
+  span: SourceSpan | undefined,
+  teaching?: Teaching | string,
+): never {
   throw new YaoError(code, message, span, typeof teaching === "string" ? { hint: teaching } : teaching);
 }
 

@@ -22,17 +22,21 @@ import type { AnalysisProfile, Signature } from "./profile.js";
 import { isDynamic } from "./profile.js";
 import { Scope } from "./scope.js";
 import { isIdentifier, sortByCodePoints } from "./text.js";
-import {
-  checkJsonCrossable,
-  isNonForgeable,
-  MAX_FIELDS,
-  validateTypeNames,
-  type TypeTable,
-} from "./type-module.js";
+import { checkJsonCrossable, isNonForgeable, MAX_FIELDS, validateTypeNames, type TypeTable } from "./type-module.js";
 import { parseType } from "./type-syntax.js";
 import { didYouMean } from "../diagnostics/suggest.js";
 import { displayEffectList, displayType } from "./type-display.js";
-import { commonType, ERROR_TYPE, isAssignable, isErrorType, isNumeric, NO_EFFECTS, T, unionEffects, unionEffectSets } from "./types.js";
+import {
+  commonType,
+  ERROR_TYPE,
+  isAssignable,
+  isErrorType,
+  isNumeric,
+  NO_EFFECTS,
+  T,
+  unionEffects,
+  unionEffectSets,
+} from "./types.js";
 
 export const MAX_EXPRESSION_DEPTH = 32;
 export const MAX_ANALYZED_NODES = 4096;
@@ -72,10 +76,50 @@ export interface AnalysisEnv {
 }
 
 const KEYWORDS = new Set([
-  "list", "dict", "json-object", "from-json", "to-json", "record", "variant", "some", "none", "ok", "err",
-  "evidence", "outcome", "context-transaction", "get", "decode", "is", "eq", "ne", "lt", "le", "gt", "ge",
-  "and", "or", "not", "add", "sub", "mul", "div", "seq", "bind", "if", "match", "fallback", "map", "call",
-  "infer", "par", "run", "host.view", "evidence.commit", "outcome.commit", "context.propose",
+  "list",
+  "dict",
+  "json-object",
+  "from-json",
+  "to-json",
+  "record",
+  "variant",
+  "some",
+  "none",
+  "ok",
+  "err",
+  "evidence",
+  "outcome",
+  "context-transaction",
+  "get",
+  "decode",
+  "is",
+  "eq",
+  "ne",
+  "lt",
+  "le",
+  "gt",
+  "ge",
+  "and",
+  "or",
+  "not",
+  "add",
+  "sub",
+  "mul",
+  "div",
+  "seq",
+  "bind",
+  "if",
+  "match",
+  "fallback",
+  "map",
+  "call",
+  "infer",
+  "par",
+  "run",
+  "host.view",
+  "evidence.commit",
+  "outcome.commit",
+  "context.propose",
 ]);
 
 /**
@@ -85,8 +129,19 @@ const KEYWORDS = new Set([
 export const RESERVED_FUNCTION_NAMES: ReadonlySet<string> = new Set(["eval", "fn", "requires", "types", ...KEYWORDS]);
 
 const PURE_OPERATORS: Record<string, PureOperator> = {
-  eq: "equal", ne: "not_equal", lt: "less", le: "less_equal", gt: "greater", ge: "greater_equal",
-  and: "and", or: "or", not: "not", add: "add", sub: "subtract", mul: "multiply", div: "divide",
+  eq: "equal",
+  ne: "not_equal",
+  lt: "less",
+  le: "less_equal",
+  gt: "greater",
+  ge: "greater_equal",
+  and: "and",
+  or: "or",
+  not: "not",
+  add: "add",
+  sub: "subtract",
+  mul: "multiply",
+  div: "divide",
 };
 
 const UNARY_HOST_SUGAR: Record<string, string> = {
@@ -127,11 +182,13 @@ export class ExpressionAnalyzer {
   ) {}
 
   expr(n: SNode, scope: Scope, depth: number): HirExpr {
-    if (depth > MAX_EXPRESSION_DEPTH) fail("resource_limit", `expression depth exceeds ${MAX_EXPRESSION_DEPTH}`, n.span);
+    if (depth > MAX_EXPRESSION_DEPTH)
+      fail("resource_limit", `expression depth exceeds ${MAX_EXPRESSION_DEPTH}`, n.span);
     if (++this.env.counter.nodes > MAX_ANALYZED_NODES) {
       fail("resource_limit", `typed HIR exceeds ${MAX_ANALYZED_NODES} nodes`, n.span);
     }
-    if (n.kind === "string") return node({ op: "literal", value: { kind: "string", value: n.value } }, T.string, NO_EFFECTS, n.span);
+    if (n.kind === "string")
+      return node({ op: "literal", value: { kind: "string", value: n.value } }, T.string, NO_EFFECTS, n.span);
     if (n.kind === "symbol") return this.symbol(n, scope);
     const head = n.items[0];
     if (head === undefined || head.kind !== "symbol") {
@@ -140,34 +197,61 @@ export class ExpressionAnalyzer {
     const d = depth + 1;
     const op = head.name;
     switch (op) {
-      case "list": return this.list(n, scope, d);
-      case "dict": return this.dict(n, scope, d);
-      case "json-object": return this.jsonObject(n, scope, d);
-      case "from-json": return this.fromJson(n, scope, d);
-      case "to-json": return this.toJson(n, scope, d);
-      case "record": return this.record(n, scope, d);
-      case "variant": return this.variant(n, scope, d);
-      case "some": return this.some(n, scope, d);
-      case "none": return this.none(n);
+      case "list":
+        return this.list(n, scope, d);
+      case "dict":
+        return this.dict(n, scope, d);
+      case "json-object":
+        return this.jsonObject(n, scope, d);
+      case "from-json":
+        return this.fromJson(n, scope, d);
+      case "to-json":
+        return this.toJson(n, scope, d);
+      case "record":
+        return this.record(n, scope, d);
+      case "variant":
+        return this.variant(n, scope, d);
+      case "some":
+        return this.some(n, scope, d);
+      case "none":
+        return this.none(n);
       case "ok":
-      case "err": return this.okErr(n, op, scope, d);
-      case "evidence": return this.evidence(n, scope, d);
-      case "outcome": return this.outcome(n, scope, d);
-      case "context-transaction": return this.contextTransaction(n, scope, d);
-      case "get": return this.get(n, scope, d);
-      case "decode": return this.decode(n, scope, d);
-      case "is": return this.is(n, scope, d);
-      case "seq": return this.seq(n, scope, d);
-      case "bind": return this.bind(n, scope, d);
-      case "if": return this.if(n, scope, d);
-      case "match": return this.match(n, scope, d);
-      case "fallback": return this.fallback(n, scope, d);
-      case "map": return this.map(n, scope, d);
-      case "call": return this.call(n, scope, d);
-      case "infer": return this.infer(pluralItems(n), n, scope, depth, false);
-      case "par": return this.par(n, scope, d);
-      case "run": return this.run(n, scope, d);
-      case "host.view": return this.hostView(n, scope, d);
+      case "err":
+        return this.okErr(n, op, scope, d);
+      case "evidence":
+        return this.evidence(n, scope, d);
+      case "outcome":
+        return this.outcome(n, scope, d);
+      case "context-transaction":
+        return this.contextTransaction(n, scope, d);
+      case "get":
+        return this.get(n, scope, d);
+      case "decode":
+        return this.decode(n, scope, d);
+      case "is":
+        return this.is(n, scope, d);
+      case "seq":
+        return this.seq(n, scope, d);
+      case "bind":
+        return this.bind(n, scope, d);
+      case "if":
+        return this.if(n, scope, d);
+      case "match":
+        return this.match(n, scope, d);
+      case "fallback":
+        return this.fallback(n, scope, d);
+      case "map":
+        return this.map(n, scope, d);
+      case "call":
+        return this.call(n, scope, d);
+      case "infer":
+        return this.infer(pluralItems(n), n, scope, depth, false);
+      case "par":
+        return this.par(n, scope, d);
+      case "run":
+        return this.run(n, scope, d);
+      case "host.view":
+        return this.hostView(n, scope, d);
       default:
         break;
     }
@@ -178,7 +262,12 @@ export class ExpressionAnalyzer {
     if (Object.hasOwn(UNARY_HOST_SUGAR, op)) return this.unaryHost(n, op, scope, d);
     if (op.includes(".")) return this.hostOperation(n, op, scope, d);
     if (this.env.functions.has(op)) return this.apply(n, op, scope, d);
-    fail("unknown_operator", `unknown Yao operator '${op}'`, head.span, unknownOperatorTeaching(op, this.env.functions.names()));
+    fail(
+      "unknown_operator",
+      `unknown Yao operator '${op}'`,
+      head.span,
+      unknownOperatorTeaching(op, this.env.functions.names()),
+    );
   }
 
   // ---- atoms (§5.2) ----
@@ -203,7 +292,11 @@ export class ExpressionAnalyzer {
       const value = BigInt(text);
       if (value < I64_MIN || value > I64_MAX) {
         // Divergence D-Q2: the reference reports `unknown binding '…'` here.
-        fail("integer_out_of_range", `integer literal '${text}' is outside the Int range [${I64_MIN}, ${I64_MAX}]`, s.span);
+        fail(
+          "integer_out_of_range",
+          `integer literal '${text}' is outside the Int range [${I64_MIN}, ${I64_MAX}]`,
+          s.span,
+        );
       }
       return node({ op: "literal", value: { kind: "int", value } }, T.int, NO_EFFECTS, s.span);
     }
@@ -221,7 +314,8 @@ export class ExpressionAnalyzer {
       });
     }
     let result = node({ op: "reference", root: root! }, rootType, NO_EFFECTS, s.span);
-    for (const field of path) result = node({ op: "get", value: result, field }, this.fieldType(result.ty, field, s.span), NO_EFFECTS, s.span);
+    for (const field of path)
+      result = node({ op: "get", value: result, field }, this.fieldType(result.ty, field, s.span), NO_EFFECTS, s.span);
     return result;
   }
 
@@ -242,7 +336,11 @@ export class ExpressionAnalyzer {
     }
     const def = receiver.kind === "named" ? this.env.types.get(receiver.value) : undefined;
     const fields =
-      receiver.kind === "structural_record" ? [...receiver.value.keys()] : def?.kind === "record" ? def.fields.map((f) => f.name) : [];
+      receiver.kind === "structural_record"
+        ? [...receiver.value.keys()]
+        : def?.kind === "record"
+          ? def.fields.map((f) => f.name)
+          : [];
     fail("type_mismatch", `type ${debugType(receiver)} has no readable field '${field}'`, span, {
       label: `${displayType(receiver)} has no field '${field}'`,
       hint: didYouMean(field, fields),
@@ -288,7 +386,11 @@ export class ExpressionAnalyzer {
     for (const next of types.slice(1)) {
       const c = commonType(current, next);
       if (c === undefined) {
-        fail("type_mismatch", message ?? `types ${debugType(current)} and ${debugType(next)} have no common type`, span);
+        fail(
+          "type_mismatch",
+          message ?? `types ${debugType(current)} and ${debugType(next)} have no common type`,
+          span,
+        );
       }
       current = c;
     }
@@ -299,7 +401,8 @@ export class ExpressionAnalyzer {
     if (n === undefined || n.kind !== "symbol") {
       fail("unknown_name", "binding name must be a symbol without '$'", n?.span ?? fallback);
     }
-    if (n.name.startsWith("$") || !isIdentifier(n.name)) fail("unknown_name", `invalid binding name '${n.name}'`, n.span);
+    if (n.name.startsWith("$") || !isIdentifier(n.name))
+      fail("unknown_name", `invalid binding name '${n.name}'`, n.span);
     return n.name;
   }
 
@@ -308,7 +411,13 @@ export class ExpressionAnalyzer {
   private list(n: SList, scope: Scope, d: number): HirExpr {
     const elements = pluralItems(n).map((e) => this.expr(e, scope, d));
     this.requirePure("list elements", elements);
-    const elem = elements.length === 0 ? T.json : this.commonOf(elements.map((e) => e.ty), n.span);
+    const elem =
+      elements.length === 0
+        ? T.json
+        : this.commonOf(
+            elements.map((e) => e.ty),
+            n.span,
+          );
     return node({ op: "list", elements }, T.list(elem), effectsOf(elements), n.span);
   }
 
@@ -359,7 +468,12 @@ export class ExpressionAnalyzer {
             {
               label: `expected ${displayType(valueType)}, found ${displayType(value.ty)}`,
               hint: "give every dict value the same type, or use (record TYPE …) for fixed fields of different types",
-              related: [{ span: representative.span, message: `the value type ${displayType(valueType)} comes from this value` }],
+              related: [
+                {
+                  span: representative.span,
+                  message: `the value type ${displayType(valueType)} comes from this value`,
+                },
+              ],
             },
           );
         }
@@ -371,7 +485,12 @@ export class ExpressionAnalyzer {
     }
     const values = entries.map((e) => e.value);
     this.requirePure("dict values", values);
-    return node({ op: "dict", entries: entries.map((e) => [e.key, e.value] as const) }, T.map(valueType), effectsOf(values), n.span);
+    return node(
+      { op: "dict", entries: entries.map((e) => [e.key, e.value] as const) },
+      T.map(valueType),
+      effectsOf(values),
+      n.span,
+    );
   }
 
   /** Sugar for `(dict (K (to-json E))…)`; it has no IR node of its own (§5.6). */
@@ -421,7 +540,8 @@ export class ExpressionAnalyzer {
     if (t === undefined) fail("type_mismatch", "record requires a nominal type name", n.span);
     if (t.kind !== "symbol") fail("unknown_name", "record type must be a symbol", t.span);
     const def = this.env.types.get(t.name);
-    if (def === undefined || def.kind !== "record") fail("invalid_type", `'${t.name}' is not a declared record type`, t.span);
+    if (def === undefined || def.kind !== "record")
+      fail("invalid_type", `'${t.name}' is not a declared record type`, t.span);
     const fields = this.constructorFields(n.items.slice(2), def.fields, scope, d, n);
     const values = fields.map((f) => f[1]);
     this.requirePure("record fields", values);
@@ -437,13 +557,19 @@ export class ExpressionAnalyzer {
     const typeName = c.name.slice(0, dot);
     const variantName = c.name.slice(dot + 1);
     const def = this.env.types.get(typeName);
-    if (def === undefined || def.kind !== "union") fail("invalid_type", `'${typeName}' is not a declared union type`, c.span);
+    if (def === undefined || def.kind !== "union")
+      fail("invalid_type", `'${typeName}' is not a declared union type`, c.span);
     const v = def.variants.find((x) => x.name === variantName);
     if (v === undefined) fail("invalid_type", `union '${typeName}' has no variant '${variantName}'`, c.span);
     const fields = this.constructorFields(n.items.slice(2), v.fields, scope, d, n);
     const values = fields.map((f) => f[1]);
     this.requirePure("variant fields", values);
-    return node({ op: "variant", type_name: typeName, variant: variantName, fields }, T.named(typeName), effectsOf(values), n.span);
+    return node(
+      { op: "variant", type_name: typeName, variant: variantName, fields },
+      T.named(typeName),
+      effectsOf(values),
+      n.span,
+    );
   }
 
   private constructorFields(
@@ -470,11 +596,18 @@ export class ExpressionAnalyzer {
       if (def === undefined) {
         fail("unknown_name", `unknown field '${f.name}'`, f.span, {
           label: "no such field",
-          hint: didYouMean(f.name, defs.map((x) => x.name)) ?? `the fields are ${defs.map((x) => `'${x.name}'`).join(", ") || "none"}`,
+          hint:
+            didYouMean(
+              f.name,
+              defs.map((x) => x.name),
+            ) ?? `the fields are ${defs.map((x) => `'${x.name}'`).join(", ") || "none"}`,
         });
       }
       const value = this.expr(e, scope, d);
-      this.requireAssignable(value.ty, def.ty, value.span, { span: def.span, message: `field '${f.name}' is declared ${displayType(def.ty)} here` });
+      this.requireAssignable(value.ty, def.ty, value.span, {
+        span: def.span,
+        message: `field '${f.name}' is declared ${displayType(def.ty)} here`,
+      });
       out.push([f.name, value]);
     }
     return out;
@@ -499,7 +632,9 @@ export class ExpressionAnalyzer {
     if (n.items.length !== 3) {
       fail(
         "type_mismatch",
-        op === "ok" ? "ok requires a value and the Result error type" : "err requires a value and the Result success type",
+        op === "ok"
+          ? "ok requires a value and the Result error type"
+          : "err requires a value and the Result success type",
         n.span,
       );
     }
@@ -514,7 +649,13 @@ export class ExpressionAnalyzer {
   // ---- sealed candidates (§5.10) ----
 
   /** Named clauses in any order, each once; `handle` processes each clause as it is met. */
-  private clauses(n: SList, form: string, shapeMessage: string, known: readonly string[], handle: (name: string, clause: SList) => void): void {
+  private clauses(
+    n: SList,
+    form: string,
+    shapeMessage: string,
+    known: readonly string[],
+    handle: (name: string, clause: SList) => void,
+  ): void {
     const seen = new Set<string>();
     for (const c of pluralItems(n)) {
       if (c.kind !== "list") fail("type_mismatch", shapeMessage, c.span);
@@ -590,7 +731,8 @@ export class ExpressionAnalyzer {
       ["context", "transaction"],
       (name, c) => {
         if (name === "context") {
-          if (c.items.length !== 2) fail("type_mismatch", "context-transaction context requires exactly one Ref<Context>", c.span);
+          if (c.items.length !== 2)
+            fail("type_mismatch", "context-transaction context requires exactly one Ref<Context>", c.span);
           context = this.expr(c.items[1]!, scope, d);
           this.requirePure("context-transaction context", [context]);
           this.requireAssignable(context.ty, T.ref("Context"), context.span);
@@ -610,8 +752,14 @@ export class ExpressionAnalyzer {
       },
     );
     if (context === undefined) fail("type_mismatch", "context-transaction requires (context Ref<Context>)", n.span);
-    if (source === undefined) fail("type_mismatch", "context-transaction requires (transaction (context-tx ...))", n.span);
-    return node({ op: "context_transaction", context, canonical_source: source }, T.contextTransaction, NO_EFFECTS, n.span);
+    if (source === undefined)
+      fail("type_mismatch", "context-transaction requires (transaction (context-tx ...))", n.span);
+    return node(
+      { op: "context_transaction", context, canonical_source: source },
+      T.contextTransaction,
+      NO_EFFECTS,
+      n.span,
+    );
   }
 
   // ---- get / decode / is (§5.11–§5.12) ----
@@ -630,7 +778,11 @@ export class ExpressionAnalyzer {
     if (n.items.length !== 3) fail("type_mismatch", "decode requires TYPE and JSON-EXPR", n.span);
     const target = this.parseValidatedType(n.items[1]!, n.span);
     if (isNonForgeable(target, this.env.types)) {
-      fail("invalid_type", "decode cannot construct Ref or Program values; they require host injection or Runtime admission", n.span);
+      fail(
+        "invalid_type",
+        "decode cannot construct Ref or Program values; they require host injection or Runtime admission",
+        n.span,
+      );
     }
     const value = this.expr(n.items[2]!, scope, d);
     this.requirePure("decode operand", [value]);
@@ -663,7 +815,8 @@ export class ExpressionAnalyzer {
       case "eq":
       case "ne":
         exactly(2);
-        if (commonType(operands[0]!.ty, operands[1]!.ty) === undefined) fail("type_mismatch", `${op} operands have incompatible types`, n.span);
+        if (commonType(operands[0]!.ty, operands[1]!.ty) === undefined)
+          fail("type_mismatch", `${op} operands have incompatible types`, n.span);
         break;
       case "lt":
       case "le":
@@ -689,7 +842,10 @@ export class ExpressionAnalyzer {
           if (!isNumeric(o.ty)) {
             fail("type_mismatch", `numeric operator received ${debugType(o.ty)}`, o.span, {
               label: `expected Int or Float, found ${displayType(o.ty)}`,
-              hint: o.ty.kind === "string" ? `${op} works on numbers; for text, build a string with a tool or keep the values apart` : undefined,
+              hint:
+                o.ty.kind === "string"
+                  ? `${op} works on numbers; for text, build a string with a tool or keep the values apart`
+                  : undefined,
             });
           }
         }
@@ -786,7 +942,8 @@ export class ExpressionAnalyzer {
         if (field === undefined) fail("unknown_name", `variant has no field '${f.name}'`, f.span);
         if (fieldsSeen.has(f.name)) fail("duplicate_name", `match repeats field '${f.name}'`, f.span);
         fieldsSeen.add(f.name);
-        if (caseScope.has(binding)) fail("duplicate_name", `match binding '${binding}' shadows an existing binding`, nameNode.span);
+        if (caseScope.has(binding))
+          fail("duplicate_name", `match binding '${binding}' shadows an existing binding`, nameNode.span);
         caseScope.bind(binding, field.ty);
         bindings.push({ field: f.name, binding });
       }
@@ -795,7 +952,10 @@ export class ExpressionAnalyzer {
     }
     const missing = def.variants.filter((v) => !covered.has(v.name)).map((v) => v.name);
     if (missing.length > 0) fail("type_mismatch", `non-exhaustive match; missing ${missing.join(", ")}`, n.span);
-    const ty = this.commonOf(cases.map((c) => c.body.ty), n.span);
+    const ty = this.commonOf(
+      cases.map((c) => c.body.ty),
+      n.span,
+    );
     return node({ op: "match", value, cases }, ty, effectsOf([value, ...cases.map((c) => c.body)]), n.span);
   }
 
@@ -813,11 +973,14 @@ export class ExpressionAnalyzer {
     const collection = this.expr(n.items[1]!, scope, d);
     this.requirePure("map collection", [collection]);
     if (collection.ty.kind !== "list" && !isErrorType(collection.ty)) {
-      fail("type_mismatch", "map collection must be List<T>", collection.span, { label: `expected a List, found ${displayType(collection.ty)}` });
+      fail("type_mismatch", "map collection must be List<T>", collection.span, {
+        label: `expected a List, found ${displayType(collection.ty)}`,
+      });
     }
     const nameNode = n.items[2]!;
     const element = this.bindingName(nameNode, n.span);
-    if (scope.has(element)) fail("duplicate_name", `map element '${element}' shadows an existing binding`, nameNode.span);
+    if (scope.has(element))
+      fail("duplicate_name", `map element '${element}' shadows an existing binding`, nameNode.span);
     const bodyScope = scope.copy();
     bodyScope.bind(element, collection.ty.kind === "list" ? collection.ty.value : ERROR_TYPE);
     const body = this.expr(n.items[3]!, bodyScope, d);
@@ -852,9 +1015,19 @@ export class ExpressionAnalyzer {
     for (const a of args) {
       const param = sig.arguments.get(a.name);
       if (param === undefined) {
-        fail("unknown_name", `unknown argument '${a.name}'`, a.span, { hint: didYouMean(a.name, sig.arguments.keys()) });
+        fail("unknown_name", `unknown argument '${a.name}'`, a.span, {
+          hint: didYouMean(a.name, sig.arguments.keys()),
+        });
       }
-      const actual = a.values.length === 1 ? a.values[0]!.ty : T.list(this.commonOf(a.values.map((v) => v.ty), a.span));
+      const actual =
+        a.values.length === 1
+          ? a.values[0]!.ty
+          : T.list(
+              this.commonOf(
+                a.values.map((v) => v.ty),
+                a.span,
+              ),
+            );
       this.requireAssignable(actual, param, a.span);
     }
   }
@@ -876,12 +1049,17 @@ export class ExpressionAnalyzer {
     if (entry === undefined) {
       fail("unknown_name", `unknown tool '${tool}'`, toolNode.span, {
         label: "no tool of this name",
-        hint: didYouMean(tool, this.env.profile.tools.keys()) ?? "declare it in the manifest's (capabilities (tools …)) and the entry's (requires (tools …))",
+        hint:
+          didYouMean(tool, this.env.profile.tools.keys()) ??
+          "declare it in the manifest's (capabilities (tools …)) and the entry's (requires (tools …))",
       });
     }
     if (!entry.available) fail("effect_escape", entry.reason, toolNode.span);
     const args = this.namedArguments(n.items.slice(2), scope, d);
-    this.requirePure("call arguments", args.flatMap((a) => a.values));
+    this.requirePure(
+      "call arguments",
+      args.flatMap((a) => a.values),
+    );
     this.checkSignature(entry.signature, args, n);
     const effects = unionEffects(effectsOf(args.flatMap((a) => a.values)), [{ kind: "tool", name: tool }]);
     return node({ op: "call", tool, arguments: this.irArguments(args) }, entry.signature.result, effects, n.span);
@@ -900,7 +1078,12 @@ export class ExpressionAnalyzer {
       span: operand.span,
     };
     this.checkSignature(sig, [arg], n);
-    return node({ op: "host", operation: op, arguments: this.irArguments([arg]) }, sig.result, [{ kind: "host", name: op }], n.span);
+    return node(
+      { op: "host", operation: op, arguments: this.irArguments([arg]) },
+      sig.result,
+      [{ kind: "host", name: op }],
+      n.span,
+    );
   }
 
   private hostOperation(n: SList, op: string, scope: Scope, d: number): HirExpr {
@@ -922,19 +1105,32 @@ export class ExpressionAnalyzer {
     const kind = ref.ty.value;
     const objects = this.env.requirements.objects;
     if (objects !== null && !objects.includes(kind)) {
-      fail("effect_escape", `host.view Ref<${kind}> exceeds declared object upper bound ${debugNameSet(objects)}`, ref.span);
+      fail(
+        "effect_escape",
+        `host.view Ref<${kind}> exceeds declared object upper bound ${debugNameSet(objects)}`,
+        ref.span,
+      );
     }
     const ret = n.items[2]!;
     if (ret.kind !== "list") fail("type_mismatch", "host.view result must be (returns TYPE)", ret.span);
     if (ret.items.length !== 2) fail("invalid_type", "host.view result must be (returns TYPE)", ret.span);
     const rh = ret.items[0]!;
-    if (rh.kind !== "symbol" || rh.name !== "returns") fail("invalid_type", "host.view second operand must be (returns TYPE)", ret.span);
+    if (rh.kind !== "symbol" || rh.name !== "returns")
+      fail("invalid_type", "host.view second operand must be (returns TYPE)", ret.span);
     const ty = this.parseValidatedType(ret.items[1]!, ret.span);
     const okReturn =
-      ty.kind === "json" || ty.kind === "structural_record" || (ty.kind === "named" && this.env.types.get(ty.value)?.kind === "record");
-    if (!okReturn) fail("invalid_type", "host.view return type must be Json, a structural record, or a named record", ret.span);
+      ty.kind === "json" ||
+      ty.kind === "structural_record" ||
+      (ty.kind === "named" && this.env.types.get(ty.value)?.kind === "record");
+    if (!okReturn)
+      fail("invalid_type", "host.view return type must be Json, a structural record, or a named record", ret.span);
     const args: NamedArgument[] = [{ name: "ref", values: [ref], span: ref.span }];
-    return node({ op: "host", operation: "host.view", arguments: args }, ty, [{ kind: "host", name: `view.${kind}` }], n.span);
+    return node(
+      { op: "host", operation: "host.view", arguments: args },
+      ty,
+      [{ kind: "host", name: `view.${kind}` }],
+      n.span,
+    );
   }
 
   /**
@@ -945,19 +1141,32 @@ export class ExpressionAnalyzer {
     let i = 0;
     const captures: string[] = [];
     const first = args[0];
-    if (first !== undefined && first.kind === "list" && first.items[0]?.kind === "symbol" && first.items[0].name === "captures") {
+    if (
+      first !== undefined &&
+      first.kind === "list" &&
+      first.items[0]?.kind === "symbol" &&
+      first.items[0].name === "captures"
+    ) {
       for (const c of first.items.slice(1)) {
         if (c.kind !== "symbol") fail("unknown_name", "captures entries must be lexical names", c.span);
-        if (captures.includes(c.name)) fail("duplicate_name", `infer captures lexical name '${c.name}' more than once`, c.span);
-        if (!scope.has(c.name)) fail("unknown_name", `infer capture '${c.name}' is not bound in the parent scope`, c.span);
+        if (captures.includes(c.name))
+          fail("duplicate_name", `infer captures lexical name '${c.name}' more than once`, c.span);
+        if (!scope.has(c.name))
+          fail("unknown_name", `infer capture '${c.name}' is not bound in the parent scope`, c.span);
         captures.push(c.name);
       }
       i = 1;
     }
     let declared: YaoType | undefined;
     const ret = args[i];
-    if (ret !== undefined && ret.kind === "list" && ret.items[0]?.kind === "symbol" && ret.items[0].name === "returns") {
-      if (ret.items.length !== 2) fail("invalid_type", "infer result declaration must be exactly (returns TYPE)", ret.span);
+    if (
+      ret !== undefined &&
+      ret.kind === "list" &&
+      ret.items[0]?.kind === "symbol" &&
+      ret.items[0].name === "returns"
+    ) {
+      if (ret.items.length !== 2)
+        fail("invalid_type", "infer result declaration must be exactly (returns TYPE)", ret.span);
       declared = this.parseValidatedType(ret.items[1]!, ret.span);
       i++;
     }
@@ -985,9 +1194,11 @@ export class ExpressionAnalyzer {
     const branches: ParBranch[] = [];
     const fields = new Map<string, YaoType>();
     for (const m of members) {
-      if (m.kind !== "list" || m.items.length !== 3) fail("type_mismatch", "par members must be (branch NAME EXPR)", m.span);
+      if (m.kind !== "list" || m.items.length !== 3)
+        fail("type_mismatch", "par members must be (branch NAME EXPR)", m.span);
       const [h, nameNode, e] = m.items as [SNode, SNode, SNode];
-      if (h.kind !== "symbol" || h.name !== "branch") fail("unknown_operator", "par members must start with branch", h.span);
+      if (h.kind !== "symbol" || h.name !== "branch")
+        fail("unknown_operator", "par members must start with branch", h.span);
       if (nameNode.kind !== "symbol") fail("unknown_name", "branch name must be a symbol", nameNode.span);
       if (!isIdentifier(nameNode.name)) fail("unknown_name", `invalid branch name '${nameNode.name}'`, nameNode.span);
       if (fields.has(nameNode.name)) fail("duplicate_name", `duplicate par branch '${nameNode.name}'`, nameNode.span);
@@ -1004,7 +1215,9 @@ export class ExpressionAnalyzer {
     this.requirePure("run operand", [program]);
     if (isErrorType(program.ty)) return node({ op: "run", program }, ERROR_TYPE, program.effects, n.span);
     if (program.ty.kind !== "program") {
-      fail("type_mismatch", "run operand must have Program<T, E> type", program.span, { label: `expected a Program, found ${displayType(program.ty)}` });
+      fail("type_mismatch", "run operand must have Program<T, E> type", program.span, {
+        label: `expected a Program, found ${displayType(program.ty)}`,
+      });
     }
     const effects = unionEffects(program.effects, [{ kind: "program", name: program.ty.value.effects }]);
     return node({ op: "run", program }, program.ty.value.output, effects, n.span);
@@ -1025,7 +1238,13 @@ export class ExpressionAnalyzer {
     if (fn.signatureKnown === false) {
       // The declaration's parameters were already reported; do not guess at this application.
       return node(
-        { op: "function_application", function: name, arguments: this.irArguments(args), parameters: [], body: fn.body },
+        {
+          op: "function_application",
+          function: name,
+          arguments: this.irArguments(args),
+          parameters: [],
+          body: fn.body,
+        },
         ERROR_TYPE,
         unionEffects(effectsOf(values), fn.body.effects),
         n.span,
@@ -1038,7 +1257,8 @@ export class ExpressionAnalyzer {
         fail("type_mismatch", `missing required fn argument '${p.name}'`, n.span, {
           label: `missing argument '${p.name}'`,
           hint: `add (${p.name} VALUE) to the application of '${name}'`,
-          related: p.span === undefined ? undefined : [{ span: p.span, message: `parameter '${p.name}' is declared here` }],
+          related:
+            p.span === undefined ? undefined : [{ span: p.span, message: `parameter '${p.name}' is declared here` }],
         });
       }
     }
@@ -1047,7 +1267,11 @@ export class ExpressionAnalyzer {
       if (p === undefined) {
         fail("unknown_name", `unknown fn argument '${a.name}'`, a.span, {
           label: `'${name}' has no parameter '${a.name}'`,
-          hint: didYouMean(a.name, paramNames) ?? (paramNames.length === 0 ? `'${name}' takes no arguments` : `its parameters are ${paramNames.map((x) => `'${x}'`).join(", ")}`),
+          hint:
+            didYouMean(a.name, paramNames) ??
+            (paramNames.length === 0
+              ? `'${name}' takes no arguments`
+              : `its parameters are ${paramNames.map((x) => `'${x}'`).join(", ")}`),
         });
       }
       if (a.values.length !== 1) fail("type_mismatch", `fn argument '${a.name}' requires exactly one value`, a.span);
@@ -1055,7 +1279,9 @@ export class ExpressionAnalyzer {
         a.values[0]!.ty,
         p.ty,
         a.span,
-        p.span === undefined ? undefined : { span: p.span, message: `parameter '${p.name}' is declared ${displayType(p.ty)} here` },
+        p.span === undefined
+          ? undefined
+          : { span: p.span, message: `parameter '${p.name}' is declared ${displayType(p.ty)} here` },
       );
     }
     const bound = this.env.requirements.tools;
@@ -1081,13 +1307,32 @@ export class ExpressionAnalyzer {
   }
 }
 
-
 /** How other languages spell Yao's operators (yao-v0.1.md §5.13 has only the named forms). */
 const OPERATOR_ALIASES: Record<string, string> = {
-  "+": "add", "-": "sub", "*": "mul", "/": "div",
-  "=": "eq", "==": "eq", "!=": "ne", "/=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge",
-  "&&": "and", "||": "or", "!": "not",
-  let: "bind", define: "bind", set: "bind", do: "seq", begin: "seq", progn: "seq", cond: "if", case: "match", when: "if",
+  "+": "add",
+  "-": "sub",
+  "*": "mul",
+  "/": "div",
+  "=": "eq",
+  "==": "eq",
+  "!=": "ne",
+  "/=": "ne",
+  "<": "lt",
+  "<=": "le",
+  ">": "gt",
+  ">=": "ge",
+  "&&": "and",
+  "||": "or",
+  "!": "not",
+  let: "bind",
+  define: "bind",
+  set: "bind",
+  do: "seq",
+  begin: "seq",
+  progn: "seq",
+  cond: "if",
+  case: "match",
+  when: "if",
 };
 
 function unknownOperatorTeaching(op: string, functions: readonly string[]): { label: string; hint?: string } {
@@ -1098,6 +1343,7 @@ function unknownOperatorTeaching(op: string, functions: readonly string[]): { la
   const suggestion = didYouMean(op, [...KEYWORDS, ...functions]);
   return {
     label: "not a Yao operator or declared function",
-    hint: suggestion ?? "expressions start with a Yao operator (add, if, seq, call, …) or the name of a declared (fn …)",
+    hint:
+      suggestion ?? "expressions start with a Yao operator (add, if, seq, call, …) or the name of a declared (fn …)",
   };
 }

@@ -98,7 +98,11 @@ export function parseFunctionDeclaration(form: SNode, types: TypeTable, sink: Er
             hint: didYouMean(clause, CLAUSES) ?? `fn clauses are ${CLAUSES.join(", ")}`,
           });
         }
-        if (seen.has(clause)) fail("duplicate_name", `duplicate fn.${clause} declaration`, c.span, { label: "declared a second time", hint: `keep one (${clause} …)` });
+        if (seen.has(clause))
+          fail("duplicate_name", `duplicate fn.${clause} declaration`, c.span, {
+            label: "declared a second time",
+            hint: `keep one (${clause} …)`,
+          });
         seen.add(clause);
         failedClauses.add(clause); // until it is read without error
         const args = c.items.slice(1);
@@ -108,7 +112,11 @@ export function parseFunctionDeclaration(form: SNode, types: TypeTable, sink: Er
             const v = args[0]!;
             if (v.kind !== "symbol") fail("unknown_name", "fn visibility must be internal or exported", v.span);
             if (v.name !== "internal" && v.name !== "exported") {
-              fail("invalid_type", `unknown fn visibility '${v.name}'`, v.span, { hint: didYouMean(v.name, ["internal", "exported"]) ?? "write (visibility internal) or (visibility exported)" });
+              fail("invalid_type", `unknown fn visibility '${v.name}'`, v.span, {
+                hint:
+                  didYouMean(v.name, ["internal", "exported"]) ??
+                  "write (visibility internal) or (visibility exported)",
+              });
             }
             visibility = v.name;
             break;
@@ -118,7 +126,9 @@ export function parseFunctionDeclaration(form: SNode, types: TypeTable, sink: Er
             const v = args[0]!;
             if (v.kind === "list") fail("invalid_type", "fn description must be a string", v.span);
             if (v.kind === "symbol" || trimWhiteSpace(v.value) === "") {
-              fail("invalid_type", "fn description must be a non-empty string", v.span, { hint: 'write (description "what the function does")' });
+              fail("invalid_type", "fn description must be a non-empty string", v.span, {
+                hint: 'write (description "what the function does")',
+              });
             }
             description = v.value;
             break;
@@ -148,7 +158,10 @@ export function parseFunctionDeclaration(form: SNode, types: TypeTable, sink: Er
   }
   const missing = (clause: string, message: string, hint: string): void => {
     if (failedClauses.has(clause)) return; // already reported where it is written
-    sink.attempt(() => fail("invalid_type", message, form.span, { label: `no (${clause} …) clause`, hint }), () => undefined);
+    sink.attempt(
+      () => fail("invalid_type", message, form.span, { label: `no (${clause} …) clause`, hint }),
+      () => undefined,
+    );
   };
   if (visibility === "exported" && description === undefined && !failedClauses.has("description")) {
     sink.attempt(
@@ -161,12 +174,28 @@ export function parseFunctionDeclaration(form: SNode, types: TypeTable, sink: Er
     );
   }
   if (visibility === "exported" && effects === undefined) {
-    missing("effects", `exported fn '${name}' requires an explicit (effects ...) upper bound`, "add (effects) for a pure function, or list what it may do, e.g. (effects (tool read))");
+    missing(
+      "effects",
+      `exported fn '${name}' requires an explicit (effects ...) upper bound`,
+      "add (effects) for a pure function, or list what it may do, e.g. (effects (tool read))",
+    );
   }
-  if (params === undefined) missing("params", `fn '${name}' is missing (params ...)`, "add (params) when it takes no arguments, or (params (NAME TYPE) …)");
-  if (returns === undefined) missing("returns", `fn '${name}' is missing (returns TYPE)`, "add (returns TYPE) naming the type of the body's value");
-  if (body === undefined) missing("body", `fn '${name}' is missing (body EXPR)`, "add (body EXPR) with the function's one Yao expression");
-  const recovered = sink.errors.length > errorsBefore || params === undefined || body === undefined || returns === undefined;
+  if (params === undefined)
+    missing(
+      "params",
+      `fn '${name}' is missing (params ...)`,
+      "add (params) when it takes no arguments, or (params (NAME TYPE) …)",
+    );
+  if (returns === undefined)
+    missing(
+      "returns",
+      `fn '${name}' is missing (returns TYPE)`,
+      "add (returns TYPE) naming the type of the body's value",
+    );
+  if (body === undefined)
+    missing("body", `fn '${name}' is missing (body EXPR)`, "add (body EXPR) with the function's one Yao expression");
+  const recovered =
+    sink.errors.length > errorsBefore || params === undefined || body === undefined || returns === undefined;
   // Without its parameters the body's names cannot be resolved: analysing it would only repeat the error.
   const analyseBody = body !== undefined && params !== undefined && !failedClauses.has("params");
   return {
@@ -187,15 +216,22 @@ function parseParams(entries: readonly SNode[], types: TypeTable, sink: ErrorSin
   const out: FunctionParameter[] = [];
   for (const p of entries) {
     if (p.kind !== "list") fail("type_mismatch", "fn parameter must be (NAME TYPE)", p.span);
-    if (p.items.length !== 2) fail("invalid_type", "fn parameter must contain exactly NAME and TYPE", p.span, { hint: "write each parameter as (NAME TYPE), e.g. (path String)" });
+    if (p.items.length !== 2)
+      fail("invalid_type", "fn parameter must contain exactly NAME and TYPE", p.span, {
+        hint: "write each parameter as (NAME TYPE), e.g. (path String)",
+      });
     const [n, t] = p.items as [SNode, SNode];
     if (n.kind !== "symbol") fail("unknown_name", "binding name must be a symbol without '$'", n.span);
-    if (n.name.startsWith("$") || !isIdentifier(n.name)) fail("unknown_name", `invalid binding name '${n.name}'`, n.span);
+    if (n.name.startsWith("$") || !isIdentifier(n.name))
+      fail("unknown_name", `invalid binding name '${n.name}'`, n.span);
     if (n.name === RUNTIME_BINDING || out.some((o) => o.name === n.name)) {
       const first = out.find((o) => o.name === n.name);
       fail("duplicate_name", `invalid or duplicate fn parameter '${n.name}'`, n.span, {
         related: first?.span === undefined ? undefined : [{ span: first.span, message: "first declared here" }],
-        hint: n.name === RUNTIME_BINDING ? "'runtime' is bound implicitly; choose another name" : "give each parameter its own name",
+        hint:
+          n.name === RUNTIME_BINDING
+            ? "'runtime' is bound implicitly; choose another name"
+            : "give each parameter its own name",
       });
     }
     const ty = recoverTypeNames(parseType(t), types, p.span, t, sink);
@@ -255,10 +291,12 @@ export class FunctionModule implements FunctionResolver {
       fail("recursive_function", `recursive HNS function cycle is not supported: ${cycle}`, decl.form.span, {
         label: `'${name}' is reached again from '${members[members.length - 1]}'`,
         hint: "HNS functions form an acyclic call graph; move the repeated step into the caller or unroll it",
-        related: members.map((m, i) => ({
-          span: this.declarations.get(m)!.form.span,
-          message: `'${m}' calls '${members[i + 1] ?? name}'`,
-        })).slice(1),
+        related: members
+          .map((m, i) => ({
+            span: this.declarations.get(m)!.form.span,
+            message: `'${m}' calls '${members[i + 1] ?? name}'`,
+          }))
+          .slice(1),
       });
     }
     if (this.stack.length >= MAX_CALL_DEPTH) {
@@ -286,7 +324,12 @@ export class FunctionModule implements FunctionResolver {
 
   /** What callers see of a function whose body has errors: its declaration. */
   private declaredOnly(decl: FunctionDeclaration): CompiledFunction {
-    const body: HirExpr = { kind: { op: "literal", value: { kind: "nil" } }, ty: decl.returns, effects: decl.effects ?? NO_EFFECTS, span: decl.form.span };
+    const body: HirExpr = {
+      kind: { op: "literal", value: { kind: "nil" } },
+      ty: decl.returns,
+      effects: decl.effects ?? NO_EFFECTS,
+      span: decl.form.span,
+    };
     return {
       name: decl.name,
       visibility: decl.visibility,
@@ -307,7 +350,15 @@ export class FunctionModule implements FunctionResolver {
       fail("type_mismatch", `expected ${debugType(decl.returns)}, found ${debugType(body.ty)}`, body.span, {
         label: `expected ${displayType(decl.returns)}, found ${displayType(body.ty)}`,
         hint: `make the body produce ${displayType(decl.returns)}, or change the declared (returns …) type`,
-        related: decl.returnsSpan === undefined ? undefined : [{ span: decl.returnsSpan, message: `'${decl.name}' is declared to return ${displayType(decl.returns)} here` }],
+        related:
+          decl.returnsSpan === undefined
+            ? undefined
+            : [
+                {
+                  span: decl.returnsSpan,
+                  message: `'${decl.name}' is declared to return ${displayType(decl.returns)} here`,
+                },
+              ],
       });
     }
     if (decl.effects !== undefined && !isEffectSubset(body.effects, decl.effects)) {

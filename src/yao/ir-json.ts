@@ -32,14 +32,26 @@ export function encodeType(t: YaoType): JObject {
     case "option":
       return jobj(["kind", t.kind], ["value", encodeType(t.value)]);
     case "structural_record":
-      return jobj(["kind", t.kind], ["value", jobjOf(sortByCodePoints(t.value.keys()).map((k): [string, JValue] => [k, encodeType(t.value.get(k)!)]))]);
+      return jobj(
+        ["kind", t.kind],
+        [
+          "value",
+          jobjOf(sortByCodePoints(t.value.keys()).map((k): [string, JValue] => [k, encodeType(t.value.get(k)!)])),
+        ],
+      );
     case "result":
-      return jobj(["kind", t.kind], ["value", jobj(["ok", encodeType(t.value.ok)], ["error", encodeType(t.value.error)])]);
+      return jobj(
+        ["kind", t.kind],
+        ["value", jobj(["ok", encodeType(t.value.ok)], ["error", encodeType(t.value.error)])],
+      );
     case "ref":
     case "named":
       return jobj(["kind", t.kind], ["value", t.value]);
     case "program":
-      return jobj(["kind", t.kind], ["value", jobj(["output", encodeType(t.value.output)], ["effects", encodeEffects(t.value.effects)])]);
+      return jobj(
+        ["kind", t.kind],
+        ["value", jobj(["output", encodeType(t.value.output)], ["effects", encodeEffects(t.value.effects)])],
+      );
     default:
       return jobj(["kind", t.kind]);
   }
@@ -79,7 +91,9 @@ function encodeKind(k: HirKind): JObject {
     case "literal":
       return jobj(["op", k.op], ["value", encodeLiteral(k.value)]);
     case "reference":
-      return k.path === undefined ? jobj(["op", k.op], ["root", k.root]) : jobj(["op", k.op], ["root", k.root], ["path", [...k.path]]);
+      return k.path === undefined
+        ? jobj(["op", k.op], ["root", k.root])
+        : jobj(["op", k.op], ["root", k.root], ["path", [...k.path]]);
     case "list":
       return jobj(["op", k.op], ["elements", k.elements.map(e)]);
     case "dict":
@@ -116,7 +130,12 @@ function encodeKind(k: HirKind): JObject {
     case "bind":
       return jobj(["op", k.op], ["name", k.name], ["value", e(k.value)]);
     case "if":
-      return jobj(["op", k.op], ["condition", e(k.condition)], ["when_true", e(k.when_true)], ["when_false", e(k.when_false)]);
+      return jobj(
+        ["op", k.op],
+        ["condition", e(k.condition)],
+        ["when_true", e(k.when_true)],
+        ["when_false", e(k.when_false)],
+      );
     case "match":
       return jobj(
         ["op", k.op],
@@ -148,9 +167,18 @@ function encodeKind(k: HirKind): JObject {
         ["body", e(k.body)],
       );
     case "infer_body":
-      return jobj(["op", k.op], ["body", e(k.body)], ["captures", [...k.captures]], ["result", encodeType(k.result)], ["source", k.source]);
+      return jobj(
+        ["op", k.op],
+        ["body", e(k.body)],
+        ["captures", [...k.captures]],
+        ["result", encodeType(k.result)],
+        ["source", k.source],
+      );
     case "par":
-      return jobj(["op", k.op], ["branches", k.branches.map((b) => jobj(["name", b.name], ["body", e(b.body)], ["span", encodeSpan(b.span)]))]);
+      return jobj(
+        ["op", k.op],
+        ["branches", k.branches.map((b) => jobj(["name", b.name], ["body", e(b.body)], ["span", encodeSpan(b.span)]))],
+      );
     case "run":
       return jobj(["op", k.op], ["program", e(k.program)]);
     case "host":
@@ -159,7 +187,12 @@ function encodeKind(k: HirKind): JObject {
 }
 
 export function encodeExpr(x: HirExpr): JObject {
-  return jobj(["kind", encodeKind(x.kind)], ["ty", encodeType(x.ty)], ["effects", encodeEffects(x.effects)], ["span", encodeSpan(x.span)]);
+  return jobj(
+    ["kind", encodeKind(x.kind)],
+    ["ty", encodeType(x.ty)],
+    ["effects", encodeEffects(x.effects)],
+    ["span", encodeSpan(x.span)],
+  );
 }
 
 function encodeFields(fields: readonly { name: string; ty: YaoType; span: Span }[]): JValue[] {
@@ -172,7 +205,12 @@ export function encodeTypeDefinition(d: TypeDefinition): JObject {
     : jobj(
         ["kind", "union"],
         ["name", d.name],
-        ["variants", d.variants.map((v) => jobj(["name", v.name], ["fields", encodeFields(v.fields)], ["span", encodeSpan(v.span)]))],
+        [
+          "variants",
+          d.variants.map((v) =>
+            jobj(["name", v.name], ["fields", encodeFields(v.fields)], ["span", encodeSpan(v.span)]),
+          ),
+        ],
         ["span", encodeSpan(d.span)],
       );
 }
@@ -190,7 +228,10 @@ export function encodeProgram(p: YaoProgram): JObject {
         ["objects", names(p.requirements.objects)],
       ),
     ],
-    ["types", jobjOf(sortByCodePoints(p.types.keys()).map((k): [string, JValue] => [k, encodeTypeDefinition(p.types.get(k)!)]))],
+    [
+      "types",
+      jobjOf(sortByCodePoints(p.types.keys()).map((k): [string, JValue] => [k, encodeTypeDefinition(p.types.get(k)!)])),
+    ],
     ["body", encodeExpr(p.body)],
     ["output", encodeType(p.output)],
     ["effects", encodeEffects(p.effects)],

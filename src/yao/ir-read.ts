@@ -63,7 +63,8 @@ function num(v: JValue | undefined, p: Path): number {
   return Number(i);
 }
 const at = (o: JObject, key: string, _p: Path): JValue | undefined => o.get(key);
-const field = (p: Path, key: string | number): Path => `${p}/${typeof key === "number" ? key : escapePointerToken(key)}`;
+const field = (p: Path, key: string | number): Path =>
+  `${p}/${typeof key === "number" ? key : escapePointerToken(key)}`;
 
 /** The file name decoded spans carry when the caller does not say where the program came from. */
 export const PERSISTED_PROGRAM = "<persisted program>";
@@ -79,12 +80,27 @@ function span(v: JValue | undefined, p: Path): SourceSpan {
   const o = obj(v, p);
   const loc = (x: JValue | undefined, q: Path) => {
     const l = obj(x, q);
-    return { byte: num(l.get("byte"), field(q, "byte")), line: num(l.get("line"), field(q, "line")), column: num(l.get("column"), field(q, "column")) };
+    return {
+      byte: num(l.get("byte"), field(q, "byte")),
+      line: num(l.get("line"), field(q, "line")),
+      column: num(l.get("column"), field(q, "column")),
+    };
   };
   return { file: decodingFile, start: loc(o.get("start"), field(p, "start")), end: loc(o.get("end"), field(p, "end")) };
 }
 
-const SIMPLE = new Set(["nil", "bool", "int", "float", "string", "bytes", "json", "evidence_candidate", "outcome_candidate", "context_transaction"]);
+const SIMPLE = new Set([
+  "nil",
+  "bool",
+  "int",
+  "float",
+  "string",
+  "bytes",
+  "json",
+  "evidence_candidate",
+  "outcome_candidate",
+  "context_transaction",
+]);
 
 function type(v: JValue | undefined, p: Path): YaoType {
   const o = obj(v, p);
@@ -104,14 +120,23 @@ function type(v: JValue | undefined, p: Path): YaoType {
     }
     case "result": {
       const r = obj(value, vp);
-      return { kind, value: { ok: type(r.get("ok"), field(vp, "ok")), error: type(r.get("error"), field(vp, "error")) } };
+      return {
+        kind,
+        value: { ok: type(r.get("ok"), field(vp, "ok")), error: type(r.get("error"), field(vp, "error")) },
+      };
     }
     case "ref":
     case "named":
       return { kind, value: str(value, vp) };
     case "program": {
       const r = obj(value, vp);
-      return { kind, value: { output: type(r.get("output"), field(vp, "output")), effects: effects(r.get("effects"), field(vp, "effects")) } };
+      return {
+        kind,
+        value: {
+          output: type(r.get("output"), field(vp, "output")),
+          effects: effects(r.get("effects"), field(vp, "effects")),
+        },
+      };
     }
     default:
       throw new IrError(field(p, "kind"), `unknown type kind '${kind}'`);
@@ -192,7 +217,21 @@ const KIND_FIELDS: Record<string, readonly string[]> = {
   host: ["operation", "arguments"],
 };
 
-const OPERATORS = new Set(["equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "and", "or", "not", "add", "subtract", "multiply", "divide"]);
+const OPERATORS = new Set([
+  "equal",
+  "not_equal",
+  "less",
+  "less_equal",
+  "greater",
+  "greater_equal",
+  "and",
+  "or",
+  "not",
+  "add",
+  "subtract",
+  "multiply",
+  "divide",
+]);
 
 function strings(v: JValue | undefined, p: Path): string[] {
   return arr(v, p).map((x, i) => str(x, field(p, i)));
@@ -224,7 +263,8 @@ function kind(v: JValue | undefined, p: Path): HirKind {
   const op = str(o.get("op"), field(p, "op"));
   const allowed = KIND_FIELDS[op];
   if (allowed === undefined || !Object.hasOwn(KIND_FIELDS, op)) throw new IrError(field(p, "op"), `unknown op '${op}'`);
-  for (const [k] of o.entries) if (k !== "op" && !allowed.includes(k)) throw new IrError(field(p, k), `unknown field '${k}' in op '${op}'`);
+  for (const [k] of o.entries)
+    if (k !== "op" && !allowed.includes(k)) throw new IrError(field(p, k), `unknown field '${k}' in op '${op}'`);
   const g = (k: string) => at(o, k, p);
   const f = (k: string) => field(p, k);
   const e = (k: string) => expr(g(k), f(k));
@@ -233,7 +273,9 @@ function kind(v: JValue | undefined, p: Path): HirKind {
     case "literal":
       return { op, value: literal(g("value"), f("value")) };
     case "reference":
-      return o.has("path") ? { op, root: str(g("root"), f("root")), path: strings(g("path"), f("path")) } : { op, root: str(g("root"), f("root")) };
+      return o.has("path")
+        ? { op, root: str(g("root"), f("root")), path: strings(g("path"), f("path")) }
+        : { op, root: str(g("root"), f("root")) };
     case "list":
       return { op, elements: es("elements") };
     case "dict":
@@ -248,7 +290,12 @@ function kind(v: JValue | undefined, p: Path): HirKind {
     case "record":
       return { op, type_name: str(g("type_name"), f("type_name")), fields: pairs(g("fields"), f("fields")) };
     case "variant":
-      return { op, type_name: str(g("type_name"), f("type_name")), variant: str(g("variant"), f("variant")), fields: pairs(g("fields"), f("fields")) };
+      return {
+        op,
+        type_name: str(g("type_name"), f("type_name")),
+        variant: str(g("variant"), f("variant")),
+        fields: pairs(g("fields"), f("fields")),
+      };
     case "option_none":
       return { op, inner: type(g("inner"), f("inner")) };
     case "result_ok":
@@ -259,7 +306,8 @@ function kind(v: JValue | undefined, p: Path): HirKind {
       return { op, kind: e("kind"), value: e("value"), refs: es("refs") };
     case "outcome_candidate": {
       const status = str(g("status"), f("status"));
-      if (status !== "succeeded" && status !== "failed" && status !== "blocked") throw new IrError(f("status"), `unknown outcome status '${status}'`);
+      if (status !== "succeeded" && status !== "failed" && status !== "blocked")
+        throw new IrError(f("status"), `unknown outcome status '${status}'`);
       return { op, status: status as OutcomeStatus, value: e("value"), evidence: es("evidence") };
     }
     case "context_transaction":
@@ -289,7 +337,10 @@ function kind(v: JValue | undefined, p: Path): HirKind {
             bindings: arr(co.get("bindings"), field(q, "bindings")).map((b, j) => {
               const bq = field(field(q, "bindings"), j);
               const bo = obj(b, bq);
-              return { field: str(bo.get("field"), field(bq, "field")), binding: str(bo.get("binding"), field(bq, "binding")) };
+              return {
+                field: str(bo.get("field"), field(bq, "field")),
+                binding: str(bo.get("binding"), field(bq, "binding")),
+              };
             }),
             body: expr(co.get("body"), field(q, "body")),
             span: span(co.get("span"), field(q, "span")),
@@ -324,13 +375,21 @@ function kind(v: JValue | undefined, p: Path): HirKind {
         branches: arr(g("branches"), f("branches")).map((b, i) => {
           const q = field(f("branches"), i);
           const bo = obj(b, q);
-          return { name: str(bo.get("name"), field(q, "name")), body: expr(bo.get("body"), field(q, "body")), span: span(bo.get("span"), field(q, "span")) };
+          return {
+            name: str(bo.get("name"), field(q, "name")),
+            body: expr(bo.get("body"), field(q, "body")),
+            span: span(bo.get("span"), field(q, "span")),
+          };
         }),
       };
     case "run":
       return { op, program: e("program") };
     default:
-      return { op: "host", operation: str(g("operation"), f("operation")), arguments: namedArguments(g("arguments"), f("arguments")) };
+      return {
+        op: "host",
+        operation: str(g("operation"), f("operation")),
+        arguments: namedArguments(g("arguments"), f("arguments")),
+      };
   }
 }
 
@@ -348,7 +407,11 @@ function fields(v: JValue | undefined, p: Path): FieldDefinition[] {
   return arr(v, p).map((x, i) => {
     const q = field(p, i);
     const o = obj(x, q);
-    return { name: str(o.get("name"), field(q, "name")), ty: type(o.get("ty"), field(q, "ty")), span: span(o.get("span"), field(q, "span")) };
+    return {
+      name: str(o.get("name"), field(q, "name")),
+      ty: type(o.get("ty"), field(q, "ty")),
+      span: span(o.get("span"), field(q, "span")),
+    };
   });
 }
 
@@ -362,7 +425,11 @@ function typeDefinition(v: JValue | undefined, p: Path): TypeDefinition {
     const variants = arr(o.get("variants"), field(p, "variants")).map((x, i) => {
       const q = field(field(p, "variants"), i);
       const vo = obj(x, q);
-      return { name: str(vo.get("name"), field(q, "name")), fields: fields(vo.get("fields"), field(q, "fields")), span: span(vo.get("span"), field(q, "span")) };
+      return {
+        name: str(vo.get("name"), field(q, "name")),
+        fields: fields(vo.get("fields"), field(q, "fields")),
+        span: span(vo.get("span"), field(q, "span")),
+      };
     });
     return { kind: k, name, variants, span: s };
   }
@@ -388,7 +455,10 @@ function decodeProgramIn(v: JValue): YaoProgram {
   const req = obj(o.get("requirements"), "/requirements");
   const requirements: Requirements = {
     tools: nullableNames(req.get("tools"), "/requirements/tools"),
-    effects: req.get("effects") === null || req.get("effects") === undefined ? null : effects(req.get("effects"), "/requirements/effects"),
+    effects:
+      req.get("effects") === null || req.get("effects") === undefined
+        ? null
+        : effects(req.get("effects"), "/requirements/effects"),
     objects: nullableNames(req.get("objects"), "/requirements/objects"),
   };
   const owner = str(o.get("owner"), "/owner");
@@ -432,12 +502,16 @@ export function readPersistedProgram(input: string | JValue, file?: string): Per
   try {
     program = decodeProgram(value, file);
   } catch (e) {
-    if (e instanceof IrError) return bad(`persisted Yao program is not valid IR 0.1: ${e.message} at ${e.pointer || "/"}`, e.pointer);
+    if (e instanceof IrError)
+      return bad(`persisted Yao program is not valid IR 0.1: ${e.message} at ${e.pointer || "/"}`, e.pointer);
     throw e;
   }
   const hash = programHash(program);
   if (hash !== program.source_hash) {
-    return bad(`persisted Yao program source_hash ${program.source_hash} does not match its program_hash ${hash}`, "/source_hash");
+    return bad(
+      `persisted Yao program source_hash ${program.source_hash} does not match its program_hash ${hash}`,
+      "/source_hash",
+    );
   }
   return { ok: true, program, programHash: hash };
 }

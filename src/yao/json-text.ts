@@ -123,7 +123,13 @@ export function parseJson(text: string, maxDepth = 4096): JValue {
 /** The tree as ordered values, with an explicit stack: IR nests thousands deep. */
 function toJValue(root: JsonTree): JValue {
   const convert = (n: JsonTree): JValue =>
-    n.type === "object" ? new JObject([]) : n.type === "array" ? [] : n.type === "number" ? (n.value as bigint) : n.value;
+    n.type === "object"
+      ? new JObject([])
+      : n.type === "array"
+        ? []
+        : n.type === "number"
+          ? (n.value as bigint)
+          : n.value;
   const top = convert(root);
   const stack: [JsonTree, JValue][] = [[root, top]];
   while (stack.length > 0) {

@@ -165,7 +165,9 @@ export function signatureFromSchema(tool: string, schema: unknown): Signature | 
   const props = schema["properties"];
   const args = new Map<string, YaoType>();
   for (const key of Object.keys(props)) args.set(key, schemaPropertyType(props[key]));
-  const req = Array.isArray(schema["required"]) ? schema["required"].filter((r): r is string => typeof r === "string") : [];
+  const req = Array.isArray(schema["required"])
+    ? schema["required"].filter((r): r is string => typeof r === "string")
+    : [];
   return { arguments: args, required: [...new Set(req)], result: T.json };
 }
 

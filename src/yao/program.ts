@@ -55,7 +55,8 @@ export function analyzeRoot(input: ProgramInput): ProgramAnalysis {
   const root = input.root;
   if (root.kind !== "list") fail("type_mismatch", "program root must be (eval ...) or (infer ...)", root.span);
   const head = root.items[0];
-  if (head === undefined || head.kind !== "symbol") fail("unknown_operator", "program root is missing an evaluation owner", root.span);
+  if (head === undefined || head.kind !== "symbol")
+    fail("unknown_operator", "program root is missing an evaluation owner", root.span);
   if (head.name !== "eval" && head.name !== "infer") {
     fail("unknown_operator", `unknown program root '${head.name}'; expected eval or infer`, head.span);
   }
@@ -69,7 +70,8 @@ export function analyzeRoot(input: ProgramInput): ProgramAnalysis {
 
   const types: TypeTable = new Map();
   for (const source of input.typeSources ?? []) {
-    if (!isHeaded(source, "types")) fail("invalid_type", "HNS module type source must have a (types ...) root", source.span);
+    if (!isHeaded(source, "types"))
+      fail("invalid_type", "HNS module type source must have a (types ...) root", source.span);
     parseTypesForm(source, types, (n) => `bound HNS module declares type '${n}' more than once`);
   }
   if (isHeaded(root.items[i], "types")) {
@@ -77,16 +79,23 @@ export function analyzeRoot(input: ProgramInput): ProgramAnalysis {
     const localTypes: TypeTable = new Map();
     parseTypesForm(local, localTypes);
     for (const [name, def] of localTypes) {
-      if (types.has(name)) fail("duplicate_name", `program type '${name}' conflicts with the bound HNS module type`, local.span);
+      if (types.has(name))
+        fail("duplicate_name", `program type '${name}' conflicts with the bound HNS module type`, local.span);
       types.set(name, def);
     }
   }
   const sink = input.sink ?? new ErrorSink();
-  sink.attempt(() => validateTypeTable(types, sink), () => undefined);
+  sink.attempt(
+    () => validateTypeTable(types, sink),
+    () => undefined,
+  );
 
   const declarations = new Map<string, FunctionDeclaration>();
   for (const f of input.functions ?? []) {
-    const decl = sink.attempt(() => parseFunctionDeclaration(f, types, sink), () => undefined);
+    const decl = sink.attempt(
+      () => parseFunctionDeclaration(f, types, sink),
+      () => undefined,
+    );
     if (decl === undefined) continue;
     const first = declarations.get(decl.name);
     if (first !== undefined) {
@@ -120,24 +129,36 @@ export function analyzeRoot(input: ProgramInput): ProgramAnalysis {
   const rest = root.items.slice(i);
   const analyzer = new ExpressionAnalyzer(env, false);
   const scope = Scope.root(input.profile.runtime);
-  const body = sink.attempt<HirExpr | undefined>(() => {
-    if (owner === "runtime") {
-      if (rest.length !== 1) {
-        fail("invalid_type", "eval requires exactly one body after declarations; use seq for multiple steps", root.span, {
-          hint: "wrap the steps in (seq STEP …): an (eval …) holds one expression",
-        });
+  const body = sink.attempt<HirExpr | undefined>(
+    () => {
+      if (owner === "runtime") {
+        if (rest.length !== 1) {
+          fail(
+            "invalid_type",
+            "eval requires exactly one body after declarations; use seq for multiple steps",
+            root.span,
+            {
+              hint: "wrap the steps in (seq STEP …): an (eval …) holds one expression",
+            },
+          );
+        }
+        return analyzer.expr(rest[0]!, scope, 0);
       }
-      return analyzer.expr(rest[0]!, scope, 0);
-    }
-    if (rest.length === 0) fail("invalid_type", "infer requires one Yao body", root.span);
-    return analyzer.infer(rest, root, scope, 0, true);
-  }, () => undefined);
+      if (rest.length === 0) fail("invalid_type", "infer requires one Yao body", root.span);
+      return analyzer.infer(rest, root, scope, 0, true);
+    },
+    () => undefined,
+  );
   if (body === undefined || sink.errors.length > 0) throw new AnalysisErrors(sink.errors);
 
   checkDeclaredEffects(body, requirements.effects);
   const linked = countLinkedNodes(body);
   if (linked > MAX_LINKED_NODES) {
-    fail("resource_limit", `statically linked Yao HIR contains ${linked} nodes, exceeding the limit of ${MAX_LINKED_NODES}`, root.span);
+    fail(
+      "resource_limit",
+      `statically linked Yao HIR contains ${linked} nodes, exceeding the limit of ${MAX_LINKED_NODES}`,
+      root.span,
+    );
   }
   const sortedTypes = new Map(sortByCodePoints(types.keys()).map((k) => [k, types.get(k)!]));
   const unhashed: YaoProgram = {

@@ -23,7 +23,8 @@ export function parseTypesForm(form: SList, into: TypeTable, duplicateMessage?: 
   const local = new Set<string>();
   for (const decl of form.items.slice(1)) {
     const def = parseTypeDeclaration(decl, local);
-    if (into.has(def.name) && duplicateMessage !== undefined) fail("duplicate_name", duplicateMessage(def.name), decl.span);
+    if (into.has(def.name) && duplicateMessage !== undefined)
+      fail("duplicate_name", duplicateMessage(def.name), decl.span);
     into.set(def.name, def);
   }
 }
@@ -37,7 +38,11 @@ function parseTypeDeclaration(decl: SNode, seen: Set<string>): TypeDefinition {
   if (RESERVED_TYPE_NAMES.has(name.name) || !isIdentifier(name.name)) {
     fail("invalid_type", `invalid or reserved type name '${name.name}'`, name.span);
   }
-  if (seen.has(name.name)) fail("duplicate_name", `duplicate type '${name.name}'`, name.span, { label: "declared a second time", hint: "rename or remove one of the two declarations" });
+  if (seen.has(name.name))
+    fail("duplicate_name", `duplicate type '${name.name}'`, name.span, {
+      label: "declared a second time",
+      hint: "rename or remove one of the two declarations",
+    });
   seen.add(name.name);
   if (kind.name === "record") {
     return { kind: "record", name: name.name, fields: parseFields(rest), span: decl.span };
@@ -63,7 +68,8 @@ function parseTypeDeclaration(decl: SNode, seen: Set<string>): TypeDefinition {
 }
 
 function parseFields(items: readonly SNode[]): FieldDefinition[] {
-  if (items.length > MAX_FIELDS) fail("resource_limit", `field count ${items.length} exceeds ${MAX_FIELDS}`, items[0]!.span);
+  if (items.length > MAX_FIELDS)
+    fail("resource_limit", `field count ${items.length} exceeds ${MAX_FIELDS}`, items[0]!.span);
   const fields: FieldDefinition[] = [];
   const names = new Set<string>();
   for (const f of items) {
@@ -127,7 +133,12 @@ export function namedTypesIn(t: YaoType): string[] {
 export function validateTypeNames(t: YaoType, types: TypeTable, span: SourceSpan | undefined, syntax?: SNode): void {
   for (const n of namedTypesIn(t)) {
     if (!types.has(n) && !isErrorType({ kind: "named", value: n })) {
-      fail("invalid_type", `unknown type '${n}'`, (syntax && symbolSpan(syntax, n)) ?? span, unknownTypeTeaching(n, types));
+      fail(
+        "invalid_type",
+        `unknown type '${n}'`,
+        (syntax && symbolSpan(syntax, n)) ?? span,
+        unknownTypeTeaching(n, types),
+      );
     }
   }
 }
@@ -137,7 +148,9 @@ function unknownTypeTeaching(name: string, types: TypeTable): { label: string; h
   const suggestion = didYouMean(name, known);
   return {
     label: "no type of this name",
-    hint: suggestion ?? `declare it in the entry's (types (record ${name} …)), or use a built-in type such as String, Int or Json`,
+    hint:
+      suggestion ??
+      `declare it in the entry's (types (record ${name} …)), or use a built-in type such as String, Int or Json`,
   };
 }
 
@@ -156,11 +169,26 @@ function symbolSpan(node: SNode, name: string): SourceSpan | undefined {
  * `validateTypeNames` that records instead of stopping: each unknown name is reported once to the
  * sink and replaced by the recovery type, so uses of the value add no further errors.
  */
-export function recoverTypeNames(t: YaoType, types: TypeTable, span: SourceSpan | undefined, syntax: SNode | undefined, sink: ErrorSink): YaoType {
+export function recoverTypeNames(
+  t: YaoType,
+  types: TypeTable,
+  span: SourceSpan | undefined,
+  syntax: SNode | undefined,
+  sink: ErrorSink,
+): YaoType {
   let bad = false;
   for (const n of namedTypesIn(t)) {
     if (types.has(n) || isErrorType({ kind: "named", value: n })) continue;
-    sink.attempt(() => fail("invalid_type", `unknown type '${n}'`, (syntax && symbolSpan(syntax, n)) ?? span, unknownTypeTeaching(n, types)), () => undefined);
+    sink.attempt(
+      () =>
+        fail(
+          "invalid_type",
+          `unknown type '${n}'`,
+          (syntax && symbolSpan(syntax, n)) ?? span,
+          unknownTypeTeaching(n, types),
+        ),
+      () => undefined,
+    );
     bad = true;
   }
   return bad ? withoutUnknownNames(t, types) : t;
@@ -175,11 +203,20 @@ function withoutUnknownNames(t: YaoType, types: TypeTable): YaoType {
     case "option":
       return { kind: t.kind, value: withoutUnknownNames(t.value, types) };
     case "result":
-      return { kind: "result", value: { ok: withoutUnknownNames(t.value.ok, types), error: withoutUnknownNames(t.value.error, types) } };
+      return {
+        kind: "result",
+        value: { ok: withoutUnknownNames(t.value.ok, types), error: withoutUnknownNames(t.value.error, types) },
+      };
     case "structural_record":
-      return { kind: "structural_record", value: new Map([...t.value].map(([k, v]) => [k, withoutUnknownNames(v, types)])) };
+      return {
+        kind: "structural_record",
+        value: new Map([...t.value].map(([k, v]) => [k, withoutUnknownNames(v, types)])),
+      };
     case "program":
-      return { kind: "program", value: { output: withoutUnknownNames(t.value.output, types), effects: t.value.effects } };
+      return {
+        kind: "program",
+        value: { output: withoutUnknownNames(t.value.output, types), effects: t.value.effects },
+      };
     default:
       return t;
   }
@@ -218,7 +255,13 @@ function spanOf(def: TypeDefinition): SourceSpan {
 /** Names that reach themselves: members of a non-trivial SCC or with a self edge (iterative Tarjan). */
 function cyclicNames(types: TypeTable): Set<string> {
   const edges = new Map<string, string[]>();
-  for (const [n, def] of types) edges.set(n, fieldTypesOf(def).flatMap(namedTypesIn).filter((m) => types.has(m)));
+  for (const [n, def] of types)
+    edges.set(
+      n,
+      fieldTypesOf(def)
+        .flatMap(namedTypesIn)
+        .filter((m) => types.has(m)),
+    );
   const index = new Map<string, number>();
   const low = new Map<string, number>();
   const onStack = new Set<string>();
@@ -306,7 +349,8 @@ function isAuthorityBearing(u: YaoType): boolean {
 /** §3.5: `from-json`, `to-json` and `json-object` accept only JSON-crossable types. */
 export function checkJsonCrossable(t: YaoType, types: TypeTable, span: SourceSpan): void {
   const unknown = findInType(t, types, (u) => u.kind === "named" && !types.has(u.value));
-  if (unknown !== undefined && unknown.kind === "named") fail("invalid_type", `unknown JSON type '${unknown.value}'`, span);
+  if (unknown !== undefined && unknown.kind === "named")
+    fail("invalid_type", `unknown JSON type '${unknown.value}'`, span);
   const bad = findInType(t, types, isAuthorityBearing);
   if (bad !== undefined) {
     fail(

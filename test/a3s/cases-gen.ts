@@ -14,7 +14,13 @@ import { checkManifestText } from "../../src/a3s/manifest/check.js";
 import { DEFAULT_OKF_LIMITS, type OkfLimits } from "../../src/a3s/okf/contract.js";
 import { inspectOkfBundleFiles } from "../../src/a3s/okf/inspect.js";
 import { components, extension, fileName, rejectsRelativePath } from "../../src/a3s/manifest/rust-path.js";
-import { formatVersion, formatVersionReq, parseVersion, parseVersionReq, reqMatches } from "../../src/a3s/resolve/semver.js";
+import {
+  formatVersion,
+  formatVersionReq,
+  parseVersion,
+  parseVersionReq,
+  reqMatches,
+} from "../../src/a3s/resolve/semver.js";
 import { REPO } from "./helpers.js";
 import { atlasManifest, WORKBENCH_MANIFEST } from "./own-package.js";
 
@@ -93,27 +99,111 @@ export const ACL_INPUTS: [string, string, "canonical" | "lenient" | "accepted" |
 ];
 
 /** SemVer requirement inputs with the versions each is matched against, and whether it must parse. */
-export const SEMVER_VERSIONS = ["0.1.9", "0.5.0", "0.5.4", "0.6.0-rc.2", "0.6.0", "2.0.0-beta.1", "2.0.0", "2.4.6", "2.8.1", "3.0.0", "3.2.0", "3.2.0-alpha.1"];
+export const SEMVER_VERSIONS = [
+  "0.1.9",
+  "0.5.0",
+  "0.5.4",
+  "0.6.0-rc.2",
+  "0.6.0",
+  "2.0.0-beta.1",
+  "2.0.0",
+  "2.4.6",
+  "2.8.1",
+  "3.0.0",
+  "3.2.0",
+  "3.2.0-alpha.1",
+];
 export const SEMVER_REQS: [string, boolean][] = [
-  ["^2.4.6", true], ["2.4.6", true], ["=2.4.6", true], [">=2.0.0, <3.0.0", true], [">=2.0.0,<3.0.0", true], [">=2.0.0 <3.0.0", false],
-  ["~2.4", true], ["~2.4.6", true], ["~2", true], ["*", true], ["2.*", true], ["2.x", true], ["2.4.*", true], ["^2", true], ["^2.4", true],
-  [">= 2.0.0", true], [" ^2.0.0", true], ["^2.0.0 ", true], ["^2.0.0-beta.1", true], ["^2.0.0+meta", true], ["^02.0.0", false], ["", false],
-  ["^2.0.0 || ^3.0.0", false], ["newest", false], ["<3", true], [">2.0.0", true], ["<=2.0.0", true], ["^0.5.0", true], [">=0.5.0, <0.6.0", true],
-  ["^0.5", true], ["^0.5.4", true], ["~0.5", true], ["^0.0.3", true], ["*, *", false], ["2.0.0 - 3.0.0", false], ["v2.4.6", false], ["x", true],
-  [">=2.0.0, <3.0.0, !=2.4.6", false], ["^2.0.0-0", true], ["~>2.0", false], ["==2.0.0", false], ["^ 2.0.0", true], ["2", true], ["2.4", true],
-  [">=0.5.0, <0.6.0-0", true], ["^2.0.0, ^2.4.0", true],
+  ["^2.4.6", true],
+  ["2.4.6", true],
+  ["=2.4.6", true],
+  [">=2.0.0, <3.0.0", true],
+  [">=2.0.0,<3.0.0", true],
+  [">=2.0.0 <3.0.0", false],
+  ["~2.4", true],
+  ["~2.4.6", true],
+  ["~2", true],
+  ["*", true],
+  ["2.*", true],
+  ["2.x", true],
+  ["2.4.*", true],
+  ["^2", true],
+  ["^2.4", true],
+  [">= 2.0.0", true],
+  [" ^2.0.0", true],
+  ["^2.0.0 ", true],
+  ["^2.0.0-beta.1", true],
+  ["^2.0.0+meta", true],
+  ["^02.0.0", false],
+  ["", false],
+  ["^2.0.0 || ^3.0.0", false],
+  ["newest", false],
+  ["<3", true],
+  [">2.0.0", true],
+  ["<=2.0.0", true],
+  ["^0.5.0", true],
+  [">=0.5.0, <0.6.0", true],
+  ["^0.5", true],
+  ["^0.5.4", true],
+  ["~0.5", true],
+  ["^0.0.3", true],
+  ["*, *", false],
+  ["2.0.0 - 3.0.0", false],
+  ["v2.4.6", false],
+  ["x", true],
+  [">=2.0.0, <3.0.0, !=2.4.6", false],
+  ["^2.0.0-0", true],
+  ["~>2.0", false],
+  ["==2.0.0", false],
+  ["^ 2.0.0", true],
+  ["2", true],
+  ["2.4", true],
+  [">=0.5.0, <0.6.0-0", true],
+  ["^2.0.0, ^2.4.0", true],
 ];
 export const SEMVER_VERSION_INPUTS: [string, boolean][] = [
-  ["2.4.6", true], ["2.4", false], ["02.4.6", false], ["2.4.6-beta.2", true], ["2.4.6+build.9", true], ["2.4.6-beta+b", true], [" 2.4.6", false],
-  ["v2.4.6", false], ["2.4.6-07", false], ["2.4.6-a..b", false], ["0.0.0", true], ["18446744073709551615.1.0", true], ["18446744073709551616.1.0", false],
+  ["2.4.6", true],
+  ["2.4", false],
+  ["02.4.6", false],
+  ["2.4.6-beta.2", true],
+  ["2.4.6+build.9", true],
+  ["2.4.6-beta+b", true],
+  [" 2.4.6", false],
+  ["v2.4.6", false],
+  ["2.4.6-07", false],
+  ["2.4.6-a..b", false],
+  ["0.0.0", true],
+  ["18446744073709551615.1.0", true],
+  ["18446744073709551616.1.0", false],
 ];
 
 /** Rust `Path` inputs: [path, rejected by validate_relative_path]. */
 export const RUST_PATHS: [string, boolean][] = [
-  ["tools/render/bin/render", false], ["./tools/y", true], ["tools/./y", false], ["tools//y", false], ["tools/y/", false], ["../y", true],
-  ["tools/../y", true], ["/root/y", true], ["", true], ["tools\\..\\y", false], ["D:\\y", false], ["D:/y", false], ["skills/audit/SKILL.md", false],
-  ["skills/audit/SKILL.md/", false], ["AUDIT.md", false], ["flows/plan.ts", false], ["flows/.ts", false], ["flows/plan.d.ts", false],
-  ["ui/main.html", false], ["ui/.css", false], ["tools/search/openapi.YAML", false], ["m/n/..", true], ["~/y", false], ["p q/r s", false], [".", true],
+  ["tools/render/bin/render", false],
+  ["./tools/y", true],
+  ["tools/./y", false],
+  ["tools//y", false],
+  ["tools/y/", false],
+  ["../y", true],
+  ["tools/../y", true],
+  ["/root/y", true],
+  ["", true],
+  ["tools\\..\\y", false],
+  ["D:\\y", false],
+  ["D:/y", false],
+  ["skills/audit/SKILL.md", false],
+  ["skills/audit/SKILL.md/", false],
+  ["AUDIT.md", false],
+  ["flows/plan.ts", false],
+  ["flows/.ts", false],
+  ["flows/plan.d.ts", false],
+  ["ui/main.html", false],
+  ["ui/.css", false],
+  ["tools/search/openapi.YAML", false],
+  ["m/n/..", true],
+  ["~/y", false],
+  ["p q/r s", false],
+  [".", true],
 ];
 
 const M = WORKBENCH_MANIFEST;
@@ -129,41 +219,119 @@ export const MANIFEST_CASES: [string, string, string | null, string?][] = [
   ["requires-use-not-semver", edit('">=0.3.0, <0.4.0"', '"current"'), "use.extension.manifest_invalid"],
   ["requires-use-caret-ok", edit('">=0.3.0, <0.4.0"', '"^0.3.0"'), null],
   ["requires-use-star", edit('">=0.3.0, <0.4.0"', '"*"'), "use.extension.manifest_invalid"],
-  ["repository-missing", edit('  repository {\n    url      = "https://github.com/acme/workbench"\n    revision = "fedcba9876543210fedcba9876543210fedcba98"\n  }\n', ""), "use.extension.manifest_invalid"],
-  ["repository-http", edit('"https://github.com/acme/workbench"', '"http://github.com/acme/workbench"'), "use.extension.manifest_invalid"],
-  ["repository-credentials", edit('"https://github.com/acme/workbench"', '"https://me:secret@github.com/acme/workbench"'), "use.extension.manifest_invalid"],
-  ["repository-revision-short", edit('"fedcba9876543210fedcba9876543210fedcba98"', '"fedcba98"'), "use.extension.manifest_invalid"],
-  ["repository-revision-upper", edit('"fedcba9876543210fedcba9876543210fedcba98"', '"FEDCBA9876543210FEDCBA9876543210FEDCBA98"'), "use.extension.manifest_invalid"],
+  [
+    "repository-missing",
+    edit(
+      '  repository {\n    url      = "https://github.com/acme/workbench"\n    revision = "fedcba9876543210fedcba9876543210fedcba98"\n  }\n',
+      "",
+    ),
+    "use.extension.manifest_invalid",
+  ],
+  [
+    "repository-http",
+    edit('"https://github.com/acme/workbench"', '"http://github.com/acme/workbench"'),
+    "use.extension.manifest_invalid",
+  ],
+  [
+    "repository-credentials",
+    edit('"https://github.com/acme/workbench"', '"https://me:secret@github.com/acme/workbench"'),
+    "use.extension.manifest_invalid",
+  ],
+  [
+    "repository-revision-short",
+    edit('"fedcba9876543210fedcba9876543210fedcba98"', '"fedcba98"'),
+    "use.extension.manifest_invalid",
+  ],
+  [
+    "repository-revision-upper",
+    edit('"fedcba9876543210fedcba9876543210fedcba98"', '"FEDCBA9876543210FEDCBA9876543210FEDCBA98"'),
+    "use.extension.manifest_invalid",
+  ],
   ["two-extension-blocks", `${M}${M}`, "use.extension.manifest_invalid"],
   ["top-level-attribute", `owner = "x"\n${M}`, "use.extension.manifest_invalid"],
-  ["unknown-extension-attribute", edit('  route          = "workbench"\n', '  route          = "workbench"\n  colour         = "blue"\n'), "use.extension.manifest_invalid"],
+  [
+    "unknown-extension-attribute",
+    edit('  route          = "workbench"\n', '  route          = "workbench"\n  colour         = "blue"\n'),
+    "use.extension.manifest_invalid",
+  ],
   ["package-id-uppercase", edit('"acme/workbench" {', '"Acme/workbench" {'), "use.extension.manifest_invalid"],
   ["package-id-three-segments", edit('"acme/workbench" {', '"acme/work/bench" {'), "use.extension.manifest_invalid"],
   ["schema-version-string", edit("schema_version = 3", 'schema_version = "3"'), "use.extension.manifest_invalid"],
   ["version-v-prefix", edit('"3.2.0"', '"v3.2.0"'), "use.extension.manifest_invalid"],
   ["version-prerelease-ok", edit('"3.2.0"', '"3.2.0-rc.1"'), null],
-  ["route-uppercase", edit('"workbench"\n  requires_use', '"Workbench"\n  requires_use'), "use.extension.manifest_invalid"],
+  [
+    "route-uppercase",
+    edit('"workbench"\n  requires_use', '"Workbench"\n  requires_use'),
+    "use.extension.manifest_invalid",
+  ],
   ["actions-unknown", edit('["read", "execute"]', '["read", "fly"]'), "use.extension.manifest_invalid"],
   ["actions-duplicate", edit('["read", "execute"]', '["read", "read"]'), "use.extension.manifest_invalid"],
-  ["tool-both-sources", edit('    executable  = "tools/render/bin/render"\n', '    executable  = "tools/render/bin/render"\n    release     = "releases/render.json"\n'), "use.extension.manifest_invalid"],
+  [
+    "tool-both-sources",
+    edit(
+      '    executable  = "tools/render/bin/render"\n',
+      '    executable  = "tools/render/bin/render"\n    release     = "releases/render.json"\n',
+    ),
+    "use.extension.manifest_invalid",
+  ],
   ["tool-timeout-zero", edit("timeout_ms  = 60000", "timeout_ms  = 0"), "use.extension.manifest_invalid"],
   ["tool-command-invalid", edit('"acme-workbench-render"', '"render now!"'), "use.extension.manifest_invalid"],
-  ["tool-activation-invalid", edit('    activation  = "lazy"', '    activation  = "sometimes"'), "use.extension.manifest_invalid"],
-  ["tool-optional-string", edit("    json_output = true\n", '    json_output = "yes"\n'), "use.extension.manifest_invalid"],
-  ["tool-service-contract-ext", edit('"tools/search/openapi.json"', '"tools/search/openapi.txt"'), "use.extension.manifest_invalid"],
-  ["tool-bare-ident-values-ok", edit('    workload    = "task"\n    interface   = "cli"', "    workload    = task\n    interface   = cli"), null, "a3s.acl.unquoted_word"],
+  [
+    "tool-activation-invalid",
+    edit('    activation  = "lazy"', '    activation  = "sometimes"'),
+    "use.extension.manifest_invalid",
+  ],
+  [
+    "tool-optional-string",
+    edit("    json_output = true\n", '    json_output = "yes"\n'),
+    "use.extension.manifest_invalid",
+  ],
+  [
+    "tool-service-contract-ext",
+    edit('"tools/search/openapi.json"', '"tools/search/openapi.txt"'),
+    "use.extension.manifest_invalid",
+  ],
+  [
+    "tool-bare-ident-values-ok",
+    edit('    workload    = "task"\n    interface   = "cli"', "    workload    = task\n    interface   = cli"),
+    null,
+    "a3s.acl.unquoted_word",
+  ],
   ["mcp-transport-unsupported", edit('"streamable-http"', '"carrier-pigeon"'), "use.extension.manifest_invalid"],
   ["mcp-args-non-string", edit('["run", "--stdio"]', '["run", 2]'), "use.extension.manifest_invalid"],
   ["skill-not-skill-md", edit('"skills/peek/SKILL.md"', '"skills/peek/README.md"'), "use.extension.manifest_invalid"],
   ["skill-parent-path", edit('"skills/peek/SKILL.md"', '"../skills/peek/SKILL.md"'), "use.extension.path_escape"],
-  ["skill-duplicate-requires", edit('requires_tool = ["render"]', 'requires_tool = ["render", "render"]'), "use.extension.manifest_invalid"],
+  [
+    "skill-duplicate-requires",
+    edit('requires_tool = ["render"]', 'requires_tool = ["render", "render"]'),
+    "use.extension.manifest_invalid",
+  ],
   ["ui-entry-htm", edit('"ui/status/index.html"', '"ui/status/index.htm"'), "use.extension.manifest_invalid"],
-  ["ui-binds-unknown-mcp", edit('bind_mcp  = ["catalog"]', 'bind_mcp  = ["nowhere"]'), "use.extension.manifest_invalid"],
-  ["okf-format-0.1", add(`  okf "notes" {\n    format_version = "0.1"\n    root = "okf/notes"\n    content_digest = "sha256:${"a".repeat(64)}"\n    concept_count = 1\n    file_count = 1\n    expanded_bytes = 10\n    max_files = 256\n    max_concepts = 64\n    max_expanded_bytes = 67108864\n    max_document_bytes = 1048576\n    max_links_per_document = 2048\n    optional = false\n  }`), "use.extension.manifest_invalid"],
-  ["duplicate-attribute-last-wins", edit('  route          = "workbench"\n', '  route          = "workbench"\n  route          = "workbench"\n'), null, "a3s.acl.duplicate_attribute"],
+  [
+    "ui-binds-unknown-mcp",
+    edit('bind_mcp  = ["catalog"]', 'bind_mcp  = ["nowhere"]'),
+    "use.extension.manifest_invalid",
+  ],
+  [
+    "okf-format-0.1",
+    add(
+      `  okf "notes" {\n    format_version = "0.1"\n    root = "okf/notes"\n    content_digest = "sha256:${"a".repeat(64)}"\n    concept_count = 1\n    file_count = 1\n    expanded_bytes = 10\n    max_files = 256\n    max_concepts = 64\n    max_expanded_bytes = 67108864\n    max_document_bytes = 1048576\n    max_links_per_document = 2048\n    optional = false\n  }`,
+    ),
+    "use.extension.manifest_invalid",
+  ],
+  [
+    "duplicate-attribute-last-wins",
+    edit('  route          = "workbench"\n', '  route          = "workbench"\n  route          = "workbench"\n'),
+    null,
+    "a3s.acl.duplicate_attribute",
+  ],
   ["missing-closing-brace-ok", M.replace(/}\n$/, ""), null, "a3s.acl.unclosed_block"],
   ["acl-parse-error", edit("schema_version = 3", "schema_version = ]"), "use.extension.manifest_invalid"],
-  ["dependency-or-range", add('  dependency "acme/base" {\n    version = "^1.0.0 || ^2.0.0"\n  }'), "use.extension.manifest_invalid"],
+  [
+    "dependency-or-range",
+    add('  dependency "acme/base" {\n    version = "^1.0.0 || ^2.0.0"\n  }'),
+    "use.extension.manifest_invalid",
+  ],
   ["dependency-missing-version", add('  dependency "acme/base" {\n  }'), "use.extension.manifest_invalid"],
 ];
 
@@ -171,23 +339,85 @@ const concept = "---\ntype: Guideline\n---\n";
 /** OKF inspection cases: [id, files, limits, expected error code (null = inspects)]. */
 export const OKF_CASES: [string, [string, string | number[]][], OkfLimits, string | null][] = [
   ["no-concepts", [["index.md", "# Index only\n"]], DEFAULT_OKF_LIMITS, "use.okf.bundle_invalid"],
-  ["duplicate-path", [["n.md", concept], ["n.md", concept]], DEFAULT_OKF_LIMITS, "use.okf.bundle_invalid"],
-  ["non-md-only-counts", [["n.md", concept], ["blob.bin", [0x00, 0xfe, 0x10]]], DEFAULT_OKF_LIMITS, null],
-  ["wikilink-dangling", [["concepts/n.md", `${concept}\nSee [[m]] and [[m.md]] and [[gone]].\n`], ["concepts/m.md", concept]], DEFAULT_OKF_LIMITS, null],
+  [
+    "duplicate-path",
+    [
+      ["n.md", concept],
+      ["n.md", concept],
+    ],
+    DEFAULT_OKF_LIMITS,
+    "use.okf.bundle_invalid",
+  ],
+  [
+    "non-md-only-counts",
+    [
+      ["n.md", concept],
+      ["blob.bin", [0x00, 0xfe, 0x10]],
+    ],
+    DEFAULT_OKF_LIMITS,
+    null,
+  ],
+  [
+    "wikilink-dangling",
+    [
+      ["concepts/n.md", `${concept}\nSee [[m]] and [[m.md]] and [[gone]].\n`],
+      ["concepts/m.md", concept],
+    ],
+    DEFAULT_OKF_LIMITS,
+    null,
+  ],
   ["trailing-slash-index", [["concepts/n.md", `${concept}\n[folder](./)\n`]], DEFAULT_OKF_LIMITS, null],
-  ["external-and-fragment-links", [["n.md", `${concept}\n[a](https://example.org) [b](#intro) [c](mailto:x@example.org)\n`]], DEFAULT_OKF_LIMITS, null],
+  [
+    "external-and-fragment-links",
+    [["n.md", `${concept}\n[a](https://example.org) [b](#intro) [c](mailto:x@example.org)\n`]],
+    DEFAULT_OKF_LIMITS,
+    null,
+  ],
   ["type-numeric", [["n.md", "---\ntype: 42\n---\n"]], DEFAULT_OKF_LIMITS, "use.okf.bundle_invalid"],
   ["type-padded", [["n.md", '---\ntype: "Guideline "\n---\n']], DEFAULT_OKF_LIMITS, "use.okf.bundle_invalid"],
-  ["index-numeric-version", [["index.md", "---\nokf_version: 0.2\n---\n"], ["n.md", concept]], DEFAULT_OKF_LIMITS, "use.okf.bundle_invalid"],
-  ["log-setext-h2", [["n.md", concept], ["log.md", "Heading\n---\n"]], DEFAULT_OKF_LIMITS, "use.okf.bundle_invalid"],
-  ["log-invalid-date", [["n.md", concept], ["log.md", "## 2026-04-31\n"]], DEFAULT_OKF_LIMITS, "use.okf.bundle_invalid"],
+  [
+    "index-numeric-version",
+    [
+      ["index.md", "---\nokf_version: 0.2\n---\n"],
+      ["n.md", concept],
+    ],
+    DEFAULT_OKF_LIMITS,
+    "use.okf.bundle_invalid",
+  ],
+  [
+    "log-setext-h2",
+    [
+      ["n.md", concept],
+      ["log.md", "Heading\n---\n"],
+    ],
+    DEFAULT_OKF_LIMITS,
+    "use.okf.bundle_invalid",
+  ],
+  [
+    "log-invalid-date",
+    [
+      ["n.md", concept],
+      ["log.md", "## 2026-04-31\n"],
+    ],
+    DEFAULT_OKF_LIMITS,
+    "use.okf.bundle_invalid",
+  ],
   ["crlf-frontmatter", [["n.md", "---\r\ntype: Guideline\r\n---\r\ntext\r\n"]], DEFAULT_OKF_LIMITS, null],
   ["root-absolute-link", [["concepts/n.md", `${concept}\n[top](/index.md) [t2](/)\n`]], DEFAULT_OKF_LIMITS, null],
   ["path-escape-file", [["../n.md", concept]], DEFAULT_OKF_LIMITS, "use.okf.path_escape"],
-  ["limit-exceeded", [["a.md", concept], ["b.md", concept]], { maxFiles: 1, maxConcepts: 1, maxExpandedBytes: 64, maxDocumentBytes: 64, maxLinksPerDocument: 1 }, "use.okf.limit_exceeded"],
+  [
+    "limit-exceeded",
+    [
+      ["a.md", concept],
+      ["b.md", concept],
+    ],
+    { maxFiles: 1, maxConcepts: 1, maxExpandedBytes: 64, maxDocumentBytes: 64, maxLinksPerDocument: 1 },
+    "use.okf.limit_exceeded",
+  ],
 ];
 
-export const okfBytes = (c: string | number[]): Uint8Array => (typeof c === "string" ? enc.encode(c) : new Uint8Array(c));
+export const okfBytes = (c: string | number[]): Uint8Array =>
+  typeof c === "string" ? enc.encode(c) : new Uint8Array(c);
 
 export function aclResult(input: string) {
   const r = parseAcl(input, "a3s-use-extension.acl");
@@ -215,7 +445,12 @@ export function versionResult(v: string) {
   return r.ok ? { ok: true as const, display: formatVersion(r.value) } : { ok: false as const, error: r.error };
 }
 
-export const pathResult = (p: string) => ({ components: components(p), rejects: rejectsRelativePath(p), fileName: fileName(p), extension: extension(p) });
+export const pathResult = (p: string) => ({
+  components: components(p),
+  rejects: rejectsRelativePath(p),
+  fileName: fileName(p),
+  extension: extension(p),
+});
 
 export function manifestResult(text: string) {
   const r = checkManifestText(text, "a3s-use-extension.acl");
@@ -227,10 +462,21 @@ export function manifestResult(text: string) {
 }
 
 export function okfResult(files: [string, string | number[]][], limits: OkfLimits) {
-  const r = inspectOkfBundleFiles(files.map(([path, c]) => ({ path, bytes: okfBytes(c) })), limits);
+  const r = inspectOkfBundleFiles(
+    files.map(([path, c]) => ({ path, bytes: okfBytes(c) })),
+    limits,
+  );
   if (!r.ok) return { ok: false as const, errors: r.errors.map((e) => ({ code: e.code, message: e.message })) };
   const i = r.inspection;
-  return { ok: true as const, conceptCount: i.conceptCount, fileCount: i.fileCount, expandedBytes: i.expandedBytes, contentDigest: i.contentDigest, concepts: i.concepts, diagnostics: i.diagnostics.map((d) => [d.path, d.target]) };
+  return {
+    ok: true as const,
+    conceptCount: i.conceptCount,
+    fileCount: i.fileCount,
+    expandedBytes: i.expandedBytes,
+    contentDigest: i.contentDigest,
+    concepts: i.concepts,
+    diagnostics: i.diagnostics.map((d) => [d.path, d.target]),
+  };
 }
 
 function write(name: string, value: unknown): void {
@@ -239,10 +485,51 @@ function write(name: string, value: unknown): void {
 }
 
 export function writeCases(): void {
-  write("acl-parse", ACL_INPUTS.map(([id, input, expect]) => ({ id, input, expect, result: aclResult(input) })));
-  write("semver-requirements", SEMVER_REQS.map(([requirement, ok]) => ({ requirement, expect: ok ? "ok" : "error", result: reqResult(requirement) })));
-  write("semver-versions", SEMVER_VERSION_INPUTS.map(([version, ok]) => ({ version, expect: ok ? "ok" : "error", result: versionResult(version) })));
-  write("rust-paths", RUST_PATHS.map(([path, rejects]) => ({ path, expect: rejects ? "rejected" : "relative", result: pathResult(path) })));
-  write("manifest-rules", MANIFEST_CASES.map(([id, text, code, strict]) => ({ id, text, expect: { code, strict: strict ?? null }, result: manifestResult(text) })));
-  write("okf-inspection", OKF_CASES.map(([id, files, limits, code]) => ({ id, files, limits, expect: code, result: okfResult(files, limits) })));
+  write(
+    "acl-parse",
+    ACL_INPUTS.map(([id, input, expect]) => ({ id, input, expect, result: aclResult(input) })),
+  );
+  write(
+    "semver-requirements",
+    SEMVER_REQS.map(([requirement, ok]) => ({
+      requirement,
+      expect: ok ? "ok" : "error",
+      result: reqResult(requirement),
+    })),
+  );
+  write(
+    "semver-versions",
+    SEMVER_VERSION_INPUTS.map(([version, ok]) => ({
+      version,
+      expect: ok ? "ok" : "error",
+      result: versionResult(version),
+    })),
+  );
+  write(
+    "rust-paths",
+    RUST_PATHS.map(([path, rejects]) => ({
+      path,
+      expect: rejects ? "rejected" : "relative",
+      result: pathResult(path),
+    })),
+  );
+  write(
+    "manifest-rules",
+    MANIFEST_CASES.map(([id, text, code, strict]) => ({
+      id,
+      text,
+      expect: { code, strict: strict ?? null },
+      result: manifestResult(text),
+    })),
+  );
+  write(
+    "okf-inspection",
+    OKF_CASES.map(([id, files, limits, code]) => ({
+      id,
+      files,
+      limits,
+      expect: code,
+      result: okfResult(files, limits),
+    })),
+  );
 }

@@ -8,7 +8,16 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { splitReferenceMessage } from "../../src/a3s/messages.js";
 import type { OkfLimits } from "../../src/a3s/okf/contract.js";
-import { aclResult, CASES, manifestResult, okfResult, pathResult, reqResult, versionResult, writeCases } from "./cases-gen.js";
+import {
+  aclResult,
+  CASES,
+  manifestResult,
+  okfResult,
+  pathResult,
+  reqResult,
+  versionResult,
+  writeCases,
+} from "./cases-gen.js";
 
 if (process.env["A3S_WRITE_FIXTURES"] === "1") writeCases();
 
@@ -22,7 +31,10 @@ describe("ACL reader (fixtures/a3s/cases/acl-parse.json)", () => {
     expect(r).toEqual(c.result);
     if (c.expect === "rejected") {
       expect(r.blocks).toBeNull();
-      expect(splitReferenceMessage(r.referenceError!)).toMatchObject({ code: "use.extension.manifest_invalid", message: expect.stringMatching(/^Failed to parse extension ACL: Parse error at line \d+, column \d+: /) });
+      expect(splitReferenceMessage(r.referenceError!)).toMatchObject({
+        code: "use.extension.manifest_invalid",
+        message: expect.stringMatching(/^Failed to parse extension ACL: Parse error at line \d+, column \d+: /),
+      });
       expect(r.strictErrors.length).toBeGreaterThan(0);
     } else {
       expect(r.referenceError).toBeNull();
@@ -31,25 +43,35 @@ describe("ACL reader (fixtures/a3s/cases/acl-parse.json)", () => {
       if (c.expect === "lenient") expect(r.strictErrors.length).toBeGreaterThan(0);
     }
   });
-  test("every verdict is represented", () => expect(new Set(cases.map((c) => c.expect))).toEqual(new Set(["canonical", "lenient", "accepted", "rejected"])));
+  test("every verdict is represented", () =>
+    expect(new Set(cases.map((c) => c.expect))).toEqual(new Set(["canonical", "lenient", "accepted", "rejected"])));
 });
 
 describe("Cargo SemVer (fixtures/a3s/cases/semver-*.json)", () => {
-  const reqs = load<{ requirement: string; expect: string; result: ReturnType<typeof reqResult> }>("semver-requirements");
+  const reqs = load<{ requirement: string; expect: string; result: ReturnType<typeof reqResult> }>(
+    "semver-requirements",
+  );
   test.each(reqs.map((c) => [JSON.stringify(c.requirement), c] as const))("requirement %s", (_n, c) => {
     const r = reqResult(c.requirement);
     expect(r).toEqual(c.result);
     expect(r.ok ? "ok" : "error").toBe(c.expect);
   });
-  const versions = load<{ version: string; expect: string; result: ReturnType<typeof versionResult> }>("semver-versions");
+  const versions = load<{ version: string; expect: string; result: ReturnType<typeof versionResult> }>(
+    "semver-versions",
+  );
   test.each(versions.map((c) => [JSON.stringify(c.version), c] as const))("version %s", (_n, c) => {
     const r = versionResult(c.version);
     expect(r).toEqual(c.result);
     expect(r.ok ? "ok" : "error").toBe(c.expect);
   });
   test("caret, tilde and comparators select the documented versions", () => {
-    const m = (req: string) => Object.entries(reqs.find((c) => c.requirement === req)!.result).length && (reqResult(req) as { matches: Record<string, boolean> }).matches;
-    const selected = (req: string) => Object.entries(m(req)).filter(([, ok]) => ok).map(([v]) => v);
+    const m = (req: string) =>
+      Object.entries(reqs.find((c) => c.requirement === req)!.result).length &&
+      (reqResult(req) as { matches: Record<string, boolean> }).matches;
+    const selected = (req: string) =>
+      Object.entries(m(req))
+        .filter(([, ok]) => ok)
+        .map(([v]) => v);
     expect(selected("^2.4.6")).toEqual(["2.4.6", "2.8.1"]);
     expect(selected("~2.4")).toEqual(["2.4.6"]);
     expect(selected("^0.5.0")).toEqual(["0.5.0", "0.5.4"]);
@@ -69,7 +91,12 @@ describe("Rust path semantics (fixtures/a3s/cases/rust-paths.json)", () => {
 });
 
 describe("schema v3 manifest rules (fixtures/a3s/cases/manifest-rules.json)", () => {
-  const cases = load<{ id: string; text: string; expect: { code: string | null; strict: string | null }; result: ReturnType<typeof manifestResult> }>("manifest-rules");
+  const cases = load<{
+    id: string;
+    text: string;
+    expect: { code: string | null; strict: string | null };
+    result: ReturnType<typeof manifestResult>;
+  }>("manifest-rules");
   test.each(cases.map((c) => [c.id, c] as const))("%s", (_id, c) => {
     const r = manifestResult(c.text);
     expect(r).toEqual(c.result);
@@ -90,7 +117,13 @@ describe("schema v3 manifest rules (fixtures/a3s/cases/manifest-rules.json)", ()
 });
 
 describe("OKF inspection (fixtures/a3s/cases/okf-inspection.json)", () => {
-  const cases = load<{ id: string; files: [string, string | number[]][]; limits: OkfLimits; expect: string | null; result: ReturnType<typeof okfResult> }>("okf-inspection");
+  const cases = load<{
+    id: string;
+    files: [string, string | number[]][];
+    limits: OkfLimits;
+    expect: string | null;
+    result: ReturnType<typeof okfResult>;
+  }>("okf-inspection");
   test.each(cases.map((c) => [c.id, c] as const))("%s", (_id, c) => {
     const r = okfResult(c.files, c.limits);
     expect(r).toEqual(c.result);

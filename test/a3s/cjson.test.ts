@@ -13,7 +13,9 @@ import { REPO } from "./helpers.js";
 const A3S = join(REPO, "fixtures", "a3s");
 const files = [
   ...readdirSync(join(A3S, "locks")).map((f) => join("locks", f)),
-  ...readdirSync(join(A3S, "registry")).flatMap((r) => readdirSync(join(A3S, "registry", r, "records")).map((f) => join("registry", r, "records", f))),
+  ...readdirSync(join(A3S, "registry")).flatMap((r) =>
+    readdirSync(join(A3S, "registry", r, "records")).map((f) => join("registry", r, "records", f)),
+  ),
   join("okf", "bundle-v02.contract.json"),
 ];
 
@@ -27,7 +29,11 @@ describe("OLPC canonical JSON digests of our fixtures", () => {
   });
   test("re-ordering keys and adding whitespace does not change the digest", () => {
     const raw = readFileSync(join(A3S, "okf", "bundle-v02.contract.json"), "utf8");
-    const reordered = JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(raw) as Record<string, unknown>).reverse()), null, 2);
+    const reordered = JSON.stringify(
+      Object.fromEntries(Object.entries(JSON.parse(raw) as Record<string, unknown>).reverse()),
+      null,
+      2,
+    );
     expect(reordered).not.toBe(raw.trimEnd());
     expect(canonicalDigest(parseStrictJson(reordered))).toBe(canonicalDigest(parseStrictJson(raw)));
   });
@@ -39,7 +45,7 @@ describe("canonical form rules", () => {
     expect(olpcCanonical({ "\u{1F600}": 1, "\uFF61": 2 })).toBe('{"\uFF61":2,"\u{1F600}":1}');
   });
   test("only quote and backslash are escaped; controls are raw; strings are NFC", () => {
-    expect(olpcCanonical(["a\"b\\c\n\u0001", "e\u0301"])).toBe('["a\\"b\\\\c\n\u0001","\u00e9"]');
+    expect(olpcCanonical(['a"b\\c\n\u0001', "e\u0301"])).toBe('["a\\"b\\\\c\n\u0001","\u00e9"]');
   });
   test("floats are rejected when read and when written", () => {
     expect(() => parseStrictJson("1.0")).toThrow(/floating-point/);

@@ -31,9 +31,15 @@ function edit(path: string, from: string, to: string): void {
 
 const BASE_RECORD = atlasRecord();
 
-function verified(id: string, version: string, deps: [string, string][] = [], registry = "official"): Record<string, CJson> {
+function verified(
+  id: string,
+  version: string,
+  deps: [string, string][] = [],
+  registry = "official",
+): Record<string, CJson> {
   const record: Record<string, CJson> = { ...BASE_RECORD, packageId: id, version };
-  if (deps.length > 0) record["dependencies"] = deps.map(([packageId, versionRequirement]) => ({ packageId, versionRequirement }));
+  if (deps.length > 0)
+    record["dependencies"] = deps.map(([packageId, versionRequirement]) => ({ packageId, versionRequirement }));
   return {
     record,
     provenance: {
@@ -61,22 +67,43 @@ export function writeFixtures(): void {
   basePackage(p("schema-reserved-route"));
   edit(acl("schema-reserved-route"), 'route          = "atlas"', 'route          = "registry"');
   basePackage(p("dependency-noncanonical"));
-  edit(acl("dependency-noncanonical"), "  repository {", '  dependency "acme/base" {\n    version = "1.0.0"\n  }\n\n  repository {');
+  edit(
+    acl("dependency-noncanonical"),
+    "  repository {",
+    '  dependency "acme/base" {\n    version = "1.0.0"\n  }\n\n  repository {',
+  );
   basePackage(p("readme-missing"));
   rmSync(join(p("readme-missing"), "README.md"));
   basePackage(p("path-escape"));
-  edit(acl("path-escape"), 'path          = "skills/navigate/SKILL.md"', 'path          = "../skills/navigate/SKILL.md"');
+  edit(
+    acl("path-escape"),
+    'path          = "skills/navigate/SKILL.md"',
+    'path          = "../skills/navigate/SKILL.md"',
+  );
   basePackage(p("okf-contract-mismatch"));
   write(join(p("okf-contract-mismatch"), ATLAS_BUNDLE_ROOT, "references", "extra.bin"), new Uint8Array([1, 2, 3]));
   basePackage(p("okf-concept-invalid"));
-  edit(join(p("okf-concept-invalid"), ATLAS_BUNDLE_ROOT, "concepts", "retention.md"), "type: Guideline", "type: [Guideline]");
+  edit(
+    join(p("okf-concept-invalid"), ATLAS_BUNDLE_ROOT, "concepts", "retention.md"),
+    "type: Guideline",
+    "type: [Guideline]",
+  );
 
   // Bare OKF bundles.
   const o = (n: string) => join(OUT, "okf", n);
   for (const [path, content] of Object.entries(ATLAS_BUNDLE)) write(join(o("bundle-v02"), path), content);
   const facts = bundleFacts();
-  const limits = { maxConcepts: 64, maxDocumentBytes: 1048576, maxExpandedBytes: 67108864, maxFiles: 256, maxLinksPerDocument: 2048 };
-  write(join(o("bundle-v02.contract.json")), `${olpcCanonical({ ...facts, formatVersion: "0.2", limits, root: ATLAS_BUNDLE_ROOT, schema: "a3s.use.okf-bundle.v1" })}\n`);
+  const limits = {
+    maxConcepts: 64,
+    maxDocumentBytes: 1048576,
+    maxExpandedBytes: 67108864,
+    maxFiles: 256,
+    maxLinksPerDocument: 2048,
+  };
+  write(
+    join(o("bundle-v02.contract.json")),
+    `${olpcCanonical({ ...facts, formatVersion: "0.2", limits, root: ATLAS_BUNDLE_ROOT, schema: "a3s.use.okf-bundle.v1" })}\n`,
+  );
   write(join(o("link-escape"), "concepts", "a.md"), "---\ntype: Metric\n---\n\n[escape](../../outside.md)\n");
   write(join(o("log-order"), "a.md"), "---\ntype: Metric\n---\n");
   write(join(o("log-order"), "log.md"), "## 2026-01-01\n\n## 2026-02-01\n");
@@ -89,7 +116,16 @@ export function writeFixtures(): void {
     for (const r of records) {
       const rec = r["record"] as Record<string, CJson>;
       const prov = r["provenance"] as Record<string, CJson>;
-      write(join(OUT, "registry", n, "records", `${String(prov["registryName"])}--${String(rec["packageId"]).replace("/", "--")}--${String(rec["version"])}.json`), `${olpcCanonical(r)}\n`);
+      write(
+        join(
+          OUT,
+          "registry",
+          n,
+          "records",
+          `${String(prov["registryName"])}--${String(rec["packageId"]).replace("/", "--")}--${String(rec["version"])}.json`,
+        ),
+        `${olpcCanonical(r)}\n`,
+      );
     }
   };
   const closure = [
@@ -102,7 +138,10 @@ export function writeFixtures(): void {
   ];
   reg("closure", "acme/root", closure);
   reg("backtracking", "acme/root", [
-    verified("acme/root", "1.0.0", [["acme/alpha", ">=1.0.0, <3.0.0"], ["acme/beta", "^1.0.0"]]),
+    verified("acme/root", "1.0.0", [
+      ["acme/alpha", ">=1.0.0, <3.0.0"],
+      ["acme/beta", "^1.0.0"],
+    ]),
     verified("acme/alpha", "2.0.0", [["acme/shared", "^2.0.0"]]),
     verified("acme/alpha", "1.5.0", [["acme/shared", "^1.0.0"]]),
     verified("acme/beta", "1.0.0", [["acme/shared", "^1.0.0"]]),
@@ -110,9 +149,19 @@ export function writeFixtures(): void {
     verified("acme/shared", "2.1.0"),
   ]);
   reg("missing", "acme/root", [verified("acme/root", "1.0.0", [["acme/base", "^1.0.0"]])]);
-  reg("conflict", "acme/root", [verified("acme/root", "1.0.0", [["acme/base", "^2.0.0"]]), verified("acme/base", "1.0.0")]);
-  reg("cycle", "acme/root", [verified("acme/root", "1.0.0", [["acme/base", "^1.0.0"]]), verified("acme/base", "1.0.0", [["acme/root", "^1.0.0"]])]);
-  reg("ambiguous", "acme/root", [verified("acme/root", "1.0.0", [["acme/base", "^1.0.0"]]), verified("acme/base", "1.0.0"), verified("acme/base", "1.1.0", [], "private")]);
+  reg("conflict", "acme/root", [
+    verified("acme/root", "1.0.0", [["acme/base", "^2.0.0"]]),
+    verified("acme/base", "1.0.0"),
+  ]);
+  reg("cycle", "acme/root", [
+    verified("acme/root", "1.0.0", [["acme/base", "^1.0.0"]]),
+    verified("acme/base", "1.0.0", [["acme/root", "^1.0.0"]]),
+  ]);
+  reg("ambiguous", "acme/root", [
+    verified("acme/root", "1.0.0", [["acme/base", "^1.0.0"]]),
+    verified("acme/base", "1.0.0"),
+    verified("acme/base", "1.1.0", [], "private"),
+  ]);
   const drift = verified("acme/leaf", "2.0.0");
   (drift["record"] as Record<string, CJson>)["description"] = "edited after signing";
   reg("record-drift", "acme/leaf", [drift]);

@@ -59,14 +59,34 @@ describe("okf bundles", () => {
 
 describe("registries", () => {
   test.each(list("registry"))("%s", async (n) => {
-    const args = JSON.parse(readFileSync(join(FIX, "registry", n, "resolve.json"), "utf8")) as { root: string; target: string; useVersion: string };
-    const r = await resolveFromRegistry(fs, join(FIX, "registry", n, "records"), args.root, { target: args.target, useVersion: args.useVersion });
-    const selected = r.lock?.packages.map((p) => `${(p.catalog.record as Record<string, string>)["packageId"]}@${(p.catalog.record as Record<string, string>)["version"]}`) ?? null;
-    golden(`registry/${n}`, { diagnostics: r.diagnostics, selected, digest: r.digest, installOrder: r.verification?.installOrder ?? null, removalOrder: r.verification?.removalOrder ?? null });
+    const args = JSON.parse(readFileSync(join(FIX, "registry", n, "resolve.json"), "utf8")) as {
+      root: string;
+      target: string;
+      useVersion: string;
+    };
+    const r = await resolveFromRegistry(fs, join(FIX, "registry", n, "records"), args.root, {
+      target: args.target,
+      useVersion: args.useVersion,
+    });
+    const selected =
+      r.lock?.packages.map(
+        (p) =>
+          `${(p.catalog.record as Record<string, string>)["packageId"]}@${(p.catalog.record as Record<string, string>)["version"]}`,
+      ) ?? null;
+    golden(`registry/${n}`, {
+      diagnostics: r.diagnostics,
+      selected,
+      digest: r.digest,
+      installOrder: r.verification?.installOrder ?? null,
+      removalOrder: r.verification?.removalOrder ?? null,
+    });
     expect(r.lock !== null).toBe(n === "closure" || n === "backtracking");
   });
   test("the closure registry resolves to exactly locks/closure.json", async () => {
-    const r = await resolveFromRegistry(fs, join(FIX, "registry", "closure", "records"), "acme/root", { target: "linux-x86_64", useVersion: "0.3.0" });
+    const r = await resolveFromRegistry(fs, join(FIX, "registry", "closure", "records"), "acme/root", {
+      target: "linux-x86_64",
+      useVersion: "0.3.0",
+    });
     expect(`${olpcCanonical(r.lock)}\n`).toBe(readFileSync(join(FIX, "locks", "closure.json"), "utf8"));
   });
 });
@@ -74,7 +94,12 @@ describe("registries", () => {
 describe("locks", () => {
   test.each(list("locks"))("%s", async (n) => {
     const r = await verifyLockFile(fs, `fixtures/a3s/locks/${n}`);
-    golden(`locks/${n.replace(/\.json$/, "")}`, { diagnostics: r.diagnostics, digest: r.verification?.digest ?? null, installOrder: r.verification?.installOrder ?? null, removalOrder: r.verification?.removalOrder ?? null });
+    golden(`locks/${n.replace(/\.json$/, "")}`, {
+      diagnostics: r.diagnostics,
+      digest: r.verification?.digest ?? null,
+      installOrder: r.verification?.installOrder ?? null,
+      removalOrder: r.verification?.removalOrder ?? null,
+    });
     expect(r.diagnostics.length === 0).toBe(n === "closure.json");
   });
 });

@@ -14,15 +14,26 @@ const where = (e: OkfError) => (e.at === undefined ? null : [e.at.line, e.at.col
 
 describe("OKF inspection messages are the reference's sentences, located", () => {
   test.each(ROWS.filter((r) => r[2] !== ""))("%s", (_row, files, code, message, at) => {
-    const limits = _row.startsWith("exceeds") ? { ...DEFAULT_OKF_LIMITS, maxFiles: 1, maxConcepts: 1 } : DEFAULT_OKF_LIMITS;
+    const limits = _row.startsWith("exceeds")
+      ? { ...DEFAULT_OKF_LIMITS, maxFiles: 1, maxConcepts: 1 }
+      : DEFAULT_OKF_LIMITS;
     const e = firstError(files, limits);
     expect({ code: e.code, message: e.message }).toEqual({ code, message });
     expect(where(e)).toEqual(at);
   });
 
   test("declared more than once", () => {
-    const r = inspectOkfBundleFiles([{ path: "a.md", bytes: enc.encode(CONCEPT) }, { path: "a.md", bytes: enc.encode(CONCEPT) }], DEFAULT_OKF_LIMITS);
-    expect(r.ok ? null : r.errors[0]).toMatchObject({ code: "use.okf.bundle_invalid", message: "OKF bundle file 'a.md' is declared more than once." });
+    const r = inspectOkfBundleFiles(
+      [
+        { path: "a.md", bytes: enc.encode(CONCEPT) },
+        { path: "a.md", bytes: enc.encode(CONCEPT) },
+      ],
+      DEFAULT_OKF_LIMITS,
+    );
+    expect(r.ok ? null : r.errors[0]).toMatchObject({
+      code: "use.okf.bundle_invalid",
+      message: "OKF bundle file 'a.md' is declared more than once.",
+    });
   });
 
   test("invalid YAML frontmatter: the sentence, then the parser's complaint, at the parser's position", () => {
@@ -36,7 +47,14 @@ describe("OKF inspection messages are the reference's sentences, located", () =>
   test("missing bundle target: a warning diagnostic with the reference's sentence, located at the link", () => {
     const r = inspect({ "a.md": `${CONCEPT}one\n\n[gone](missing.md) and [gone again](missing.md)\n` });
     if (!r.ok) throw new Error(JSON.stringify(r.errors));
-    expect(r.inspection.diagnostics).toEqual([{ code: "dangling-link", path: "a.md", target: "missing.md", message: "OKF document 'a.md' references missing bundle target 'missing.md'." }]);
+    expect(r.inspection.diagnostics).toEqual([
+      {
+        code: "dangling-link",
+        path: "a.md",
+        target: "missing.md",
+        message: "OKF document 'a.md' references missing bundle target 'missing.md'.",
+      },
+    ]);
     expect(r.locations?.map((l) => [l.target, l.at.line, l.at.column])).toEqual([["missing.md", 6, 8]]);
   });
 
@@ -67,7 +85,8 @@ describe("OKF contract messages are the reference's sentences", () => {
     expandedBytes: 10,
     limits: { ...DEFAULT_OKF_LIMITS },
   };
-  const parse = (o: unknown) => parseOkfContractJson(enc.encode(typeof o === "string" ? o : JSON.stringify(o, null, 1)));
+  const parse = (o: unknown) =>
+    parseOkfContractJson(enc.encode(typeof o === "string" ? o : JSON.stringify(o, null, 1)));
   const errorOf = (o: unknown) => {
     const r = parse(o);
     if (r.ok) throw new Error("expected the contract to be rejected");
@@ -76,8 +95,13 @@ describe("OKF contract messages are the reference's sentences", () => {
 
   test("the valid contract parses", () => expect(parse(valid).ok).toBe(true));
   test("exceeds its input bounds (empty and over 128 KiB)", () => {
-    expect(errorOf("")).toMatchObject({ code: "use.okf.contract_invalid", message: "The OKF bundle contract exceeds its input bounds." });
-    expect(errorOf(" ".repeat(128 * 1024 + 1))).toMatchObject({ message: "The OKF bundle contract exceeds its input bounds." });
+    expect(errorOf("")).toMatchObject({
+      code: "use.okf.contract_invalid",
+      message: "The OKF bundle contract exceeds its input bounds.",
+    });
+    expect(errorOf(" ".repeat(128 * 1024 + 1))).toMatchObject({
+      message: "The OKF bundle contract exceeds its input bounds.",
+    });
   });
   test("failed to decode: an unknown field, located at its key", () => {
     const e = errorOf({ ...valid, executor: "tool:x" });
@@ -90,11 +114,25 @@ describe("OKF contract messages are the reference's sentences", () => {
     expect(e.message).toMatch(/^Failed to decode the OKF bundle contract at line 2, column \d+\.$/);
   });
   test("limits outside the supported bounds come before the schema", () => {
-    expect(errorOf({ ...valid, schema: "x", limits: { ...valid.limits, maxFiles: 0 } }).message).toBe("The OKF bundle limits are outside the supported bounds.");
+    expect(errorOf({ ...valid, schema: "x", limits: { ...valid.limits, maxFiles: 0 } }).message).toBe(
+      "The OKF bundle limits are outside the supported bounds.",
+    );
   });
-  test("schema is unsupported", () => expect(errorOf({ ...valid, schema: "a3s.use.okf-bundle.v2" })).toMatchObject({ code: "use.okf.contract_invalid", message: "The OKF bundle contract schema is unsupported." }));
-  test("root is not canonical", () => expect(errorOf({ ...valid, root: "../k" })).toMatchObject({ code: "use.okf.path_escape", message: "The OKF bundle root '../k' is not a canonical bundle-relative path." }));
-  test("evidence is invalid", () => expect(errorOf({ ...valid, conceptCount: 0 })).toMatchObject({ code: "use.okf.contract_invalid", message: "The OKF bundle evidence is invalid." }));
+  test("schema is unsupported", () =>
+    expect(errorOf({ ...valid, schema: "a3s.use.okf-bundle.v2" })).toMatchObject({
+      code: "use.okf.contract_invalid",
+      message: "The OKF bundle contract schema is unsupported.",
+    }));
+  test("root is not canonical", () =>
+    expect(errorOf({ ...valid, root: "../k" })).toMatchObject({
+      code: "use.okf.path_escape",
+      message: "The OKF bundle root '../k' is not a canonical bundle-relative path.",
+    }));
+  test("evidence is invalid", () =>
+    expect(errorOf({ ...valid, conceptCount: 0 })).toMatchObject({
+      code: "use.okf.contract_invalid",
+      message: "The OKF bundle evidence is invalid.",
+    }));
   test("does not match the declared contract", () => {
     const r = inspect({ "a.md": CONCEPT });
     if (!r.ok) throw new Error("bundle");

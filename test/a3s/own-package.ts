@@ -94,7 +94,12 @@ Knowledge only: these lines grant no authority to run anything.
 
 export const ATLAS_BUNDLE_ROOT = "okf/field-guide";
 
-export function bundleFacts(files: Readonly<Record<string, string | Uint8Array>> = ATLAS_BUNDLE): { contentDigest: string; fileCount: number; expandedBytes: number; conceptCount: number } {
+export function bundleFacts(files: Readonly<Record<string, string | Uint8Array>> = ATLAS_BUNDLE): {
+  contentDigest: string;
+  fileCount: number;
+  expandedBytes: number;
+  conceptCount: number;
+} {
   const list = Object.entries(files).map(([path, c]) => ({ path, bytes: typeof c === "string" ? enc.encode(c) : c }));
   return {
     contentDigest: expandedDigest(OKF_DOMAIN, list),
@@ -148,8 +153,10 @@ export function atlasManifest(): string {
 export function atlasPackage(): Record<string, string> {
   return {
     "a3s-use-extension.acl": atlasManifest(),
-    "README.md": "# Atlas Notes\n\nA cognitive package written for yaoc's tests: one OKF bundle and the skill that reads it.\n",
-    "skills/navigate/SKILL.md": "---\nname: navigate\ndescription: Find the note a question needs in the promoted field guide.\n---\n\n# Navigate\n\nAnswer only from the promoted generation of the field guide.\n",
+    "README.md":
+      "# Atlas Notes\n\nA cognitive package written for yaoc's tests: one OKF bundle and the skill that reads it.\n",
+    "skills/navigate/SKILL.md":
+      "---\nname: navigate\ndescription: Find the note a question needs in the promoted field guide.\n---\n\n# Navigate\n\nAnswer only from the promoted generation of the field guide.\n",
     ...Object.fromEntries(Object.entries(ATLAS_BUNDLE).map(([p, c]) => [`${ATLAS_BUNDLE_ROOT}/${p}`, c])),
   };
 }
@@ -159,7 +166,11 @@ export function atlasRecord(): Record<string, CJson> {
   const f = bundleFacts();
   const permissionCeiling = { schema: "a3s.use.plugin-permissions.v1", surfaces: [] };
   return {
-    archive: { length: 2048, sha256: canonicalDigest("atlas archive"), targetName: "extensions/acme/atlas/1.0.0/stable/linux-x86_64/acme-atlas-1.0.0-linux-x86_64.tar.gz" },
+    archive: {
+      length: 2048,
+      sha256: canonicalDigest("atlas archive"),
+      targetName: "extensions/acme/atlas/1.0.0/stable/linux-x86_64/acme-atlas-1.0.0-linux-x86_64.tar.gz",
+    },
     availability: { state: "available" },
     categories: ["knowledge"],
     channel: "stable",
@@ -167,7 +178,12 @@ export function atlasRecord(): Record<string, CJson> {
     displayName: "Atlas Notes",
     keywords: ["notes", "okf"],
     license: "Apache-2.0",
-    package: { expandedBytes: 4096, fileCount: 10, manifestSha256: canonicalDigest("atlas manifest"), sha256: canonicalDigest("atlas package") },
+    package: {
+      expandedBytes: 4096,
+      fileCount: 10,
+      manifestSha256: canonicalDigest("atlas manifest"),
+      sha256: canonicalDigest("atlas package"),
+    },
     packageId: "acme/atlas",
     permissionCeiling,
     permissionCeilingDigest: canonicalDigest(permissionCeiling),
@@ -185,7 +201,13 @@ export function atlasRecord(): Record<string, CJson> {
           expandedBytes: f.expandedBytes,
           fileCount: f.fileCount,
           formatVersion: "0.2",
-          limits: { maxConcepts: 64, maxDocumentBytes: 1048576, maxExpandedBytes: 67108864, maxFiles: 256, maxLinksPerDocument: 2048 },
+          limits: {
+            maxConcepts: 64,
+            maxDocumentBytes: 1048576,
+            maxExpandedBytes: 67108864,
+            maxFiles: 256,
+            maxLinksPerDocument: 2048,
+          },
           root: ATLAS_BUNDLE_ROOT,
           schema: "a3s.use.okf-bundle.v1",
         },

@@ -11,7 +11,13 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { checkManifestText } from "../../src/a3s/manifest/check.js";
 import { surfaceGraph } from "../../src/a3s/surfaces/readiness.js";
-import { packageState, unavailableObservations, type DesiredPackage, type ObservedState, type PackageState } from "../../src/a3s/surfaces/state.js";
+import {
+  packageState,
+  unavailableObservations,
+  type DesiredPackage,
+  type ObservedState,
+  type PackageState,
+} from "../../src/a3s/surfaces/state.js";
 import { REPO } from "./helpers.js";
 import { WORKBENCH_MANIFEST } from "./own-package.js";
 
@@ -56,26 +62,58 @@ const CASES: [DesiredPackage, boolean, Obs, PackageState, boolean][] = [
 ];
 
 describe("aggregate package state for every desired state", () => {
-  test.each(CASES)("desired %s, host compatible %s, observed %j: %s", (desired, hostCompatible, obs, state, capabilityReady) => {
-    const r = packageState(graph, { desired, hostCompatible, observations: observations(desired, obs) });
-    expect({ state: r.state, capabilityReady: r.capabilityReady }).toEqual({ state, capabilityReady });
-    expect(r.surfaces.some((s) => s.published)).toBe(capabilityReady);
-    if (desired !== "enabled") expect(r.surfaces.every((s) => s.desired === "stopped")).toBe(true);
-  });
+  test.each(CASES)(
+    "desired %s, host compatible %s, observed %j: %s",
+    (desired, hostCompatible, obs, state, capabilityReady) => {
+      const r = packageState(graph, { desired, hostCompatible, observations: observations(desired, obs) });
+      expect({ state: r.state, capabilityReady: r.capabilityReady }).toEqual({ state, capabilityReady });
+      expect(r.surfaces.some((s) => s.published)).toBe(capabilityReady);
+      if (desired !== "enabled") expect(r.surfaces.every((s) => s.desired === "stopped")).toBe(true);
+    },
+  );
 
   test("--unavailable observes the other surfaces in the desired state of the package", () => {
-    for (const [desired, state] of [["absent", "removed"], ["installed-disabled", "installed"], ["enabled", "ready"]] as const) {
-      expect(packageState(graph, { desired, hostCompatible: true, observations: unavailableObservations(graph, [], desired) }).state).toBe(state);
+    for (const [desired, state] of [
+      ["absent", "removed"],
+      ["installed-disabled", "installed"],
+      ["enabled", "ready"],
+    ] as const) {
+      expect(
+        packageState(graph, {
+          desired,
+          hostCompatible: true,
+          observations: unavailableObservations(graph, [], desired),
+        }).state,
+      ).toBe(state);
     }
-    expect(packageState(graph, { desired: "absent", hostCompatible: true, observations: unavailableObservations(graph, ["tool:render"], "absent") }).state).toBe("draining");
-    expect(packageState(graph, { desired: "installed-disabled", hostCompatible: true, observations: unavailableObservations(graph, ["tool:render"], "installed-disabled") }).state).toBe("reconciling");
+    expect(
+      packageState(graph, {
+        desired: "absent",
+        hostCompatible: true,
+        observations: unavailableObservations(graph, ["tool:render"], "absent"),
+      }).state,
+    ).toBe("draining");
+    expect(
+      packageState(graph, {
+        desired: "installed-disabled",
+        hostCompatible: true,
+        observations: unavailableObservations(graph, ["tool:render"], "installed-disabled"),
+      }).state,
+    ).toBe("reconciling");
   });
 });
 
 describe("yaoc a3s readiness --desired (help: removed/draining, installed/draining/reconciling, ready/degraded/reconciling/broken)", () => {
   const dir = mkdtempSync(join(tmpdir(), "yaoc-states-"));
   writeFileSync(join(dir, "a3s-use-extension.acl"), WORKBENCH_MANIFEST);
-  const run = (...args: string[]) => JSON.parse(execFileSync(process.execPath, [join(REPO, "bin", "yaoc.js"), "a3s", "readiness", dir, "--format", "json", ...args], { encoding: "utf8" })) as { state: string; surfaces: { observed: string }[] };
+  const run = (...args: string[]) =>
+    JSON.parse(
+      execFileSync(
+        process.execPath,
+        [join(REPO, "bin", "yaoc.js"), "a3s", "readiness", dir, "--format", "json", ...args],
+        { encoding: "utf8" },
+      ),
+    ) as { state: string; surfaces: { observed: string }[] };
   test.each([
     [["--desired", "absent"], "removed"],
     [["--desired", "absent", "--unavailable", "tool:render"], "draining"],
@@ -86,10 +124,14 @@ describe("yaoc a3s readiness --desired (help: removed/draining, installed/draini
   ])("%j gives %s", (args, state) => {
     const r = run(...args);
     expect(r.state).toBe(state);
-    if (args.includes("absent") || args.includes("installed-disabled")) expect(r.surfaces.filter((s) => s.observed !== "failed").every((s) => s.observed === "stopped")).toBe(true);
+    if (args.includes("absent") || args.includes("installed-disabled"))
+      expect(r.surfaces.filter((s) => s.observed !== "failed").every((s) => s.observed === "stopped")).toBe(true);
   });
   test("the help text names the states", () => {
-    const help = execFileSync(process.execPath, [join(REPO, "bin", "yaoc.js"), "a3s", "readiness", "--help"], { encoding: "utf8" });
-    for (const s of ["removed", "draining", "installed", "reconciling", "ready", "degraded", "broken"]) expect(help).toContain(s);
+    const help = execFileSync(process.execPath, [join(REPO, "bin", "yaoc.js"), "a3s", "readiness", "--help"], {
+      encoding: "utf8",
+    });
+    for (const s of ["removed", "draining", "installed", "reconciling", "ready", "degraded", "broken"])
+      expect(help).toContain(s);
   });
 });

@@ -13,7 +13,8 @@ import { ATLAS_BUNDLE, atlasPackage, WORKBENCH_MANIFEST } from "./own-package.js
 
 const enc = new TextEncoder();
 const atlasFiles = atlasPackage();
-const memFs = (files: Record<string, string>, at = "/pkg") => MemoryFs.from(Object.fromEntries(Object.entries(files).map(([k, v]) => [`${at}/${k}`, v])));
+const memFs = (files: Record<string, string>, at = "/pkg") =>
+  MemoryFs.from(Object.fromEntries(Object.entries(files).map(([k, v]) => [`${at}/${k}`, v])));
 
 describe("digests (our package acme/atlas)", () => {
   test("the raw manifest digest is SHA-256 over the manifest bytes", () => {
@@ -26,7 +27,9 @@ describe("digests (our package acme/atlas)", () => {
     const digest = expandedDigest(OKF_DOMAIN, files);
     expect(digest).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(expandedDigest(OKF_DOMAIN, [...files].reverse())).toBe(digest);
-    const changed = files.map((f) => (f.path.endsWith(".py") ? { ...f, bytes: enc.encode(`${ATLAS_BUNDLE[f.path]}#\n`) } : f));
+    const changed = files.map((f) =>
+      f.path.endsWith(".py") ? { ...f, bytes: enc.encode(`${ATLAS_BUNDLE[f.path]}#\n`) } : f,
+    );
     expect(expandedDigest(OKF_DOMAIN, changed)).not.toBe(digest);
   });
 
@@ -40,7 +43,9 @@ describe("digests (our package acme/atlas)", () => {
     expect(r.extra?.["fingerprint"]).toBe(onDisk.extra.fingerprint);
     expect(r.identity).toBe(onDisk.identity);
     // The bundle's one dangling link is a reference diagnostic, not an error (§5.3).
-    expect(r.diagnostics.map((d) => [d.code, d.severity, d.file])).toEqual([["a3s.okf.dangling_link", "warning", "/pkg/okf/field-guide/concepts/storage-policy.md"]]);
+    expect(r.diagnostics.map((d) => [d.code, d.severity, d.file])).toEqual([
+      ["a3s.okf.dangling_link", "warning", "/pkg/okf/field-guide/concepts/storage-policy.md"],
+    ]);
     expect(r.valid).toBe(true);
   });
 });
@@ -58,7 +63,14 @@ describe("package checks", () => {
     expect(r.valid).toBe(false);
     expect(r.identity).toBeNull();
     const codes = r.diagnostics.map((d) => d.code);
-    expect(codes).toEqual(expect.arrayContaining(["a3s.package.readme", "a3s.package.declared_file", "a3s.package.symlink", "a3s.package.entry_invalid"]));
+    expect(codes).toEqual(
+      expect.arrayContaining([
+        "a3s.package.readme",
+        "a3s.package.declared_file",
+        "a3s.package.symlink",
+        "a3s.package.entry_invalid",
+      ]),
+    );
   });
 
   test("a path that is not an A3S package is not detected", async () => {
@@ -67,7 +79,8 @@ describe("package checks", () => {
 });
 
 describe("readiness of our manifests", () => {
-  const levels = (text: string) => readinessLevels(surfaceGraph(checkManifestText(text, "a3s-use-extension.acl").manifest!));
+  const levels = (text: string) =>
+    readinessLevels(surfaceGraph(checkManifestText(text, "a3s-use-extension.acl").manifest!));
   test("workbench: servers and tools first, then what needs them, the UI bound to a skill last", () => {
     expect(levels(WORKBENCH_MANIFEST)).toEqual([
       { surface: "mcp:catalog", level: 0, required: true },
@@ -142,7 +155,14 @@ describe("executable bit (use.extension.surface_not_executable)", () => {
 `;
 
   test("a tool task executable without an execute bit is reported; an executable one is not", async () => {
-    const fs = memFs({ "a3s-use-extension.acl": manifest, "README.md": "# Runner\n", "skills/run/SKILL.md": "---\nname: run\ndescription: Run it.\n---\n\n# Run\n" }, "/p");
+    const fs = memFs(
+      {
+        "a3s-use-extension.acl": manifest,
+        "README.md": "# Runner\n",
+        "skills/run/SKILL.md": "---\nname: run\ndescription: Run it.\n---\n\n# Run\n",
+      },
+      "/p",
+    );
     fs.writeFile("/p/tools/render", "#!/bin/sh\n", { executable: false });
     fs.writeFile("/p/mcp/cache", "#!/bin/sh\n", { executable: true });
     const r = await checkA3s(fs, "/p");

@@ -19,9 +19,17 @@ interface Opts {
 }
 
 export function verified(id: string, version: string, o: Opts = {}): Record<string, CJson> {
-  const record: Record<string, CJson> = { ...BASE, packageId: id, version, channel: o.channel ?? "stable", target: o.target ?? "linux-x86_64", availability: { state: o.state ?? "available" } };
+  const record: Record<string, CJson> = {
+    ...BASE,
+    packageId: id,
+    version,
+    channel: o.channel ?? "stable",
+    target: o.target ?? "linux-x86_64",
+    availability: { state: o.state ?? "available" },
+  };
   if (o.requiresUse) record["requiresUse"] = o.requiresUse;
-  if (o.deps && o.deps.length > 0) record["dependencies"] = o.deps.map(([packageId, versionRequirement]) => ({ packageId, versionRequirement }));
+  if (o.deps && o.deps.length > 0)
+    record["dependencies"] = o.deps.map(([packageId, versionRequirement]) => ({ packageId, versionRequirement }));
   const provenance = {
     registryName: o.registry ?? "official",
     registryUrl: `https://${o.registry ?? "official"}.example`,
@@ -50,7 +58,13 @@ describe("resolver (reference §3.3 scenarios of plugin_package_dependencies.rs)
 
   test("highest compatible closure, install and removal order", () => {
     const root = rec("acme/root", "1.0.0", { deps: [["acme/base", ">=1.0.0, <2.0.0"]] });
-    const cands = [rec("acme/base", "1.0.0", { deps: [["acme/leaf", "^2.0.0"]] }), rec("acme/base", "1.5.0", { deps: [["acme/leaf", "^2.0.0"]] }), rec("acme/leaf", "2.0.0"), rec("acme/leaf", "2.3.0"), rec("acme/leaf", "3.0.0")];
+    const cands = [
+      rec("acme/base", "1.0.0", { deps: [["acme/leaf", "^2.0.0"]] }),
+      rec("acme/base", "1.5.0", { deps: [["acme/leaf", "^2.0.0"]] }),
+      rec("acme/leaf", "2.0.0"),
+      rec("acme/leaf", "2.3.0"),
+      rec("acme/leaf", "3.0.0"),
+    ];
     const r = resolve(HOST, root, cands);
     if (!("ok" in r)) throw new Error(r.message);
     expect(versions(r.selected)).toEqual({ "acme/root": "1.0.0", "acme/base": "1.5.0", "acme/leaf": "2.3.0" });
@@ -64,7 +78,12 @@ describe("resolver (reference §3.3 scenarios of plugin_package_dependencies.rs)
   });
 
   test("backtracking: alpha 2.0.0 needs shared ^2, beta needs shared ^1", () => {
-    const root = rec("acme/root", "1.0.0", { deps: [["acme/alpha", ">=1.0.0, <3.0.0"], ["acme/beta", "^1.0.0"]] });
+    const root = rec("acme/root", "1.0.0", {
+      deps: [
+        ["acme/alpha", ">=1.0.0, <3.0.0"],
+        ["acme/beta", "^1.0.0"],
+      ],
+    });
     const cands = [
       rec("acme/alpha", "2.0.0", { deps: [["acme/shared", "^2.0.0"]] }),
       rec("acme/alpha", "1.5.0", { deps: [["acme/shared", "^1.0.0"]] }),
@@ -74,27 +93,51 @@ describe("resolver (reference §3.3 scenarios of plugin_package_dependencies.rs)
     ];
     const r = resolve(HOST, root, cands);
     if (!("ok" in r)) throw new Error(r.message);
-    expect(versions(r.selected)).toEqual({ "acme/root": "1.0.0", "acme/alpha": "1.5.0", "acme/beta": "1.0.0", "acme/shared": "1.9.0" });
+    expect(versions(r.selected)).toEqual({
+      "acme/root": "1.0.0",
+      "acme/alpha": "1.5.0",
+      "acme/beta": "1.0.0",
+      "acme/shared": "1.9.0",
+    });
   });
 
   test("missing", () => {
     const r = resolve(HOST, rec("acme/root", "1.0.0", { deps: [["acme/base", "^1.0.0"]] }), []);
-    expect(r).toMatchObject({ kind: "missing", referenceCode: "use.plugin.package_dependency_missing", message: "No verified candidate exists for required cognitive package 'acme/base'." });
+    expect(r).toMatchObject({
+      kind: "missing",
+      referenceCode: "use.plugin.package_dependency_missing",
+      message: "No verified candidate exists for required cognitive package 'acme/base'.",
+    });
   });
 
   test("conflict", () => {
-    const r = resolve(HOST, rec("acme/root", "1.0.0", { deps: [["acme/base", "^2.0.0"]] }), [rec("acme/base", "1.0.0")]);
-    expect(r).toMatchObject({ kind: "conflict", referenceCode: "use.plugin.package_dependency_conflict", message: "No version of cognitive package 'acme/base' satisfies the complete dependency constraint set." });
+    const r = resolve(HOST, rec("acme/root", "1.0.0", { deps: [["acme/base", "^2.0.0"]] }), [
+      rec("acme/base", "1.0.0"),
+    ]);
+    expect(r).toMatchObject({
+      kind: "conflict",
+      referenceCode: "use.plugin.package_dependency_conflict",
+      message: "No version of cognitive package 'acme/base' satisfies the complete dependency constraint set.",
+    });
   });
 
   test("cycle root -> base -> root", () => {
-    const r = resolve(HOST, rec("acme/root", "1.0.0", { deps: [["acme/base", "^1.0.0"]] }), [rec("acme/base", "1.0.0", { deps: [["acme/root", "^1.0.0"]] })]);
+    const r = resolve(HOST, rec("acme/root", "1.0.0", { deps: [["acme/base", "^1.0.0"]] }), [
+      rec("acme/base", "1.0.0", { deps: [["acme/root", "^1.0.0"]] }),
+    ]);
     expect(r).toMatchObject({ kind: "cycle", referenceCode: "use.plugin.package_dependency_cycle" });
   });
 
   test("registry ambiguity", () => {
-    const r = resolve(HOST, rec("acme/root", "1.0.0", { deps: [["acme/base", "^1.0.0"]] }), [rec("acme/base", "1.0.0"), rec("acme/base", "1.1.0", { registry: "private" })]);
-    expect(r).toMatchObject({ kind: "registry_ambiguous", referenceCode: "use.plugin.package_registry_ambiguous", message: "Required cognitive package 'acme/base' is present in more than one registry." });
+    const r = resolve(HOST, rec("acme/root", "1.0.0", { deps: [["acme/base", "^1.0.0"]] }), [
+      rec("acme/base", "1.0.0"),
+      rec("acme/base", "1.1.0", { registry: "private" }),
+    ]);
+    expect(r).toMatchObject({
+      kind: "registry_ambiguous",
+      referenceCode: "use.plugin.package_registry_ambiguous",
+      message: "Required cognitive package 'acme/base' is present in more than one registry.",
+    });
   });
 
   test("incompatible: withdrawn, other target and other A3S Use are dropped", () => {
@@ -104,7 +147,9 @@ describe("resolver (reference §3.3 scenarios of plugin_package_dependencies.rs)
       rec("acme/base", "1.2.0", { requiresUse: ">=0.4.0" }),
     ]);
     expect(r).toMatchObject({ kind: "incompatible", referenceCode: "use.plugin.package_dependency_incompatible" });
-    expect(resolve(HOST, rec("acme/root", "1.0.0", { target: "darwin-arm64" }), [])).toMatchObject({ kind: "incompatible" });
+    expect(resolve(HOST, rec("acme/root", "1.0.0", { target: "darwin-arm64" }), [])).toMatchObject({
+      kind: "incompatible",
+    });
   });
 
   test("candidate order: stable before beta, exact target before any", () => {
@@ -116,19 +161,27 @@ describe("resolver (reference §3.3 scenarios of plugin_package_dependencies.rs)
     };
     expect(pick([rec("acme/base", "1.0.0", { channel: "beta" }), rec("acme/base", "1.0.0")]).channel).toBe("stable");
     expect(pick([rec("acme/base", "1.0.0", { target: "any" }), rec("acme/base", "1.0.0")]).target).toBe("linux-x86_64");
-    expect(pick([rec("acme/base", "1.0.0"), rec("acme/base", "1.0.1", { channel: "nightly" })]).versionText).toBe("1.0.1");
+    expect(pick([rec("acme/base", "1.0.0"), rec("acme/base", "1.0.1", { channel: "nightly" })]).versionText).toBe(
+      "1.0.1",
+    );
   });
 
   test("duplicate verified records are invalid input", () => {
     const b = rec("acme/base", "1.0.0");
-    expect(resolve(HOST, rec("acme/root", "1.0.0"), [b, b])).toMatchObject({ kind: "invalid", referenceCode: "use.plugin.package_resolution_invalid" });
+    expect(resolve(HOST, rec("acme/root", "1.0.0"), [b, b])).toMatchObject({
+      kind: "invalid",
+      referenceCode: "use.plugin.package_resolution_invalid",
+    });
   });
 
   test("attempt bound gives limit", () => {
     // 12 packages each with 2 versions where the last one conflicts: 2^12 attempts are not enough to
     // hit 65,536, so chain with a final unsatisfiable pin that each branch reaches.
     const n = 17;
-    const deps: [string, string][] = Array.from({ length: n }, (_, i) => [`acme/p${String(i).padStart(2, "0")}`, "^1.0.0"]);
+    const deps: [string, string][] = Array.from({ length: n }, (_, i) => [
+      `acme/p${String(i).padStart(2, "0")}`,
+      "^1.0.0",
+    ]);
     deps.push(["acme/zz", "^1.0.0"]);
     const cands: VerifiedRecord[] = [];
     for (const [id] of deps.slice(0, n)) for (const v of ["1.0.0", "1.1.0"]) cands.push(rec(id, v));
@@ -141,7 +194,19 @@ describe("resolver (reference §3.3 scenarios of plugin_package_dependencies.rs)
 describe("lock verification rules", () => {
   const root = rec("acme/root", "1.0.0", { deps: [["acme/base", "^1.0.0"]] });
   const base = rec("acme/base", "1.2.0");
-  const good = () => JSON.parse(JSON.stringify(buildLock(HOST, "acme/root", new Map([["acme/root", root], ["acme/base", base]])))) as Record<string, any>;
+  const good = () =>
+    JSON.parse(
+      JSON.stringify(
+        buildLock(
+          HOST,
+          "acme/root",
+          new Map([
+            ["acme/root", root],
+            ["acme/base", base],
+          ]),
+        ),
+      ),
+    ) as Record<string, any>;
   const rules = (l: unknown) => verifyLock(l as CJson).problems.map((p) => p.rule);
 
   test("a built lock verifies", () => expect(rules(good())).toEqual([]));
@@ -155,7 +220,8 @@ describe("lock verification rules", () => {
     l.packages[0].catalog.record.description = "changed";
     expect(rules(l)).toContain(3);
   });
-  test("3: host-incompatible node", () => expect(rules({ ...good(), host: { target: "linux-x86_64", useVersion: "0.4.0" } })).toContain(3));
+  test("3: host-incompatible node", () =>
+    expect(rules({ ...good(), host: { target: "linux-x86_64", useVersion: "0.4.0" } })).toContain(3));
   test("4: unsorted packages and missing root", () => {
     const l = good();
     l.packages.reverse();
@@ -169,13 +235,28 @@ describe("lock verification rules", () => {
   });
   test("6: unreachable node", () => {
     const extra = rec("acme/zzz", "1.0.0");
-    const l = buildLock(HOST, "acme/root", new Map([["acme/root", root], ["acme/base", base], ["acme/zzz", extra]]));
+    const l = buildLock(
+      HOST,
+      "acme/root",
+      new Map([
+        ["acme/root", root],
+        ["acme/base", base],
+        ["acme/zzz", extra],
+      ]),
+    );
     expect(rules(JSON.parse(JSON.stringify(l)))).toEqual([6]);
   });
   test("7: cycle", () => {
     const a = rec("acme/a", "1.0.0", { deps: [["acme/b", "^1.0.0"]] });
     const b = rec("acme/b", "1.0.0", { deps: [["acme/a", "^1.0.0"]] });
-    const l = buildLock(HOST, "acme/a", new Map([["acme/a", a], ["acme/b", b]]));
+    const l = buildLock(
+      HOST,
+      "acme/a",
+      new Map([
+        ["acme/a", a],
+        ["acme/b", b],
+      ]),
+    );
     const v = verifyLock(JSON.parse(JSON.stringify(l)));
     expect(v.problems.map((p) => p.rule)).toEqual([7]);
     expect(v.installOrder).toBeNull();

@@ -18,10 +18,19 @@ describe("package state (reference §4.2 expected results for our workbench mani
     expect(by(r)["ui:status"]!.reason).toBe("ui-observation-missing");
     expect(r.state).toBe("degraded");
     expect(r.capabilityReady).toBe(true);
-    expect(r.surfaces.filter((s) => !s.published).map((s) => s.surface).sort()).toEqual(["mcp:local-cache", "ui:status"]);
+    expect(
+      r.surfaces
+        .filter((s) => !s.published)
+        .map((s) => s.surface)
+        .sort(),
+    ).toEqual(["mcp:local-cache", "ui:status"]);
   });
   test("required tool render failed: broken; skill audit and ui audit carry dependency-failed", () => {
-    const r = packageState(graph, { desired: "enabled", hostCompatible: true, observations: unavailableObservations(graph, ["tool:render"]) });
+    const r = packageState(graph, {
+      desired: "enabled",
+      hostCompatible: true,
+      observations: unavailableObservations(graph, ["tool:render"]),
+    });
     expect(r.state).toBe("broken");
     expect(r.capabilityReady).toBe(false);
     expect(by(r)["skill:audit"]!.reason).toBe("dependency-failed");
@@ -35,23 +44,45 @@ describe("package state (reference §4.2 expected results for our workbench mani
     expect(by(r)["tool:render"]!.reason).toBe("runtime-observation-missing");
   });
   test("--unavailable mcp:local-cache alone: degraded, only local-cache unpublished", () => {
-    const r = packageState(graph, { desired: "enabled", hostCompatible: true, observations: unavailableObservations(graph, ["mcp:local-cache"]) });
+    const r = packageState(graph, {
+      desired: "enabled",
+      hostCompatible: true,
+      observations: unavailableObservations(graph, ["mcp:local-cache"]),
+    });
     expect(r.state).toBe("degraded");
     expect(r.surfaces.filter((s) => !s.published).map((s) => s.surface)).toEqual(["mcp:local-cache"]);
   });
   test("all observed as desired: ready; host incompatible; disabled; absent", () => {
-    expect(packageState(graph, { desired: "enabled", hostCompatible: true, observations: unavailableObservations(graph, []) }).state).toBe("ready");
-    expect(packageState(graph, { desired: "enabled", hostCompatible: false, observations: new Map() }).state).toBe("incompatible");
-    expect(packageState(graph, { desired: "installed-disabled", hostCompatible: true, observations: new Map() }).state).toBe("installed");
+    expect(
+      packageState(graph, {
+        desired: "enabled",
+        hostCompatible: true,
+        observations: unavailableObservations(graph, []),
+      }).state,
+    ).toBe("ready");
+    expect(packageState(graph, { desired: "enabled", hostCompatible: false, observations: new Map() }).state).toBe(
+      "incompatible",
+    );
+    expect(
+      packageState(graph, { desired: "installed-disabled", hostCompatible: true, observations: new Map() }).state,
+    ).toBe("installed");
     const draining = new Map<string, { state: ObservedState }>([["tool:render", { state: "draining" }]]);
-    expect(packageState(graph, { desired: "installed-disabled", hostCompatible: true, observations: draining }).state).toBe("draining");
-    expect(packageState(graph, { desired: "absent", hostCompatible: true, observations: draining }).state).toBe("draining");
-    expect(packageState(graph, { desired: "absent", hostCompatible: true, observations: new Map() }).state).toBe("removed");
+    expect(
+      packageState(graph, { desired: "installed-disabled", hostCompatible: true, observations: draining }).state,
+    ).toBe("draining");
+    expect(packageState(graph, { desired: "absent", hostCompatible: true, observations: draining }).state).toBe(
+      "draining",
+    );
+    expect(packageState(graph, { desired: "absent", hostCompatible: true, observations: new Map() }).state).toBe(
+      "removed",
+    );
   });
   test("starting is never satisfied; unknown surfaces are rejected", () => {
     const obs = unavailableObservations(graph, []);
     obs.set("tool:render", { state: "starting" });
-    expect(packageState(graph, { desired: "enabled", hostCompatible: true, observations: obs }).state).toBe("reconciling");
+    expect(packageState(graph, { desired: "enabled", hostCompatible: true, observations: obs }).state).toBe(
+      "reconciling",
+    );
     expect(() => unavailableObservations(graph, ["tool:nope"])).toThrow(/unknown surface/);
   });
 });

@@ -10,7 +10,8 @@ import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../support/repo.js";
 
 const page = readFileSync(join(REPO_ROOT, "docs/architecture.md"), "utf8");
-const PATH = /(?<![\w./-])((?:src|test|ir|grammar|scripts|bench|playground|editors|schemas|golden|fixtures)\/[\w./-]*[\w/])/g;
+const PATH =
+  /(?<![\w./-])((?:src|test|ir|grammar|scripts|bench|playground|editors|schemas|golden|fixtures)\/[\w./-]*[\w/])/g;
 
 describe("docs/architecture.md", () => {
   it("names only paths that exist", () => {

@@ -39,7 +39,10 @@ export function importsOf(file: string, text: string): Edge[] {
 
 const under = (path: string, dir: string): boolean => path === dir || path.startsWith(`${dir}/`);
 const isNodeAdapter = (file: string): boolean =>
-  under(file, "src/cli") || /(^|\/)node-[a-z-]+\.ts$/.test(file) || file === "src/node.ts" || under(file, "src/harp/host");
+  under(file, "src/cli") ||
+  /(^|\/)node-[a-z-]+\.ts$/.test(file) ||
+  file === "src/node.ts" ||
+  under(file, "src/harp/host");
 
 interface Rule {
   readonly name: string;
@@ -54,10 +57,16 @@ export const RULES: readonly Rule[] = [
   },
   { name: "ir/ imports nothing from src/", breaks: (e) => under(e.from, "ir") && under(e.to, "src") },
   { name: "grammar/ imports nothing from src/", breaks: (e) => under(e.from, "grammar") && under(e.to, "src") },
-  { name: "nothing outside src/cli imports src/cli", breaks: (e) => !under(e.from, "src/cli") && under(e.to, "src/cli") },
+  {
+    name: "nothing outside src/cli imports src/cli",
+    breaks: (e) => !under(e.from, "src/cli") && under(e.to, "src/cli"),
+  },
   {
     name: "src/canonical imports no frontend (identity is computed below the loader)",
-    breaks: (e) => under(e.from, "src/canonical") && under(e.to, "src") && !/^src\/(canonical|syntax|diagnostics|text|json)\//.test(e.to),
+    breaks: (e) =>
+      under(e.from, "src/canonical") &&
+      under(e.to, "src") &&
+      !/^src\/(canonical|syntax|diagnostics|text|json)\//.test(e.to),
   },
   {
     name: "no node: import in the core (only src/cli, src/node.ts, node-*.ts adapters and the HARP host)",
@@ -72,15 +81,18 @@ export const RULES: readonly Rule[] = [
   },
   {
     name: "src/syntax (the reader) imports only the leaves and src/diagnostics",
-    breaks: (e) => under(e.from, "src/syntax") && under(e.to, "src") && !/^src\/(syntax|diagnostics|text|json)\//.test(e.to),
+    breaks: (e) =>
+      under(e.from, "src/syntax") && under(e.to, "src") && !/^src\/(syntax|diagnostics|text|json)\//.test(e.to),
   },
   {
     name: "src/hns (the loader) imports no later stage: not yao, check, lsp, fmt, the other frontends or the catalog",
-    breaks: (e) => under(e.from, "src/hns") && /^src\/(yao|check|lsp|fmt|harp|a3s|hcp|catalog|evidence|output|codes)\//.test(e.to),
+    breaks: (e) =>
+      under(e.from, "src/hns") && /^src\/(yao|check|lsp|fmt|harp|a3s|hcp|catalog|evidence|output|codes)\//.test(e.to),
   },
   {
     name: "src/yao (the analyzer) imports no later stage: not check, lsp, fmt, the other frontends or the catalog",
-    breaks: (e) => under(e.from, "src/yao") && /^src\/(check|lsp|fmt|harp|a3s|hcp|catalog|evidence|output|codes)\//.test(e.to),
+    breaks: (e) =>
+      under(e.from, "src/yao") && /^src\/(check|lsp|fmt|harp|a3s|hcp|catalog|evidence|output|codes)\//.test(e.to),
   },
   {
     name: "the sibling frontends (harp, a3s, hcp) do not import each other",
@@ -129,8 +141,14 @@ describe("import rules", () => {
   });
 
   it("reads static, dynamic and re-export imports", () => {
-    const text = 'import a from "./a.js";\nexport { b } from "../b.js";\nconst c = await import("node:fs");\nimport "./side.js";';
-    expect(importsOf("src/x/y.ts", text).map((e) => e.to)).toEqual(["src/x/a.ts", "src/b.ts", "node:fs", "src/x/side.ts"]);
+    const text =
+      'import a from "./a.js";\nexport { b } from "../b.js";\nconst c = await import("node:fs");\nimport "./side.js";';
+    expect(importsOf("src/x/y.ts", text).map((e) => e.to)).toEqual([
+      "src/x/a.ts",
+      "src/b.ts",
+      "node:fs",
+      "src/x/side.ts",
+    ]);
   });
 
   it("hold for every file under src/, ir/ and grammar/", () => {

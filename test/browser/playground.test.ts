@@ -21,15 +21,30 @@ import { REQUIRE_SYSTEM_TOOLS } from "../support/system-tools.js";
 
 const CHROMIUM = process.env["YAOC_CHROMIUM"] ?? "/usr/bin/chromium";
 const HAVE_CHROMIUM = existsSync(CHROMIUM);
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 const BIN = join(REPO_ROOT, "bin/yaoc.js");
 
 if (!HAVE_CHROMIUM && !REQUIRE_SYSTEM_TOOLS) {
-  process.stderr.write(`test/browser: skipped: no Chromium at ${CHROMIUM}. Install it with 'sudo apt-get install -y chromium' (Debian/Ubuntu), or point YAOC_CHROMIUM at a Chromium executable.\n`);
+  process.stderr.write(
+    `test/browser: skipped: no Chromium at ${CHROMIUM}. Install it with 'sudo apt-get install -y chromium' (Debian/Ubuntu), or point YAOC_CHROMIUM at a Chromium executable.\n`,
+  );
 }
 
 /** `yaoc check --format json` of one file holding `text`, named `name`, in a fresh directory. */
-function cliCheck(dir: string, name: string, text: string): { valid: boolean; identity: string | null; diagnostics: { code: string; line: number | null }[] } {
+function cliCheck(
+  dir: string,
+  name: string,
+  text: string,
+): { valid: boolean; identity: string | null; diagnostics: { code: string; line: number | null }[] } {
   const path = join(dir, name);
   writeFileSync(path, text);
   const r = spawnSync(process.execPath, [BIN, "check", "--format", "json", path], { encoding: "utf8" });
@@ -52,7 +67,11 @@ describe.skipIf(!HAVE_CHROMIUM && !REQUIRE_SYSTEM_TOOLS)("in headless Chromium",
     await buildBrowserBundle();
     const { servePlayground } = await import("../../playground/serve.mjs");
     ({ server, url: base } = await servePlayground(join(REPO_ROOT, "dist")));
-    context = await chromium.launchPersistentContext(join(tmp, "profile"), { executablePath: CHROMIUM, headless: true, args: FLAGS });
+    context = await chromium.launchPersistentContext(join(tmp, "profile"), {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: FLAGS,
+    });
     page = context.pages()[0] ?? (await context.newPage());
     page.on("pageerror", (e) => pageErrors.push(String(e)));
   }, 180_000);
@@ -69,7 +88,10 @@ describe.skipIf(!HAVE_CHROMIUM && !REQUIRE_SYSTEM_TOOLS)("in headless Chromium",
     await page.goto(`${base}playground/index.html`);
     const review = readFileSync(join(REPO_ROOT, "examples/review.hns"), "utf8");
     const hcpFiles = Object.fromEntries(
-      ["surface.json", "policy.json", "HARNESS.md"].map((f) => [`/valid/${f}`, readFileSync(join(REPO_ROOT, "fixtures/hcp/valid", f), "utf8")]),
+      ["surface.json", "policy.json", "HARNESS.md"].map((f) => [
+        `/valid/${f}`,
+        readFileSync(join(REPO_ROOT, "fixtures/hcp/valid", f), "utf8"),
+      ]),
     );
     // A string, so the test runner's module transform leaves the page's own import() alone.
     const script = `(async () => {
@@ -80,7 +102,11 @@ describe.skipIf(!HAVE_CHROMIUM && !REQUIRE_SYSTEM_TOOLS)("in headless Chromium",
       return { hns: [hns.valid, hns.identity], hcp: [hcp.kind, hcp.valid, hcp.identity], bad: bad.diagnostics.map((d) => d.code) };
     })()`;
     const inPage = (await page.evaluate(script)) as { hns: unknown[]; hcp: unknown[]; bad: string[] };
-    const cli = (path: string) => JSON.parse(spawnSync(process.execPath, [BIN, "check", "--format", "json", path], { cwd: REPO_ROOT, encoding: "utf8" }).stdout).results[0];
+    const cli = (path: string) =>
+      JSON.parse(
+        spawnSync(process.execPath, [BIN, "check", "--format", "json", path], { cwd: REPO_ROOT, encoding: "utf8" })
+          .stdout,
+      ).results[0];
     expect(inPage.hns).toEqual([true, cli("examples/review.hns").identity]);
     expect(inPage.hcp).toEqual(["hcp", true, cli("fixtures/hcp/valid").identity]);
     expect(inPage.bad).toEqual(cliCheck(tmp, "bad.hns", "(manifest").diagnostics.map((d) => d.code));
@@ -92,12 +118,24 @@ describe.skipIf(!HAVE_CHROMIUM && !REQUIRE_SYSTEM_TOOLS)("in headless Chromium",
     await page.selectOption("#examples", "review.hns");
     await page.waitForSelector("#verdict[data-state=valid]");
     const original = readFileSync(join(REPO_ROOT, "examples/review.hns"), "utf8");
-    expect(await page.evaluate(() => (window as unknown as { yaocPlayground: { view: { state: { doc: { toString(): string } } } } }).yaocPlayground.view.state.doc.toString())).toBe(original);
+    expect(
+      await page.evaluate(() =>
+        (
+          window as unknown as { yaocPlayground: { view: { state: { doc: { toString(): string } } } } }
+        ).yaocPlayground.view.state.doc.toString(),
+      ),
+    ).toBe(original);
 
     // Introduce a type error by typing: the function returns Json, declare Int instead.
     const select = async (needle: string) => {
       await page.evaluate((needle) => {
-        const view = (window as unknown as { yaocPlayground: { view: { state: { doc: { toString(): string } }; dispatch(t: unknown): void; focus(): void } } }).yaocPlayground.view;
+        const view = (
+          window as unknown as {
+            yaocPlayground: {
+              view: { state: { doc: { toString(): string } }; dispatch(t: unknown): void; focus(): void };
+            };
+          }
+        ).yaocPlayground.view;
         const at = view.state.doc.toString().indexOf(needle);
         if (at < 0) throw new Error(`${needle} not in the editor`);
         view.dispatch({ selection: { anchor: at, head: at + needle.length } });
@@ -111,13 +149,23 @@ describe.skipIf(!HAVE_CHROMIUM && !REQUIRE_SYSTEM_TOOLS)("in headless Chromium",
     expect(expected.valid).toBe(false);
     const first = expected.diagnostics[0]!;
     await page.waitForSelector("#verdict[data-state=invalid]");
-    const shown = await page.$$eval("#diagnostics li", (items) => items.map((li) => ({ code: li.getAttribute("data-code"), line: li.getAttribute("data-line") })));
-    expect(shown).toEqual(expected.diagnostics.map((d) => ({ code: d.code, line: d.line === null ? null : String(d.line) })));
+    const shown = await page.$$eval("#diagnostics li", (items) =>
+      items.map((li) => ({ code: li.getAttribute("data-code"), line: li.getAttribute("data-line") })),
+    );
+    expect(shown).toEqual(
+      expected.diagnostics.map((d) => ({ code: d.code, line: d.line === null ? null : String(d.line) })),
+    );
     expect(first.code).toBe("yao.type_mismatch");
     // Inline too: the editor marks the same line.
     await page.waitForSelector(".cm-lintRange-error");
     const markedLine = await page.evaluate(() => {
-      const view = (window as unknown as { yaocPlayground: { view: { state: { doc: { lineAt(n: number): { number: number } } }; posAtDOM(n: Node): number } } }).yaocPlayground.view;
+      const view = (
+        window as unknown as {
+          yaocPlayground: {
+            view: { state: { doc: { lineAt(n: number): { number: number } } }; posAtDOM(n: Node): number };
+          };
+        }
+      ).yaocPlayground.view;
       return view.state.doc.lineAt(view.posAtDOM(document.querySelector(".cm-lintRange-error")!)).number;
     });
     expect(markedLine).toBe(first.line);
@@ -163,7 +211,11 @@ describe.skipIf(!HAVE_CHROMIUM && !REQUIRE_SYSTEM_TOOLS)("in headless Chromium",
     const again = await context.newPage();
     await again.goto(url);
     await again.waitForSelector("#verdict[data-state=invalid]");
-    const files = await again.evaluate(() => (window as unknown as { yaocPlayground: { package: { name: string; files: Record<string, string> } } }).yaocPlayground.package);
+    const files = await again.evaluate(
+      () =>
+        (window as unknown as { yaocPlayground: { package: { name: string; files: Record<string, string> } } })
+          .yaocPlayground.package,
+    );
     expect(files.name).toBe("review-dir.hns");
     expect(files.files["contract.yao"]).toMatch(/\(oops$/);
     await again.close();

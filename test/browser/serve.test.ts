@@ -33,7 +33,12 @@ describe("the playground's static server", () => {
     try {
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
       expect(await rawGet(url, "/")).toEqual({ status: 200, body: "<p>hello</p>" });
-      for (const attack of ["/../secret.txt", "/%2e%2e/secret.txt", "/..%2fsecret.txt", "/%2e%2e%2f%2e%2e%2fetc%2fpasswd"]) {
+      for (const attack of [
+        "/../secret.txt",
+        "/%2e%2e/secret.txt",
+        "/..%2fsecret.txt",
+        "/%2e%2e%2f%2e%2e%2fetc%2fpasswd",
+      ]) {
         const r = await rawGet(url, attack);
         expect(r.status, attack).not.toBe(200);
         expect(r.body, attack).not.toContain("do not serve");
@@ -47,7 +52,10 @@ describe("the playground's static server", () => {
   });
 
   it("npm run playground's server prints its loopback address (PORT=0: any free port) and answers there", async () => {
-    const child = spawn(process.execPath, [join(REPO_ROOT, "playground/serve.mjs")], { env: { ...process.env, PORT: "0" }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [join(REPO_ROOT, "playground/serve.mjs")], {
+      env: { ...process.env, PORT: "0" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let out = "";

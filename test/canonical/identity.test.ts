@@ -31,7 +31,9 @@ describe("typed canonical text and content hash (fixtures/yao/canonical)", () =>
   });
 
   it("dict insertion order is source text (content hash differs) but not meaning (program hash equal)", () => {
-    expect(contentHash(canonical(text("dict-order-left.yao")))).not.toBe(contentHash(canonical(text("dict-order-right.yao"))));
+    expect(contentHash(canonical(text("dict-order-left.yao")))).not.toBe(
+      contentHash(canonical(text("dict-order-right.yao"))),
+    );
     const programHash = (name: string) => {
       const r = readOne(text(name));
       if (!r.ok) throw new Error(r.diagnostic.message);
@@ -75,7 +77,7 @@ describe("legacy metadata printer", () => {
     return printLegacy(legacyView(r.form));
   };
 
-  it("prints strings bare unless they need quotes, escaping only \\ and \"", () => {
+  it('prints strings bare unless they need quotes, escaping only \\ and "', () => {
     expect(legacy('(version "1.0.0")')).toBe("(version 1.0.0)");
     expect(legacy('(title "Demo Harness")')).toBe('(title "Demo Harness")');
     expect(legacy('(x "a\\nb")')).toBe('(x "a\nb")');
@@ -117,7 +119,14 @@ describe("package identity: our worked examples (fixtures/yao/canonical/packages
     const r = await loadPackage(new NodeFs(), join(CANON, "packages", "ledger.hns"));
     if (!r.ok) throw new Error("load failed");
     const pkg = r.package;
-    const stored = loadableSource({ manifest: pkg.manifest, entryId: pkg.entry.id, contract: pkg.contract, mind: pkg.mind, functions: pkg.functions, entrySource: pkg.entry.source });
+    const stored = loadableSource({
+      manifest: pkg.manifest,
+      entryId: pkg.entry.id,
+      contract: pkg.contract,
+      mind: pkg.mind,
+      functions: pkg.functions,
+      entrySource: pkg.entry.source,
+    });
     expect(stored.split("\n").slice(0, 3)).toEqual([
       '(manifest (id "acme.ledger") (version "3.1.0") (title "Ledger") (entry "main") (capabilities (tools "search" "read") (skills "accounting")))',
       '(contract (policy "first rule\\nsecond rule") (voice "plain; exact"))',

@@ -10,18 +10,26 @@ type Tree = { sym: string } | { str: string } | Tree[];
 const symbol = fc.stringMatching(/^[a-z0-9_.\-+*/<>=!?:$%&~^\u4e00-\u4e10]{1,6}$/).map((sym) => ({ sym }));
 const string = fc.string({ unit: "binary", maxLength: 8 }).map((str) => ({ str }));
 const { tree } = fc.letrec<{ tree: Tree }>((tie) => ({
-  tree: fc.oneof({ depthSize: "small", withCrossShrink: true }, symbol, string, fc.array(tie("tree"), { maxLength: 4 })),
+  tree: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    symbol,
+    string,
+    fc.array(tie("tree"), { maxLength: 4 }),
+  ),
 }));
 
 /** Print a tree with arbitrary layout: random whitespace, comments and escapes that mean the same thing. */
 function layout(t: Tree, ws: () => string): string {
   if (Array.isArray(t)) return `(${ws()}${t.map((c) => layout(c, ws)).join(` ${ws()}`)}${ws()})`;
   if ("sym" in t) return t.sym;
-  return JSON.stringify(t.str).replace(/\\u00([0-9a-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
+  return JSON.stringify(t.str)
+    .replace(/\\u00([0-9a-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
     .replace(/\\[bf/]/g, (m) => ({ "\\b": "\b", "\\f": "\f", "\\/": "/" })[m]!);
 }
 
-const whitespace = fc.array(fc.constantFrom(" ", "\n", "\t", "\r\n", "; note\n", "\u3000", "\u0085"), { maxLength: 3 }).map((a) => a.join(""));
+const whitespace = fc
+  .array(fc.constantFrom(" ", "\n", "\t", "\r\n", "; note\n", "\u3000", "\u0085"), { maxLength: 3 })
+  .map((a) => a.join(""));
 
 describe("canonical printer properties", () => {
   it("canonical text re-reads to itself, whatever the layout of the source", () => {
@@ -55,19 +63,24 @@ describe("package identity properties", () => {
     const base = loadFromSource("demo.hns", artifacts.join("\n"));
     if (!base.ok) throw new Error(base.diagnostics[0]!.message);
     fc.assert(
-      fc.property(fc.shuffledSubarray(artifacts, { minLength: 5, maxLength: 5 }), whitespace, fc.boolean(), (order, ws, crlf) => {
-        const inline = ws.replace(/;[^\n]*\n/g, "");
-        // Widen the whitespace between tokens only, never inside string literals.
-        const widen = (artifact: string): string =>
-          artifact
-            .split(/("[^"]*")/)
-            .map((part, i) => (i % 2 === 1 ? part : part.replace(/ /g, ` ${inline}`)))
-            .join("");
-        let text = order.map(widen).join(`\n${ws}\n`);
-        if (crlf) text = text.replace(/\n/g, "\r\n");
-        const loaded = loadFromSource("demo.hns", text);
-        expect(loaded.ok && loaded.package.identity).toBe(base.package.identity);
-      }),
+      fc.property(
+        fc.shuffledSubarray(artifacts, { minLength: 5, maxLength: 5 }),
+        whitespace,
+        fc.boolean(),
+        (order, ws, crlf) => {
+          const inline = ws.replace(/;[^\n]*\n/g, "");
+          // Widen the whitespace between tokens only, never inside string literals.
+          const widen = (artifact: string): string =>
+            artifact
+              .split(/("[^"]*")/)
+              .map((part, i) => (i % 2 === 1 ? part : part.replace(/ /g, ` ${inline}`)))
+              .join("");
+          let text = order.map(widen).join(`\n${ws}\n`);
+          if (crlf) text = text.replace(/\n/g, "\r\n");
+          const loaded = loadFromSource("demo.hns", text);
+          expect(loaded.ok && loaded.package.identity).toBe(base.package.identity);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -76,7 +89,9 @@ describe("package identity properties", () => {
     const base = loadFromSource("demo.hns", artifacts.join("\n"));
     if (!base.ok) throw new Error("base package must load");
     const text = artifacts.join("\n");
-    const atoms = [...text.matchAll(/"[^"]+"|[A-Za-z][\w./-]*/g)].filter((m) => !["manifest", "contract", "mind", "fn", "eval", "requires", "tools", "capabilities"].includes(m[0]));
+    const atoms = [...text.matchAll(/"[^"]+"|[A-Za-z][\w./-]*/g)].filter(
+      (m) => !["manifest", "contract", "mind", "fn", "eval", "requires", "tools", "capabilities"].includes(m[0]),
+    );
     let changed = 0;
     for (const m of atoms) {
       const mutated = `${text.slice(0, m.index)}${m[0].startsWith('"') ? `"${m[0].slice(1, -1)}x"` : `${m[0]}x`}${text.slice(m.index! + m[0].length)}`;

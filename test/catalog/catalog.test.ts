@@ -51,7 +51,11 @@ describe("install, get, list", () => {
     const files = { "/a.hns": smallPackage("a", "1") };
     expect((await installed(cat, files, "/a.hns")).status).toBe("installed");
     const before = store.paths().map((p) => [p, Buffer.from(readSync(store, p)).toString("hex")]);
-    const again = await installed(cat, { "/b.hns": `; same package, other formatting\n${smallPackage("a", "1")}\n\n` }, "/b.hns");
+    const again = await installed(
+      cat,
+      { "/b.hns": `; same package, other formatting\n${smallPackage("a", "1")}\n\n` },
+      "/b.hns",
+    );
     expect(again.status).toBe("unchanged");
     expect(store.paths().map((p) => [p, Buffer.from(readSync(store, p)).toString("hex")])).toEqual(before);
   });
@@ -79,7 +83,11 @@ describe("install, get, list", () => {
   it("never stores an invalid package", async () => {
     const store = new MemoryCatalogStore();
     const cat = new Catalog(store);
-    const out = await installed(cat, { "/bad.hns": `(manifest (id "x") (version "1") (title "X"))\n(eval 1)` }, "/bad.hns");
+    const out = await installed(
+      cat,
+      { "/bad.hns": `(manifest (id "x") (version "1") (title "X"))\n(eval 1)` },
+      "/bad.hns",
+    );
     expect(out.status).toBe("rejected");
     expect(out.ioError).toBe(false);
     expect(out.diagnostics.map((d) => d.code)).toEqual(["hns.missing_artifact", "catalog.rejected"]);
@@ -88,7 +96,9 @@ describe("install, get, list", () => {
 
   it("never stores a package the analyzer rejects", async () => {
     const store = new MemoryCatalogStore();
-    const cat = new Catalog(store, { analyzer: () => ({ diagnostics: [{ code: "yao.type_mismatch", severity: "error", message: "nope" }] }) });
+    const cat = new Catalog(store, {
+      analyzer: () => ({ diagnostics: [{ code: "yao.type_mismatch", severity: "error", message: "nope" }] }),
+    });
     const out = await installed(cat, { "/a.hns": smallPackage("a", "1") }, "/a.hns");
     expect(out.status).toBe("rejected");
     expect(store.paths()).toEqual([]);
@@ -104,7 +114,11 @@ describe("install, get, list", () => {
   it("refuses ids or versions with control characters (catalog.bad_name)", async () => {
     const store = new MemoryCatalogStore();
     const cat = new Catalog(store);
-    const out = await installed(cat, { "/a.hns": smallPackage("a", "1").replace('(id "a")', '(id "a\u001b[31m")') }, "/a.hns");
+    const out = await installed(
+      cat,
+      { "/a.hns": smallPackage("a", "1").replace('(id "a")', '(id "a\u001b[31m")') },
+      "/a.hns",
+    );
     expect(out.status).toBe("rejected");
     expect(out.diagnostics.map((d) => d.code)).toContain("catalog.bad_name");
     expect(store.paths()).toEqual([]);
@@ -116,7 +130,8 @@ describe("install, get, list", () => {
     for (const id of ["../../etc/passwd", "A", "a", "x/y", "CON", ".hns"]) {
       expect((await installed(cat, { "/p.hns": smallPackage(id, "1") }, "/p.hns")).status).toBe("installed");
     }
-    for (const p of store.paths()) expect(p).toMatch(/^(FORMAT|objects\/[0-9a-f]{64}\.hns|bindings\/[0-9a-f]{64}\.json)$/);
+    for (const p of store.paths())
+      expect(p).toMatch(/^(FORMAT|objects\/[0-9a-f]{64}\.hns|bindings\/[0-9a-f]{64}\.json)$/);
     expect((await cat.list()).entries.map((e) => e.id)).toEqual(["../../etc/passwd", ".hns", "A", "CON", "a", "x/y"]);
   });
 
@@ -443,10 +458,13 @@ describe("Node store and defaults", () => {
 describe("code table", () => {
   it("has a row for every catalog code the sources emit", () => {
     const rows = new Set<string>(CATALOG_CODES.map((r) => r.code));
-    const sources = ["src/catalog/catalog.ts", "src/cli/catalog.ts"].map((f) => readFileSync(join(repo, f), "utf8")).join("\n");
+    const sources = ["src/catalog/catalog.ts", "src/cli/catalog.ts"]
+      .map((f) => readFileSync(join(repo, f), "utf8"))
+      .join("\n");
     const emitted = new Set([...sources.matchAll(/"(catalog\.[a-z_]+)"/g)].map((m) => m[1]!));
     for (const code of emitted) expect(rows.has(code), code).toBe(true);
-    for (const r of CATALOG_CODES) expect(r.reason).toMatch(/^(struct_|size_|danger_|perm_|ident_|meta_|audit_|hon_)[a-z_]+$/);
+    for (const r of CATALOG_CODES)
+      expect(r.reason).toMatch(/^(struct_|size_|danger_|perm_|ident_|meta_|audit_|hon_)[a-z_]+$/);
   });
 });
 

@@ -6,7 +6,18 @@
  * package that `export` could not write as one loadable file is refused at install.
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, closeSync, cpSync, mkdirSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync, ftruncateSync } from "node:fs";
+import {
+  chmodSync,
+  closeSync,
+  cpSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  ftruncateSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { objectPath } from "../../src/catalog/layout.js";
@@ -52,64 +63,84 @@ function setup(): Setup {
 }
 
 const damages: Array<[string, (object: string) => boolean]> = [
-  ["a symlink (even to identical bytes)", (o) => {
-    cpSync(o, `${o}.copy`);
-    rmSync(o);
-    symlinkSync(`${o}.copy`, o);
-    return true;
-  }],
-  ["a directory", (o) => {
-    rmSync(o);
-    mkdirSync(o);
-    writeFileSync(join(o, "x"), "x");
-    return true;
-  }],
-  ["a FIFO", (o) => {
-    rmSync(o);
-    return mkfifo(o);
-  }],
-  ["a 1.5 GB sparse file", (o) => {
-    const fd = openSync(o, "r+");
-    ftruncateSync(fd, 1.5 * 1024 * 1024 * 1024);
-    closeSync(fd);
-    return true;
-  }],
+  [
+    "a symlink (even to identical bytes)",
+    (o) => {
+      cpSync(o, `${o}.copy`);
+      rmSync(o);
+      symlinkSync(`${o}.copy`, o);
+      return true;
+    },
+  ],
+  [
+    "a directory",
+    (o) => {
+      rmSync(o);
+      mkdirSync(o);
+      writeFileSync(join(o, "x"), "x");
+      return true;
+    },
+  ],
+  [
+    "a FIFO",
+    (o) => {
+      rmSync(o);
+      return mkfifo(o);
+    },
+  ],
+  [
+    "a 1.5 GB sparse file",
+    (o) => {
+      const fd = openSync(o, "r+");
+      ftruncateSync(fd, 1.5 * 1024 * 1024 * 1024);
+      closeSync(fd);
+      return true;
+    },
+  ],
 ];
 
 describe("verify reports every damaged object by package and continues; re-install repairs it", () => {
-  it.each(damages)("an object replaced by %s", (_label, damage) => {
-    const s = setup();
-    if (!damage(s.reviewObject)) return; // mkfifo unavailable: nothing to test on this system
-    const v = yaoc(["catalog", "verify", "--catalog", s.cat]);
-    expect(v.code, v.out + v.err).toBe(1);
-    expect(v.err).toMatch(/catalog\.corrupt/);
-    expect(v.err).toContain("acme.review@1.0.0");
-    // It went on: the undamaged package was verified too.
-    expect(v.out).toContain("ok acme.other@2.0.0");
-    expect(v.out).toContain("corrupt acme.review@1.0.0");
-    expect(v.out).toContain("2 packages verified: 1 ok, 1 corrupt");
-    // Re-installing the exact package repairs it.
-    const again = yaoc(["catalog", "install", "--catalog", s.cat, s.review]);
-    expect(again.code, again.err).toBe(0);
-    expect(again.out).toContain("unchanged acme.review@1.0.0");
-    const after = yaoc(["catalog", "verify", "--catalog", s.cat]);
-    expect(after.code, after.out + after.err).toBe(0);
-  }, 120_000);
+  it.each(damages)(
+    "an object replaced by %s",
+    (_label, damage) => {
+      const s = setup();
+      if (!damage(s.reviewObject)) return; // mkfifo unavailable: nothing to test on this system
+      const v = yaoc(["catalog", "verify", "--catalog", s.cat]);
+      expect(v.code, v.out + v.err).toBe(1);
+      expect(v.err).toMatch(/catalog\.corrupt/);
+      expect(v.err).toContain("acme.review@1.0.0");
+      // It went on: the undamaged package was verified too.
+      expect(v.out).toContain("ok acme.other@2.0.0");
+      expect(v.out).toContain("corrupt acme.review@1.0.0");
+      expect(v.out).toContain("2 packages verified: 1 ok, 1 corrupt");
+      // Re-installing the exact package repairs it.
+      const again = yaoc(["catalog", "install", "--catalog", s.cat, s.review]);
+      expect(again.code, again.err).toBe(0);
+      expect(again.out).toContain("unchanged acme.review@1.0.0");
+      const after = yaoc(["catalog", "verify", "--catalog", s.cat]);
+      expect(after.code, after.out + after.err).toBe(0);
+    },
+    120_000,
+  );
 
-  it.skipIf(NO_NOBODY_RUN !== null)("an unreadable object (mode 000) is catalog.corrupt for its package; re-install repairs it", () => {
-    const s = setup();
-    // The catalog belongs to the (unprivileged) user who verifies and re-installs it.
-    if (asRoot) spawnSync("chown", ["-R", `${NOBODY}:${NOBODY}`, s.cat]);
-    chmodSync(s.reviewObject, 0o000);
-    const v = yaoc(["catalog", "verify", "--catalog", s.cat], true);
-    expect(v.code, v.out + v.err).toBe(1);
-    expect(v.err).toMatch(/catalog\.corrupt/);
-    expect(v.err).toContain("acme.review@1.0.0");
-    expect(v.out).toContain("ok acme.other@2.0.0");
-    const again = yaoc(["catalog", "install", "--catalog", s.cat, s.review], true);
-    expect(again.code, again.err).toBe(0);
-    expect(yaoc(["catalog", "verify", "--catalog", s.cat], true).code).toBe(0);
-  }, 120_000);
+  it.skipIf(NO_NOBODY_RUN !== null)(
+    "an unreadable object (mode 000) is catalog.corrupt for its package; re-install repairs it",
+    () => {
+      const s = setup();
+      // The catalog belongs to the (unprivileged) user who verifies and re-installs it.
+      if (asRoot) spawnSync("chown", ["-R", `${NOBODY}:${NOBODY}`, s.cat]);
+      chmodSync(s.reviewObject, 0o000);
+      const v = yaoc(["catalog", "verify", "--catalog", s.cat], true);
+      expect(v.code, v.out + v.err).toBe(1);
+      expect(v.err).toMatch(/catalog\.corrupt/);
+      expect(v.err).toContain("acme.review@1.0.0");
+      expect(v.out).toContain("ok acme.other@2.0.0");
+      const again = yaoc(["catalog", "install", "--catalog", s.cat, s.review], true);
+      expect(again.code, again.err).toBe(0);
+      expect(yaoc(["catalog", "verify", "--catalog", s.cat], true).code).toBe(0);
+    },
+    120_000,
+  );
 
   it("an oversized object is refused from its size, before it is read (bounded memory)", async () => {
     const s = setup();
@@ -127,56 +158,60 @@ describe("verify reports every damaged object by package and continues; re-insta
 });
 
 describe("a read-only catalog", () => {
-  it.skipIf(NO_NOBODY_RUN !== null)("gc and install say catalog.read_only (exit 2); list and verify still work; a gc with nothing to do succeeds", () => {
-    const s = setup();
-    const dirs = [s.cat, join(s.cat, "objects"), join(s.cat, "bindings"), join(s.cat, "tmp")];
-    const mode = (m: number): void => {
-      for (const d of dirs) {
+  it.skipIf(NO_NOBODY_RUN !== null)(
+    "gc and install say catalog.read_only (exit 2); list and verify still work; a gc with nothing to do succeeds",
+    () => {
+      const s = setup();
+      const dirs = [s.cat, join(s.cat, "objects"), join(s.cat, "bindings"), join(s.cat, "tmp")];
+      const mode = (m: number): void => {
+        for (const d of dirs) {
+          try {
+            chmodSync(d, m);
+          } catch {
+            /* tmp may not exist */
+          }
+        }
+      };
+      mode(0o555);
+      const clean = yaoc(["catalog", "gc", "--catalog", s.cat, "--grace", "0"], true);
+      mode(0o755);
+      expect(clean.code, clean.out + clean.err).toBe(0);
+      // An unreferenced object gc would have to move, and a temp file it would have to remove.
+      const extra = writePackage(join(s.cat, "..", "x"), "extra.hns", smallPackage("acme.extra", "1.0.0"));
+      const scratch = join(s.cat, "..", "scratch");
+      expect(yaoc(["catalog", "install", "--catalog", scratch, extra]).code).toBe(0);
+      cpSync(join(scratch, "objects"), join(s.cat, "objects"), { recursive: true });
+      rmSync(join(s.cat, "trash"), { recursive: true, force: true });
+      for (const d of [s.cat, join(s.cat, "objects"), join(s.cat, "bindings"), join(s.cat, "tmp")]) {
         try {
-          chmodSync(d, m);
+          chmodSync(d, 0o555);
         } catch {
           /* tmp may not exist */
         }
       }
-    };
-    mode(0o555);
-    const clean = yaoc(["catalog", "gc", "--catalog", s.cat, "--grace", "0"], true);
-    mode(0o755);
-    expect(clean.code, clean.out + clean.err).toBe(0);
-    // An unreferenced object gc would have to move, and a temp file it would have to remove.
-    const extra = writePackage(join(s.cat, "..", "x"), "extra.hns", smallPackage("acme.extra", "1.0.0"));
-    const scratch = join(s.cat, "..", "scratch");
-    expect(yaoc(["catalog", "install", "--catalog", scratch, extra]).code).toBe(0);
-    cpSync(join(scratch, "objects"), join(s.cat, "objects"), { recursive: true });
-    rmSync(join(s.cat, "trash"), { recursive: true, force: true });
-    for (const d of [s.cat, join(s.cat, "objects"), join(s.cat, "bindings"), join(s.cat, "tmp")]) {
       try {
-        chmodSync(d, 0o555);
-      } catch {
-        /* tmp may not exist */
-      }
-    }
-    try {
-      const gc = yaoc(["catalog", "gc", "--catalog", s.cat, "--grace", "0"], true);
-      expect(gc.code, gc.out + gc.err).toBe(2);
-      expect(gc.err).toContain("catalog.read_only");
-      expect(gc.err).toContain("read-only");
-      expect(gc.err).not.toMatch(/ENOENT/);
-      const inst = yaoc(["catalog", "install", "--catalog", s.cat, extra], true);
-      expect(inst.code, inst.out + inst.err).toBe(2);
-      expect(inst.err).toContain("catalog.read_only");
-      expect(yaoc(["catalog", "list", "--catalog", s.cat], true).code).toBe(0);
-      expect(yaoc(["catalog", "verify", "--catalog", s.cat], true).code).toBe(0);
-    } finally {
-      for (const d of [s.cat, join(s.cat, "objects"), join(s.cat, "bindings"), join(s.cat, "tmp")]) {
-        try {
-          chmodSync(d, 0o755);
-        } catch {
-          /* absent */
+        const gc = yaoc(["catalog", "gc", "--catalog", s.cat, "--grace", "0"], true);
+        expect(gc.code, gc.out + gc.err).toBe(2);
+        expect(gc.err).toContain("catalog.read_only");
+        expect(gc.err).toContain("read-only");
+        expect(gc.err).not.toMatch(/ENOENT/);
+        const inst = yaoc(["catalog", "install", "--catalog", s.cat, extra], true);
+        expect(inst.code, inst.out + inst.err).toBe(2);
+        expect(inst.err).toContain("catalog.read_only");
+        expect(yaoc(["catalog", "list", "--catalog", s.cat], true).code).toBe(0);
+        expect(yaoc(["catalog", "verify", "--catalog", s.cat], true).code).toBe(0);
+      } finally {
+        for (const d of [s.cat, join(s.cat, "objects"), join(s.cat, "bindings"), join(s.cat, "tmp")]) {
+          try {
+            chmodSync(d, 0o755);
+          } catch {
+            /* absent */
+          }
         }
       }
-    }
-  }, 120_000);
+    },
+    120_000,
+  );
 });
 
 describe("export keeps its promise for every installed package", () => {
@@ -204,6 +239,3 @@ describe("export keeps its promise for every installed package", () => {
     expect(readFileSync(out).length).toBeLessThanOrEqual(262_144);
   }, 120_000);
 });
-
-
-

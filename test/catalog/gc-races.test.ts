@@ -251,7 +251,9 @@ describe("gc racing install: real processes", () => {
     const dir = tempDir();
     const cat = `${dir}/cat`;
     const random = rng(14);
-    const packages = Array.from({ length: 6 }, (_, i) => writePackage(`${dir}/p${i}`, `p${i}.hns`, smallPackage(`acme.stress${i}`, "1.0.0", String(i))));
+    const packages = Array.from({ length: 6 }, (_, i) =>
+      writePackage(`${dir}/p${i}`, `p${i}.hns`, smallPackage(`acme.stress${i}`, "1.0.0", String(i))),
+    );
     // Orphans: objects whose installs were "killed" before binding (installed in a scratch catalog, copied over).
     const scratch = `${dir}/scratch`;
     for (const p of packages) await runCatalog(["install", "--catalog", scratch, p]);
@@ -264,7 +266,8 @@ describe("gc racing install: real processes", () => {
       for (let i = 0; i < 6; i++) {
         const r = random();
         if (r < 0.4) procs.push(runCatalog(["gc", "--catalog", cat, "--grace", "0"]));
-        else if (r < 0.8) procs.push(runCatalog(["install", "--catalog", cat, packages[Math.floor(random() * packages.length)]!]));
+        else if (r < 0.8)
+          procs.push(runCatalog(["install", "--catalog", cat, packages[Math.floor(random() * packages.length)]!]));
         else procs.push(runCatalog(["verify", "--catalog", cat]));
       }
       await Promise.all(procs);

@@ -60,7 +60,8 @@ export async function runCatalog(args: readonly string[], options: RunOptions = 
     let stderr = "";
     child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
     child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-    const timer = options.killAfterMs === undefined ? undefined : setTimeout(() => child.kill("SIGKILL"), options.killAfterMs);
+    const timer =
+      options.killAfterMs === undefined ? undefined : setTimeout(() => child.kill("SIGKILL"), options.killAfterMs);
     child.on("error", reject);
     child.on("close", (code, signal) => {
       if (timer !== undefined) clearTimeout(timer);

@@ -29,16 +29,23 @@ function assertNoPartialFiles(dir: string): void {
     if (loaded.ok) expect(loaded.package.identity).toBe(`sha256:${name.replace(/\.hns$/, "")}`);
   }
   const bindings = existsSync(join(dir, "bindings")) ? readdirSync(join(dir, "bindings")) : [];
-  for (const name of bindings) expect(() => JSON.parse(readFileSync(join(dir, "bindings", name), "utf8"))).not.toThrow();
+  for (const name of bindings)
+    expect(() => JSON.parse(readFileSync(join(dir, "bindings", name), "utf8"))).not.toThrow();
 }
 
 describe("racing installers", () => {
   it("8 processes installing different contents under one (id, version): exactly one wins, the rest get catalog.conflict", async () => {
     const dir = tempDir();
     const cat = join(dir, "cat");
-    const paths = Array.from({ length: 8 }, (_, i) => writePackage(join(dir, `p${i}`), "race.hns", smallPackage("race", "1.0.0", String(i))));
+    const paths = Array.from({ length: 8 }, (_, i) =>
+      writePackage(join(dir, `p${i}`), "race.hns", smallPackage("race", "1.0.0", String(i))),
+    );
     const startAt = String(Date.now() + 1500);
-    const runs = await Promise.all(paths.map((p) => runCatalog(["install", "--catalog", cat, "--format", "json", p], { env: { YAOC_TEST_START_AT: startAt } })));
+    const runs = await Promise.all(
+      paths.map((p) =>
+        runCatalog(["install", "--catalog", cat, "--format", "json", p], { env: { YAOC_TEST_START_AT: startAt } }),
+      ),
+    );
     const statuses = runs.map((r) => json(r).results[0].status);
     expect(statuses.filter((s) => s === "installed")).toHaveLength(1);
     expect(statuses.filter((s) => s === "conflict")).toHaveLength(7);
@@ -57,7 +64,9 @@ describe("racing installers", () => {
     }
     const verify = await runCatalog(["verify", "--catalog", cat, "--format", "json"]);
     expect(verify.code).toBe(0);
-    expect(json(verify).packages).toEqual([expect.objectContaining({ id: "race", version: "1.0.0", identity: winnerIdentity, status: "ok" })]);
+    expect(json(verify).packages).toEqual([
+      expect.objectContaining({ id: "race", version: "1.0.0", identity: winnerIdentity, status: "ok" }),
+    ]);
     expect(readdirSync(join(cat, "tmp"))).toEqual([]);
     assertNoPartialFiles(cat);
     const gc = await runCatalog(["gc", "--catalog", cat, "--format", "json"]);
@@ -71,7 +80,11 @@ describe("racing installers", () => {
     const startAt = String(Date.now() + 1500);
     const sources = [join(examples, "review.hns"), join(examples, "review-dir.hns")];
     const runs = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => runCatalog(["install", "--catalog", cat, "--format", "json", sources[i % 2]!], { env: { YAOC_TEST_START_AT: startAt } })),
+      Array.from({ length: 8 }, (_, i) =>
+        runCatalog(["install", "--catalog", cat, "--format", "json", sources[i % 2]!], {
+          env: { YAOC_TEST_START_AT: startAt },
+        }),
+      ),
     );
     expect(runs.map((r) => r.code)).toEqual(Array(8).fill(0));
     const statuses = runs.map((r) => json(r).results[0].status);
@@ -92,7 +105,13 @@ describe("crash safety", () => {
     const pool: string[] = [];
     for (let k = 0; k < 12; k++) {
       for (let variant = 0; variant < 3; variant++) {
-        pool.push(writePackage(join(dir, `k${k}v${variant}`), `k${k}.hns`, smallPackage(`crash.k${k}`, "1", String(variant * 100 + k))));
+        pool.push(
+          writePackage(
+            join(dir, `k${k}v${variant}`),
+            `k${k}.hns`,
+            smallPackage(`crash.k${k}`, "1", String(variant * 100 + k)),
+          ),
+        );
       }
     }
     let seed = 12345;
@@ -105,7 +124,9 @@ describe("crash safety", () => {
     const pick = (): string[] => Array.from({ length: 6 }, () => pool[Math.floor(random() * pool.length)]!);
     // Calibrate on this machine: how long does a batch take when nobody is killed?
     const t0 = Date.now();
-    const calibration = await Promise.all(Array.from({ length: parallel }, () => runCatalog(["install", "--catalog", cat, ...pick()])));
+    const calibration = await Promise.all(
+      Array.from({ length: parallel }, () => runCatalog(["install", "--catalog", cat, ...pick()])),
+    );
     const window = Math.max(200, Math.round((Date.now() - t0) * 1.2));
     for (const r of calibration) expect([0, 1]).toContain(r.code);
     let killed = 0;
@@ -180,7 +201,9 @@ describe("the CLI", () => {
     expect(show.code).toBe(1);
     expect(show.stderr).toContain("catalog.corrupt");
     // Re-installing the exact package repairs the object.
-    expect((await runCatalog(["install", "--catalog", cat, join(examples, "review-dir.hns")])).stdout).toContain("unchanged");
+    expect((await runCatalog(["install", "--catalog", cat, join(examples, "review-dir.hns")])).stdout).toContain(
+      "unchanged",
+    );
     expect((await runCatalog(["verify", "--catalog", cat])).code).toBe(0);
   });
 
@@ -189,15 +212,39 @@ describe("the CLI", () => {
     const cat = join(dir, "cat");
     const a = writePackage(dir, "a.hns", smallPackage("pkg.a", "1"));
     const b = writePackage(dir, "b.hns", smallPackage("pkg.b", "2.0"));
-    const install = await runCatalog(["install", "--catalog", cat, "--format", "json", join(examples, "review-dir.hns"), a, b]);
+    const install = await runCatalog([
+      "install",
+      "--catalog",
+      cat,
+      "--format",
+      "json",
+      join(examples, "review-dir.hns"),
+      a,
+      b,
+    ]);
     expect(install.code).toBe(0);
-    const identities = new Map<string, string>(json(install).results.map((r: { id: string; version: string; identity: string }) => [`${r.id}@${r.version}`, r.identity]));
+    const identities = new Map<string, string>(
+      json(install).results.map((r: { id: string; version: string; identity: string }) => [
+        `${r.id}@${r.version}`,
+        r.identity,
+      ]),
+    );
     const list = await runCatalog(["list", "--catalog", cat, "--format", "json"]);
-    expect(json(list).packages.map((p: { id: string; version: string }) => `${p.id}@${p.version}`)).toEqual(["acme.review@1.0.0", "pkg.a@1", "pkg.b@2.0"]);
+    expect(json(list).packages.map((p: { id: string; version: string }) => `${p.id}@${p.version}`)).toEqual([
+      "acme.review@1.0.0",
+      "pkg.a@1",
+      "pkg.b@2.0",
+    ]);
     const human = await runCatalog(["list"], { env: { YAOC_CATALOG: cat } });
     expect(human.stdout.split("\n").filter(Boolean)).toHaveLength(3);
     const show = await runCatalog(["show", "--catalog", cat, "--format", "json", "acme.review@1.0.0"]);
-    expect(json(show)).toMatchObject({ id: "acme.review", version: "1.0.0", identity: identities.get("acme.review@1.0.0"), owner: "runtime", tools: ["read", "search"] });
+    expect(json(show)).toMatchObject({
+      id: "acme.review",
+      version: "1.0.0",
+      identity: identities.get("acme.review@1.0.0"),
+      owner: "runtime",
+      tools: ["read", "search"],
+    });
     const showHuman = await runCatalog(["show", "--catalog", cat, "acme.review@1.0.0"]);
     expect(showHuman.stdout).toContain("owner:     runtime");
     expect(showHuman.stdout).toContain("(fn load-change");
@@ -208,7 +255,9 @@ describe("the CLI", () => {
       const check = await checkHns(new NodeFs(), out);
       expect(check.identity).toBe(identity);
     }
-    const xdg = await runCatalog(["list", "--format", "json"], { env: { YAOC_CATALOG: "", XDG_DATA_HOME: join(dir, "xdg") } });
+    const xdg = await runCatalog(["list", "--format", "json"], {
+      env: { YAOC_CATALOG: "", XDG_DATA_HOME: join(dir, "xdg") },
+    });
     expect(json(xdg).catalog).toBe(join(dir, "xdg", "yaoc", "catalog"));
   });
 
@@ -216,11 +265,23 @@ describe("the CLI", () => {
     const dir = tempDir();
     const cat = join(dir, "cat");
     await runCatalog(["install", "--catalog", cat, writePackage(join(dir, "1"), "x.hns", smallPackage("x", "1", "1"))]);
-    const conflict = await runCatalog(["install", "--catalog", cat, writePackage(join(dir, "2"), "x.hns", smallPackage("x", "1", "2"))]);
+    const conflict = await runCatalog([
+      "install",
+      "--catalog",
+      cat,
+      writePackage(join(dir, "2"), "x.hns", smallPackage("x", "1", "2")),
+    ]);
     expect(conflict.code).toBe(1);
     expect(conflict.stderr).toContain("error[catalog.conflict]");
-    expect(conflict.stderr).toMatch(/already installed with identity sha256:[0-9a-f]{64} and cannot be replaced by a different artifact with identity sha256:[0-9a-f]{64}/);
-    const invalid = await runCatalog(["install", "--catalog", cat, writePackage(dir, "bad.hns", "(manifest (id y) (version \"1\") (title T))\n(eval 1)")]);
+    expect(conflict.stderr).toMatch(
+      /already installed with identity sha256:[0-9a-f]{64} and cannot be replaced by a different artifact with identity sha256:[0-9a-f]{64}/,
+    );
+    const invalid = await runCatalog([
+      "install",
+      "--catalog",
+      cat,
+      writePackage(dir, "bad.hns", '(manifest (id y) (version "1") (title T))\n(eval 1)'),
+    ]);
     expect(invalid.code).toBe(1);
     expect(invalid.stderr).toContain("hns.missing_artifact");
     expect(invalid.stderr).toContain("catalog.rejected");
@@ -231,7 +292,7 @@ describe("the CLI", () => {
     expect((await runCatalog(["gc", "--catalog", cat, "--grace", "soon"])).code).toBe(2);
     const stdout = await runCatalog(["export", "--catalog", cat, "x@1", "-"]);
     expect(stdout.code).toBe(0);
-    expect(stdout.stdout).toContain("(manifest (id \"x\")");
+    expect(stdout.stdout).toContain('(manifest (id "x")');
     const list = await runCatalog(["list", "--catalog", cat, "--format", "json"]);
     expect(json(list).packages).toHaveLength(1);
   });

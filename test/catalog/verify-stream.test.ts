@@ -7,7 +7,8 @@ describe("catalog verify callbacks", () => {
   it("calls onStart before and onEntry after each binding, in the report's order, with the problem of a bad one", async () => {
     const store = new MemoryCatalogStore();
     const cat = new Catalog(store);
-    for (const id of ["a", "b", "c"]) expect((await cat.installSource(`${id}.hns`, smallPackage(id, "1"))).status).toBe("installed");
+    for (const id of ["a", "b", "c"])
+      expect((await cat.installSource(`${id}.hns`, smallPackage(id, "1"))).status).toBe("installed");
     const events: string[] = [];
     const report = await cat.verify({
       onStart: (b, index, total) => events.push(`start ${b.id} ${index}/${total}`),

@@ -27,7 +27,11 @@ describe("check (library) and yaoc check (CLI)", () => {
   it("agree on every golden case: verdict, codes, identity, program_hash, repro_hash", async () => {
     expect(cases.length).toBeGreaterThan(200);
     const kinds = new Set<string>();
-    const r = spawnSync(process.execPath, [BIN, "check", "--format", "json", ...cases], { cwd: REPO_ROOT, encoding: "utf8", maxBuffer: 64 << 20 });
+    const r = spawnSync(process.execPath, [BIN, "check", "--format", "json", ...cases], {
+      cwd: REPO_ROOT,
+      encoding: "utf8",
+      maxBuffer: 64 << 20,
+    });
     expect([0, 1]).toContain(r.status);
     const cli = (JSON.parse(r.stdout) as { results: CliResult[] }).results;
     expect(cli.map((c) => c.path)).toEqual(cases);
@@ -39,7 +43,13 @@ describe("check (library) and yaoc check (CLI)", () => {
       const fromCli = cli[i]!;
       const receipt = toReceipt(lib, { analyze: true });
       const result = receipt["result"] as Record<string, unknown>;
-      expect({ path, valid: lib.valid, identity: lib.identity, program_hash: result["program_hash"], codes: lib.diagnostics.map((d) => d.code) }).toEqual({
+      expect({
+        path,
+        valid: lib.valid,
+        identity: lib.identity,
+        program_hash: result["program_hash"],
+        codes: lib.diagnostics.map((d) => d.code),
+      }).toEqual({
         path,
         valid: fromCli.valid,
         identity: fromCli.identity,

@@ -14,7 +14,12 @@ const BIN = join(REPO_ROOT, "bin/yaoc.js");
 let dir = "";
 
 function yaoc(args: string[]): { code: number | null; out: string; err: string } {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: REPO_ROOT, encoding: "utf8", timeout: 60_000, env: { ...process.env, NO_COLOR: "1" } });
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: REPO_ROOT,
+    encoding: "utf8",
+    timeout: 60_000,
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -60,13 +65,16 @@ describe("yaoc check routes a directory by its marker file", () => {
     expect(r.out).toContain("FIFO");
   });
 
-  it.skipIf(process.getuid?.() === 0)("harp.json without read permission: the HARP diagnostic (skipped as root, who reads anything)", () => {
-    const root = pack("locked-app", { "harp.json": '{"schemaVersion": 1}' });
-    chmodSync(join(root, "harp.json"), 0o000);
-    const r = checkPath(root);
-    expect(r.code).toBe(1);
-    expect(r.kind).toBe("harp");
-  });
+  it.skipIf(process.getuid?.() === 0)(
+    "harp.json without read permission: the HARP diagnostic (skipped as root, who reads anything)",
+    () => {
+      const root = pack("locked-app", { "harp.json": '{"schemaVersion": 1}' });
+      chmodSync(join(root, "harp.json"), 0o000);
+      const r = checkPath(root);
+      expect(r.code).toBe(1);
+      expect(r.kind).toBe("harp");
+    },
+  );
 
   it("a HARP manifest that is not an object is judged by HARP, not by the HNS suffix rule", () => {
     const r = checkPath(pack("array-app", { "harp.json": "[1, 2, 3]" }));
@@ -74,14 +82,21 @@ describe("yaoc check routes a directory by its marker file", () => {
     expect(r.codes).not.toContain("hns.bad_suffix");
   });
 
-  it.each([["HARNESS.md"], ["policy.json"], ["surface.json"]])("an HCP pack missing %s: the HCP linter says which file is missing", (missing) => {
-    const files: Record<string, string> = { "surface.json": '{"id": "acme.demo"}', "policy.json": '{"surface_id": "acme.demo"}', "HARNESS.md": "# Demo\n" };
-    delete files[missing];
-    const r = checkPath(pack(`pack-without-${missing}`, files));
-    expect(r).toMatchObject({ code: 1, kind: "hcp" });
-    expect(r.codes).toContain("hcp.pack.missing_file");
-    expect(r.out).toContain(`no ${missing}`);
-  });
+  it.each([["HARNESS.md"], ["policy.json"], ["surface.json"]])(
+    "an HCP pack missing %s: the HCP linter says which file is missing",
+    (missing) => {
+      const files: Record<string, string> = {
+        "surface.json": '{"id": "acme.demo"}',
+        "policy.json": '{"surface_id": "acme.demo"}',
+        "HARNESS.md": "# Demo\n",
+      };
+      delete files[missing];
+      const r = checkPath(pack(`pack-without-${missing}`, files));
+      expect(r).toMatchObject({ code: 1, kind: "hcp" });
+      expect(r.codes).toContain("hcp.pack.missing_file");
+      expect(r.out).toContain(`no ${missing}`);
+    },
+  );
 
   it("a3s-use-extension.acl that is a FIFO: the A3S frontend's diagnostic", () => {
     const root = pack("fifo-a3s", {});
@@ -94,7 +109,8 @@ describe("yaoc check routes a directory by its marker file", () => {
   it("a directory with no marker says what it looked for, exit 1", () => {
     const r = checkPath(pack("just-notes", { "notes.txt": "hello\n" }));
     expect(r).toMatchObject({ code: 1, kind: "unknown", codes: ["check.no_marker"] });
-    for (const marker of [".hns", "harp.json", "surface.json", "policy.json", "HARNESS.md", "a3s-use-extension.acl"]) expect(r.out).toContain(marker);
+    for (const marker of [".hns", "harp.json", "surface.json", "policy.json", "HARNESS.md", "a3s-use-extension.acl"])
+      expect(r.out).toContain(marker);
   });
 
   it("a misnamed HNS directory package (manifest.yao, no .hns suffix) still gets the suffix rule", () => {

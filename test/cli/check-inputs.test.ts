@@ -40,11 +40,20 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const EXPECTED = ["a3s/cognitive", "apps/notes", "packs/tickets", "pkgs/deep/review-dir.hns", "pkgs/review.hns", "warn.hns"];
+const EXPECTED = [
+  "a3s/cognitive",
+  "apps/notes",
+  "packs/tickets",
+  "pkgs/deep/review-dir.hns",
+  "pkgs/review.hns",
+  "warn.hns",
+];
 
 describe("expanding inputs", () => {
   it("walks a folder for every kind of package, skipping node_modules, .git, hidden folders and package insides", async () => {
-    expect(await walkPackages(new NodeFs(), root).then((ps) => ps.map((p) => p.slice(root.length + 1)))).toEqual(EXPECTED);
+    expect(await walkPackages(new NodeFs(), root).then((ps) => ps.map((p) => p.slice(root.length + 1)))).toEqual(
+      EXPECTED,
+    );
   });
 
   it("keeps a package path as is, and a folder without packages as itself (the per-path check explains)", async () => {
@@ -68,16 +77,23 @@ describe("yaoc check over folders, globs and stdin", () => {
   });
 
   it("`yaoc check .` and `yaoc check DIR` give the same packages, named from the path given", () => {
-    const dot = JSON.parse(yaoc(["check", "--format", "json", "."], { cwd: root }).out) as { results: { path: string }[] };
+    const dot = JSON.parse(yaoc(["check", "--format", "json", "."], { cwd: root }).out) as {
+      results: { path: string }[];
+    };
     expect(dot.results.map((x) => x.path)).toEqual(EXPECTED);
-    const named = JSON.parse(yaoc(["check", "--format", "json", "pkgs"], { cwd: root }).out) as { results: { path: string }[] };
+    const named = JSON.parse(yaoc(["check", "--format", "json", "pkgs"], { cwd: root }).out) as {
+      results: { path: string }[];
+    };
     expect(named.results.map((x) => x.path)).toEqual(["pkgs/deep/review-dir.hns", "pkgs/review.hns"]);
   });
 
   it("expands a quoted glob; a glob that matches nothing is a usage error (exit 2)", () => {
     const r = yaoc(["check", "--format", "json", "pkgs/**/*.hns"], { cwd: root });
     expect(r.code).toBe(0);
-    expect((JSON.parse(r.out) as { results: { path: string }[] }).results.map((x) => x.path)).toEqual(["pkgs/deep/review-dir.hns", "pkgs/review.hns"]);
+    expect((JSON.parse(r.out) as { results: { path: string }[] }).results.map((x) => x.path)).toEqual([
+      "pkgs/deep/review-dir.hns",
+      "pkgs/review.hns",
+    ]);
     const none = yaoc(["check", "nothing/**/*.hns"], { cwd: root });
     expect(none.code).toBe(2);
     expect(none.out).toContain("error[cli.no_match]: the pattern nothing/**/*.hns matches no file or directory");
@@ -118,7 +134,10 @@ describe("check flags", () => {
   it("--tools FILE types tool calls by their input schemas; an unusable file is a usage error", () => {
     const dir = mkdtempSync(join(tmpdir(), "yaoc-tools-"));
     try {
-      writeFileSync(join(dir, "tools.json"), JSON.stringify({ read: { type: "object", properties: { path: { type: "integer" } }, required: ["path"] } }));
+      writeFileSync(
+        join(dir, "tools.json"),
+        JSON.stringify({ read: { type: "object", properties: { path: { type: "integer" } }, required: ["path"] } }),
+      );
       writeFileSync(join(dir, "list.json"), "[1]");
       expect(yaoc(["check", "examples/review.hns"]).code).toBe(0);
       const typed = yaoc(["check", "--tools", join(dir, "tools.json"), "examples/review.hns"]);
@@ -153,7 +172,10 @@ describe("streaming and progress", () => {
     expect(r.err).toBe("");
     expect(r.out).not.toContain("\r");
     // Each package's verdict follows its own diagnostics, in walk order, then the summary.
-    const verdicts = r.out.split("\n").filter((l) => / (ok|invalid) \(/.test(l)).map((l) => l.split(":")[0]);
+    const verdicts = r.out
+      .split("\n")
+      .filter((l) => / (ok|invalid) \(/.test(l))
+      .map((l) => l.split(":")[0]);
     expect(verdicts).toEqual(EXPECTED);
     expect(r.out.trimEnd().split("\n").pop()).toBe("6 packages checked: 6 valid, 0 invalid; 0 errors, 2 warnings"); // warn.hns and the OKF dangling link of valid-okf
   });
@@ -161,7 +183,10 @@ describe("streaming and progress", () => {
   it("Progress draws on a terminal only, and only for more than one item", () => {
     const sink = (isTTY: boolean) => {
       const chunks: string[] = [];
-      return { chunks, stream: { isTTY, columns: 40, write: (s: string) => (chunks.push(s), true) } as unknown as NodeJS.WriteStream };
+      return {
+        chunks,
+        stream: { isTTY, columns: 40, write: (s: string) => (chunks.push(s), true) } as unknown as NodeJS.WriteStream,
+      };
     };
     const tty = sink(true);
     const p = new Progress(tty.stream, 3, "checking");

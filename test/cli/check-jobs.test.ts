@@ -14,7 +14,14 @@ import { yaoc } from "../support/cli.js";
 import { REPO_ROOT } from "../support/shared.js";
 
 /** Valid and invalid packages of every kind, plus a glob that matches nothing (a usage error). */
-const MIXED = ["fixtures/hns/failure", "fixtures/harp", "fixtures/hcp", "examples", "fixtures/a3s/packages", "no-such-dir/*.hns"];
+const MIXED = [
+  "fixtures/hns/failure",
+  "fixtures/harp",
+  "fixtures/hcp",
+  "examples",
+  "fixtures/a3s/packages",
+  "no-such-dir/*.hns",
+];
 
 describe("check --jobs N", () => {
   for (const format of ["human", "json", "sarif", "github"]) {
@@ -37,7 +44,9 @@ describe("check --jobs N", () => {
   });
 
   it("documents --jobs in the help", () => {
-    expect(yaoc(["check", "--help"]).out).toMatch(/-j, --jobs <n>[\s\S]*n - 1 worker threads[\s\S]*default: 1; this\s+machine\s+has\s+\d+\s+cores/);
+    expect(yaoc(["check", "--help"]).out).toMatch(
+      /-j, --jobs <n>[\s\S]*n - 1 worker threads[\s\S]*default: 1; this\s+machine\s+has\s+\d+\s+cores/,
+    );
   });
 });
 
@@ -58,13 +67,18 @@ describe("a failing worker", () => {
       out += String(chunk);
       return true;
     });
-    const paths = ["examples/review.hns", "examples/review-dir.hns", "fixtures/harp/valid-minimal"].slice(0, count).map((p) => join(REPO_ROOT, p));
+    const paths = ["examples/review.hns", "examples/review-dir.hns", "fixtures/harp/valid-minimal"]
+      .slice(0, count)
+      .map((p) => join(REPO_ROOT, p));
     return runCheck(new NodeFs(), paths, { format: "json", analyze: true, jobs, workerUrl: pathToFileURL(file) });
   }
 
   it("is never started for one package or --jobs 1 (they are checked in-process)", async () => {
     const broken = `throw new Error("a worker was started");`;
-    for (const [jobs, count] of [[4, 1], [1, 3]] as const) {
+    for (const [jobs, count] of [
+      [4, 1],
+      [1, 3],
+    ] as const) {
       expect(await checkWith(broken, jobs, count)).toBe(0);
       const doc = JSON.parse(out) as { results: { valid: boolean }[] };
       expect(doc.results.map((r) => r.valid)).toEqual(new Array(count).fill(true));
@@ -95,7 +109,9 @@ describe("a failing worker", () => {
         parentPort.postMessage({ index: t.index, result: { path: t.path, kind: "hns", valid: true, identity: null, diagnostics: [] }, ioError: false });
       });`);
     expect(code).toBe(2);
-    const doc = JSON.parse(out) as { results: { path: string; valid: boolean; diagnostics: { code: string; message: string }[] }[] };
+    const doc = JSON.parse(out) as {
+      results: { path: string; valid: boolean; diagnostics: { code: string; message: string }[] }[];
+    };
     expect(doc.results.map((r) => r.valid)).toEqual([false, true, true]);
     expect(doc.results[0]!.diagnostics[0]!.code).toBe("cli.worker");
     expect(doc.results[0]!.diagnostics[0]!.message).toMatch(/exited with code 3/);

@@ -9,7 +9,11 @@ import { REPO_ROOT } from "../support/repo.js";
 const BIN = join(REPO_ROOT, "bin/yaoc.js");
 
 function yaoc(args: string[]): { code: number; out: string; err: string } {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: REPO_ROOT, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: REPO_ROOT,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   return { code: r.status ?? -1, out: r.stdout, err: r.stderr };
 }
 
@@ -17,14 +21,18 @@ describe("yaoc hash", () => {
   it.each([["examples/review.hns"], ["examples/review-dir.hns"], ["fixtures/harp/valid-full"], ["fixtures/hcp/valid"]])(
     "%s: prints exactly the identity yaoc check reports",
     (path) => {
-      const check = JSON.parse(execFileSync(process.execPath, [BIN, "check", "--format", "json", path], { cwd: REPO_ROOT, encoding: "utf8" })) as {
+      const check = JSON.parse(
+        execFileSync(process.execPath, [BIN, "check", "--format", "json", path], { cwd: REPO_ROOT, encoding: "utf8" }),
+      ) as {
         results: { identity: string | null }[];
       };
       const identity = check.results[0]!.identity;
       expect(identity).toMatch(/^sha256:[0-9a-f]{64}$/);
       const r = yaoc(["hash", path]);
       // An HCP digest covers only the three protocol files; hash says so every time it prints one.
-      const note = path.includes("hcp") ? "note: the HCP pack digest covers only surface.json, policy.json and HARNESS.md (by design, docs/hcp.md); other files in the pack are not part of it\n" : "";
+      const note = path.includes("hcp")
+        ? "note: the HCP pack digest covers only surface.json, policy.json and HARNESS.md (by design, docs/hcp.md); other files in the pack are not part of it\n"
+        : "";
       expect(r).toEqual({ code: 0, out: `${identity}\n`, err: note });
     },
   );
@@ -45,8 +53,14 @@ describe("yaoc check --strict", () => {
     const strict = yaoc(["check", "--strict", "--format", "json", path]);
     expect(lenient.code).toBe(0);
     expect(strict.code).toBe(1);
-    const l = (JSON.parse(lenient.out) as { results: { identity: string; diagnostics: { code: string; severity: string }[] }[] }).results[0]!;
-    const s = (JSON.parse(strict.out) as { results: { identity: string | null; diagnostics: { code: string; severity: string }[] }[] }).results[0]!;
+    const l = (
+      JSON.parse(lenient.out) as { results: { identity: string; diagnostics: { code: string; severity: string }[] }[] }
+    ).results[0]!;
+    const s = (
+      JSON.parse(strict.out) as {
+        results: { identity: string | null; diagnostics: { code: string; severity: string }[] }[];
+      }
+    ).results[0]!;
     expect(l.diagnostics.length).toBeGreaterThan(0);
     expect(l.diagnostics.every((d) => d.code === "hns.unknown_field" && d.severity === "warning")).toBe(true);
     expect(s.diagnostics.map((d) => [d.code, d.severity])).toEqual(l.diagnostics.map((d) => [d.code, "error"]));

@@ -27,11 +27,18 @@ describe("yaoc explain", () => {
     expect(Object.keys(CODE_EXAMPLES).length).toBeGreaterThanOrEqual(10);
     for (const [code, ex] of Object.entries(CODE_EXAMPLES)) {
       expect(codes.has(code), code).toBe(true);
-      const wrong = (await checkPaths(MemoryFs.from({ [ex.path]: ex.wrong }), [ex.path], { analyze: true })).results[0]!;
-      expect(wrong.diagnostics.map((d) => d.code), code).toContain(code);
+      const wrong = (await checkPaths(MemoryFs.from({ [ex.path]: ex.wrong }), [ex.path], { analyze: true }))
+        .results[0]!;
+      expect(
+        wrong.diagnostics.map((d) => d.code),
+        code,
+      ).toContain(code);
       const fixPath = ex.path.endsWith(".hns") ? ex.path : "demo.hns"; // hns.bad_suffix: the fix is the name
       const fixed = (await checkPaths(MemoryFs.from({ [fixPath]: ex.fix }), [fixPath], { analyze: true })).results[0]!;
-      expect(fixed.diagnostics.map((d) => d.code), code).not.toContain(code);
+      expect(
+        fixed.diagnostics.map((d) => d.code),
+        code,
+      ).not.toContain(code);
       expect(fixed.valid, `${code}: ${JSON.stringify(fixed.diagnostics)}`).toBe(true);
       expect(explainPage(code)).toContain(ex.wrong.trimEnd().split("\n").pop()!);
     }
@@ -39,7 +46,13 @@ describe("yaoc explain", () => {
 
   it("an unknown code is a usage error with close matches", () => {
     let err = "";
-    expect(runExplain("unclosed_list", () => undefined, (t) => (err += t))).toBe(2);
+    expect(
+      runExplain(
+        "unclosed_list",
+        () => undefined,
+        (t) => (err += t),
+      ),
+    ).toBe(2);
     expect(err).toContain("did you mean yao.unclosed_list");
   });
 

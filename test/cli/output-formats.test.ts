@@ -11,7 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { yaoc } from "../support/cli.js";
 import { REPO_ROOT } from "../support/shared.js";
 
-const schema = JSON.parse(readFileSync(join(REPO_ROOT, "schemas/diagnostic.schema.json"), "utf8")) as Record<string, unknown>;
+const schema = JSON.parse(readFileSync(join(REPO_ROOT, "schemas/diagnostic.schema.json"), "utf8")) as Record<
+  string,
+  unknown
+>;
 const ajv = new Ajv2020({ allErrors: true, strict: true });
 ajv.addSchema(schema, "diagnostic");
 const validateDiagnostic = ajv.getSchema("diagnostic")!;
@@ -83,9 +86,28 @@ describe("the JSON Schema of the diagnostic", () => {
 describe("every command's --format json validates against schemas/diagnostic.schema.json", () => {
   it.each([
     ["check (HNS reader error)", ["check", "--format", "json", "fixtures/hns/failure/yao.unclosed_list/single.hns"], 1],
-    ["check (HNS warnings, strict)", ["check", "--strict", "--format", "json", "fixtures/hns/success/warn-unknown-field.hns"], 1],
-    ["check (HARP, HCP, A3S)", ["check", "--format", "json", "fixtures/harp/invalid-types", "fixtures/hcp/policy-unknown-stimulus", "fixtures/a3s/packages/readme-missing"], 3],
-    ["hcp lint --format json", ["hcp", "lint", "--format", "json", "fixtures/hcp/id-missing", "fixtures/hcp/policy-unknown-stimulus"], 2],
+    [
+      "check (HNS warnings, strict)",
+      ["check", "--strict", "--format", "json", "fixtures/hns/success/warn-unknown-field.hns"],
+      1,
+    ],
+    [
+      "check (HARP, HCP, A3S)",
+      [
+        "check",
+        "--format",
+        "json",
+        "fixtures/harp/invalid-types",
+        "fixtures/hcp/policy-unknown-stimulus",
+        "fixtures/a3s/packages/readme-missing",
+      ],
+      3,
+    ],
+    [
+      "hcp lint --format json",
+      ["hcp", "lint", "--format", "json", "fixtures/hcp/id-missing", "fixtures/hcp/policy-unknown-stimulus"],
+      2,
+    ],
     ["hcp lint --json", ["hcp", "lint", "--json", "fixtures/hcp/id-missing"], 1],
     ["harp validate --format json", ["harp", "validate", "--format", "json", "fixtures/harp/invalid-types"], 1],
     ["a3s check --format json", ["a3s", "check", "--format", "json", "fixtures/a3s/packages/readme-missing"], 1],
@@ -143,16 +165,21 @@ describe("every command's --format json validates against schemas/diagnostic.sch
 describe("one diagnostic, every command and format", () => {
   const pkg = "fixtures/hcp/policy-unknown-stimulus";
   it("check, hcp lint and their formats report the same codes at the same places", () => {
-    const viaCheck = JSON.parse(yaoc(["check", "--format", "json", pkg]).out) as { results: { diagnostics: { code: string; file: string; line: number; column: number }[] }[] };
+    const viaCheck = JSON.parse(yaoc(["check", "--format", "json", pkg]).out) as {
+      results: { diagnostics: { code: string; file: string; line: number; column: number }[] }[];
+    };
     const viaLint = JSON.parse(yaoc(["hcp", "lint", "--format", "json", pkg]).out) as typeof viaCheck;
-    const key = (d: { code: string; file: string; line: number; column: number }) => `${d.file}:${d.line}:${d.column} ${d.code}`;
+    const key = (d: { code: string; file: string; line: number; column: number }) =>
+      `${d.file}:${d.line}:${d.column} ${d.code}`;
     const expected = viaCheck.results[0]!.diagnostics.map(key);
     expect(expected.length).toBeGreaterThan(0);
     expect(viaLint.results[0]!.diagnostics.map(key)).toEqual(expected);
     const human = yaoc(["hcp", "lint", pkg]).out;
     const github = yaoc(["hcp", "lint", "--format", "github", pkg]).out;
     for (const d of viaCheck.results[0]!.diagnostics) {
-      expect(human).toContain(`${d.file}:${d.line}:${d.column}: ${(d as unknown as { severity: string }).severity}[${d.code}]:`);
+      expect(human).toContain(
+        `${d.file}:${d.line}:${d.column}: ${(d as unknown as { severity: string }).severity}[${d.code}]:`,
+      );
       expect(github).toContain(`file=${d.file},line=${d.line},col=${d.column},`);
       expect(github).toContain(`title=${d.code}::`);
     }
@@ -169,8 +196,12 @@ describe("one diagnostic, every command and format", () => {
   it("a3s check prints human output by default with cwd-relative paths (not package-relative)", () => {
     const r = yaoc(["a3s", "check", "fixtures/a3s/packages/acl-unterminated-string"]);
     expect(r.code).toBe(1);
-    expect(r.out).toMatch(/^fixtures\/a3s\/packages\/acl-unterminated-string\/a3s-use-extension\.acl:\d+:\d+: error\[/m);
-    const json = JSON.parse(yaoc(["check", "--format", "json", "fixtures/a3s/packages/readme-missing"]).out) as { results: { diagnostics: { file: string }[] }[] };
+    expect(r.out).toMatch(
+      /^fixtures\/a3s\/packages\/acl-unterminated-string\/a3s-use-extension\.acl:\d+:\d+: error\[/m,
+    );
+    const json = JSON.parse(yaoc(["check", "--format", "json", "fixtures/a3s/packages/readme-missing"]).out) as {
+      results: { diagnostics: { file: string }[] }[];
+    };
     const files = json.results[0]!.diagnostics.map((d) => d.file);
     expect(files.length).toBeGreaterThan(0);
     for (const f of files) expect(f.startsWith("fixtures/a3s/packages/readme-missing/")).toBe(true);
@@ -179,21 +210,38 @@ describe("one diagnostic, every command and format", () => {
   it("a3s model --format github puts the manifest diagnostics on stdout as annotations", () => {
     const r = yaoc(["a3s", "model", "--format", "github", "fixtures/a3s/packages/acl-unterminated-string"]);
     expect(r.code).toBe(1);
-    expect(r.out).toMatch(/^::error file=fixtures\/a3s\/packages\/acl-unterminated-string\/a3s-use-extension\.acl,line=\d+,col=\d+,endLine=\d+,endColumn=\d+,title=a3s\.[a-z_.]+::/m);
+    expect(r.out).toMatch(
+      /^::error file=fixtures\/a3s\/packages\/acl-unterminated-string\/a3s-use-extension\.acl,line=\d+,col=\d+,endLine=\d+,endColumn=\d+,title=a3s\.[a-z_.]+::/m,
+    );
   });
 
   it("JSON diagnostics carry end positions, byte offsets, help and the reason code", () => {
-    const doc = JSON.parse(yaoc(["check", "--format", "json", "fixtures/hns/failure/yao.unclosed_list/single.hns"]).out) as { results: { diagnostics: Record<string, unknown>[] }[] };
+    const doc = JSON.parse(
+      yaoc(["check", "--format", "json", "fixtures/hns/failure/yao.unclosed_list/single.hns"]).out,
+    ) as { results: { diagnostics: Record<string, unknown>[] }[] };
     const d = doc.results[0]!.diagnostics[0]!;
-    expect(d).toMatchObject({ code: "yao.unclosed_list", line: 3, column: 1, byte: 68, action: "block", layer: "L1", reason: "struct_unclosed_list" });
+    expect(d).toMatchObject({
+      code: "yao.unclosed_list",
+      line: 3,
+      column: 1,
+      byte: 68,
+      action: "block",
+      layer: "L1",
+      reason: "struct_unclosed_list",
+    });
     expect(typeof d["end_line"]).toBe("number");
     expect(d["end_byte"] as number).toBeGreaterThan(d["byte"] as number);
   });
 
   it("JSON diagnostics name the HNS function a type error is inside", () => {
     const file = join(tmp, "fn.hns");
-    writeFileSync(file, '(manifest (id demo) (version "1") (title "Demo"))\n(contract (purpose "p"))\n(fn add-one (params (n Int)) (returns Int) (body "one"))\n(eval (requires (tools)) (add-one (n 1)))\n');
-    const doc = JSON.parse(yaoc(["check", "--format", "json", file]).out) as { results: { diagnostics: Record<string, unknown>[] }[] };
+    writeFileSync(
+      file,
+      '(manifest (id demo) (version "1") (title "Demo"))\n(contract (purpose "p"))\n(fn add-one (params (n Int)) (returns Int) (body "one"))\n(eval (requires (tools)) (add-one (n 1)))\n',
+    );
+    const doc = JSON.parse(yaoc(["check", "--format", "json", file]).out) as {
+      results: { diagnostics: Record<string, unknown>[] }[];
+    };
     const d = doc.results[0]!.diagnostics.find((x) => x["code"] === "yao.type_mismatch")!;
     expect(d["function"]).toBe("add-one");
   });
@@ -201,10 +249,16 @@ describe("one diagnostic, every command and format", () => {
   it("JSON columns are display columns: two per CJK character before the span", () => {
     const narrow = join(tmp, "narrow.hns");
     const wide = join(tmp, "wide.hns");
-    const text = (title: string) => `(manifest (id demo) (version "1") (title "${title}") (colour "red"))\n(contract (purpose "p"))\n(eval 42)\n`;
+    const text = (title: string) =>
+      `(manifest (id demo) (version "1") (title "${title}") (colour "red"))\n(contract (purpose "p"))\n(eval 42)\n`;
     writeFileSync(narrow, text("ab"));
     writeFileSync(wide, text("中文"));
-    const col = (f: string) => (JSON.parse(yaoc(["check", "--format", "json", f]).out) as { results: { diagnostics: { code: string; column: number; end_column: number }[] }[] }).results[0]!.diagnostics.find((d) => d.code === "hns.unknown_field")!;
+    const col = (f: string) =>
+      (
+        JSON.parse(yaoc(["check", "--format", "json", f]).out) as {
+          results: { diagnostics: { code: string; column: number; end_column: number }[] }[];
+        }
+      ).results[0]!.diagnostics.find((d) => d.code === "hns.unknown_field")!;
     const n = col(narrow);
     const w = col(wide);
     expect(w.column).toBe(n.column + 2);

@@ -26,7 +26,12 @@ const GNU = /^([^:\s][^:]*):(\d+):(\d+): (.*)$/;
 const VSCODE_GCC = /^(.*?):(\d+):(\d*):?\s+(?:fatal\s+)?(warning|error):\s+(.*)$/;
 
 describe("editor problem matchers", () => {
-  const r = yaoc(["check", "fixtures/hns/failure/yao.unclosed_list/single.hns", "fixtures/hns/success/warn-unknown-field.hns", "fixtures/harp/invalid-reserved-kind"]);
+  const r = yaoc([
+    "check",
+    "fixtures/hns/failure/yao.unclosed_list/single.hns",
+    "fixtures/hns/success/warn-unknown-field.hns",
+    "fixtures/harp/invalid-reserved-kind",
+  ]);
   const firstLines = r.out.split("\n").filter((l) => /\b(error|warning)\[/.test(l));
 
   it("has diagnostics to match", () => {

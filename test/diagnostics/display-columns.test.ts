@@ -18,7 +18,27 @@ function naive(text: string): number[] {
 // Pieces chosen for the grapheme rules that cross the fast path's cuts: Prepend (U+0600) before
 // ASCII, combining marks after ASCII, ZWJ emoji, regional-indicator pairs, Hangul jamo, Devanagari
 // conjuncts, CJK, lone surrogates, controls.
-const PIECES = ["a", "1", " ", "\t", "\u0007", "\u0600", "\u0301", "e\u0301", "👩‍💻", "🇫🇷", "🇫", "\u1100\u1161", "क्ष", "中", "\ud800", "\udc00", "©\ufe0f", "\u200d", "x"];
+const PIECES = [
+  "a",
+  "1",
+  " ",
+  "\t",
+  "\u0007",
+  "\u0600",
+  "\u0301",
+  "e\u0301",
+  "👩‍💻",
+  "🇫🇷",
+  "🇫",
+  "\u1100\u1161",
+  "क्ष",
+  "中",
+  "\ud800",
+  "\udc00",
+  "©\ufe0f",
+  "\u200d",
+  "x",
+];
 
 function randomLine(seed: number, length: number): string {
   let state = seed;

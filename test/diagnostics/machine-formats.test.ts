@@ -31,7 +31,11 @@ const results: CheckResult[] = [
         function: "add-one",
         related: [{ file: "pkgs/a.hns", span: span(2, 1, 4, 20), message: "the return type is declared here" }],
       }),
-      diagnostic("hns.unknown_field", "unknown manifest field 'colour'", { severity: "warning", file: "pkgs/a.hns", span: span(1, 2, 8, 1) }),
+      diagnostic("hns.unknown_field", "unknown manifest field 'colour'", {
+        severity: "warning",
+        file: "pkgs/a.hns",
+        span: span(1, 2, 8, 1),
+      }),
       diagnostic("yao.type_mismatch", "second one", { file: "pkgs/a.hns", span: span(4, 1, 2, 60) }),
     ],
   },
@@ -40,7 +44,10 @@ const results: CheckResult[] = [
     kind: "harp",
     valid: false,
     identity: null,
-    diagnostics: [diagnostic("harp.duplicate_key", "duplicate key", { file: "my app/harp,1.json", pointer: "/x" }), diagnostic("cli.not_found", "no file at all")],
+    diagnostics: [
+      diagnostic("harp.duplicate_key", "duplicate key", { file: "my app/harp,1.json", pointer: "/x" }),
+      diagnostic("cli.not_found", "no file at all"),
+    ],
   },
 ];
 
@@ -58,7 +65,12 @@ describe("SARIF", () => {
 
   it("has one rule per code reported, with the code table row and a helpUri anchor", () => {
     const rules = run.tool.driver.rules!;
-    expect(rules.map((r) => r.id)).toEqual(["yao.type_mismatch", "hns.unknown_field", "harp.duplicate_key", "cli.not_found"]);
+    expect(rules.map((r) => r.id)).toEqual([
+      "yao.type_mismatch",
+      "hns.unknown_field",
+      "harp.duplicate_key",
+      "cli.not_found",
+    ]);
     const row = ALL_CODES.find((r) => r.code === "yao.type_mismatch")!;
     expect(rules[0]!.fullDescription!.text).toContain(row.summary.replace(/\.$/, ""));
     expect(rules[0]!.fullDescription!.text).toContain(row.clause);
@@ -82,7 +94,10 @@ describe("SARIF", () => {
     expect(first!.relatedLocations).toEqual([
       {
         id: 0,
-        physicalLocation: { artifactLocation: { uri: "pkgs/a.hns", uriBaseId: "%SRCROOT%" }, region: { startLine: 2, startColumn: 1, endLine: 2, endColumn: 4, byteOffset: 20, byteLength: 3 } },
+        physicalLocation: {
+          artifactLocation: { uri: "pkgs/a.hns", uriBaseId: "%SRCROOT%" },
+          region: { startLine: 2, startColumn: 1, endLine: 2, endColumn: 4, byteOffset: 20, byteLength: 3 },
+        },
         message: { text: "the return type is declared here" },
       },
     ]);
@@ -105,8 +120,12 @@ describe("SARIF", () => {
 describe("GitHub annotations", () => {
   it("prints one workflow command per diagnostic with positions and the code as title", () => {
     const out = renderGithub(results).split("\n");
-    expect(out[0]).toBe("::error file=pkgs/a.hns,line=3,col=5,endLine=3,endColumn=10,title=yao.type_mismatch::expected Int, found String%0Athis is a String%0Ahelp: make the body an Int");
-    expect(out[1]).toBe("::warning file=pkgs/a.hns,line=1,col=2,endLine=1,endColumn=8,title=hns.unknown_field::unknown manifest field 'colour'");
+    expect(out[0]).toBe(
+      "::error file=pkgs/a.hns,line=3,col=5,endLine=3,endColumn=10,title=yao.type_mismatch::expected Int, found String%0Athis is a String%0Ahelp: make the body an Int",
+    );
+    expect(out[1]).toBe(
+      "::warning file=pkgs/a.hns,line=1,col=2,endLine=1,endColumn=8,title=hns.unknown_field::unknown manifest field 'colour'",
+    );
     expect(out[3]).toBe("::error file=my app/harp%2C1.json,title=harp.duplicate_key::duplicate key");
     expect(out[4]).toBe("::error file=my app,title=cli.not_found::no file at all");
   });
@@ -117,7 +136,13 @@ describe("GitHub annotations", () => {
   });
 
   it("uses ::notice for infos", () => {
-    const r: CheckResult = { path: "c", kind: "unknown", valid: true, identity: null, diagnostics: [diagnostic("catalog.unreferenced", "left over", { severity: "info" })] };
+    const r: CheckResult = {
+      path: "c",
+      kind: "unknown",
+      valid: true,
+      identity: null,
+      diagnostics: [diagnostic("catalog.unreferenced", "left over", { severity: "info" })],
+    };
     expect(renderGithub([r])).toBe("::notice file=c,title=catalog.unreferenced::left over\n");
   });
 });

@@ -54,7 +54,11 @@ describe("display width", () => {
 
 describe("ordering", () => {
   const at = (file: string, byte: number, code = "c", severity: "error" | "warning" = "error"): Diagnostic =>
-    diagnostic(code, `${file}@${byte}`, { file, severity, span: { start: { byte, line: 1, column: byte + 1 }, end: { byte, line: 1, column: byte + 1 } } });
+    diagnostic(code, `${file}@${byte}`, {
+      file,
+      severity,
+      span: { start: { byte, line: 1, column: byte + 1 }, end: { byte, line: 1, column: byte + 1 } },
+    });
 
   it("keeps the given first error first and sorts the rest by file and position, stably", () => {
     const first = at("b", 9);

@@ -41,13 +41,22 @@ describe("typed diagnostic codes", () => {
     expect(hnsDiagnostic("hns.not_found", "t").severity).toBe("error");
     expect(evidenceDiagnostic("evidence.golden_uncommitted", "t").severity).toBe("info");
     expect(a3sDiagnostic("a3s.acl.unknown_escape", "t").severity).toBe("warning");
-    expect(checkDiagnostic("cli.not_found", "t", { file: "p" })).toEqual({ code: "cli.not_found", severity: "error", message: "t", file: "p" });
+    expect(checkDiagnostic("cli.not_found", "t", { file: "p" })).toEqual({
+      code: "cli.not_found",
+      severity: "error",
+      message: "t",
+      file: "p",
+    });
   });
 
   it("downgrades only codes whose row declares downgradedTo", () => {
     expect(a3sDiagnostic("a3s.resolve.record_invalid", "t").severity).toBe("error");
     expect(a3sDiagnostic("a3s.resolve.record_invalid", "t", { downgraded: true }).severity).toBe("warning");
-    const d = diagnosticsFor(defineCodes([{ code: "t.x", severity: "error", summary: "a test row only", clause: "none", layer: "L1", reason: "struct_x" }]));
+    const d = diagnosticsFor(
+      defineCodes([
+        { code: "t.x", severity: "error", summary: "a test row only", clause: "none", layer: "L1", reason: "struct_x" },
+      ]),
+    );
     expect(() => d("t.x", "m", { downgraded: true })).toThrow(/no downgradedTo/);
   });
 });

@@ -18,13 +18,20 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
 interface Manifest {
   main: string;
   engines: { vscode: string };
-  contributes: { languages: { id: string; extensions: string[]; configuration: string }[]; grammars: { language: string; scopeName: string; path: string }[] };
+  contributes: {
+    languages: { id: string; extensions: string[]; configuration: string }[];
+    grammars: { language: string; scopeName: string; path: string }[];
+  };
 }
 
 /** Entry names of a zip archive, from its central directory (signature 0x02014b50). */
 function zipEntries(zip: Buffer): string[] {
   const names: string[] = [];
-  for (let i = zip.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02])); i >= 0; i = zip.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]), i + 46)) {
+  for (
+    let i = zip.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    i >= 0;
+    i = zip.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]), i + 46)
+  ) {
     const nameLength = zip.readUInt16LE(i + 28);
     names.push(zip.subarray(i + 46, i + 46 + nameLength).toString("utf8"));
   }
@@ -46,7 +53,10 @@ describe("editors/vscode", () => {
   });
 
   it("bundles a client that loads and starts `yaoc lsp`", () => {
-    execFileSync(process.execPath, [join(REPO_ROOT, "scripts/bundle-extension.mjs")], { cwd: REPO_ROOT, stdio: "pipe" });
+    execFileSync(process.execPath, [join(REPO_ROOT, "scripts/bundle-extension.mjs")], {
+      cwd: REPO_ROOT,
+      stdio: "pipe",
+    });
     const bundle = join(EXT, manifest.main);
     expect(existsSync(bundle)).toBe(true);
     const text = readFileSync(bundle, "utf8");
@@ -57,7 +67,10 @@ describe("editors/vscode", () => {
     const original = Module._load;
     const stub: unknown = new Proxy(
       {},
-      { get: (_t, key) => (key === "workspace" ? { getConfiguration: () => ({ get: (_k: string, d: unknown) => d }) } : class {}) },
+      {
+        get: (_t, key) =>
+          key === "workspace" ? { getConfiguration: () => ({ get: (_k: string, d: unknown) => d }) } : class {},
+      },
     );
     Module._load = function (request: unknown, ...rest: unknown[]) {
       return request === "vscode" ? stub : original.call(this, request, ...rest);
@@ -74,9 +87,19 @@ describe("editors/vscode", () => {
   it("packages with vsce into a .vsix", () => {
     const vsix = join(out, "yao.vsix");
     const vsce = join(REPO_ROOT, "node_modules/@vscode/vsce/vsce");
-    execFileSync(process.execPath, [vsce, "package", "--no-dependencies", "--allow-missing-repository", "--skip-license", "-o", vsix], { cwd: EXT, stdio: "pipe" });
+    execFileSync(
+      process.execPath,
+      [vsce, "package", "--no-dependencies", "--allow-missing-repository", "--skip-license", "-o", vsix],
+      { cwd: EXT, stdio: "pipe" },
+    );
     const entries = zipEntries(readFileSync(vsix));
-    for (const f of ["extension/package.json", "extension/syntaxes/yao.tmLanguage.json", "extension/language-configuration.json", "extension/dist/extension.js", "extension/readme.md"]) {
+    for (const f of [
+      "extension/package.json",
+      "extension/syntaxes/yao.tmLanguage.json",
+      "extension/language-configuration.json",
+      "extension/dist/extension.js",
+      "extension/readme.md",
+    ]) {
       expect(entries).toContain(f);
     }
     expect(entries.some((e) => e.startsWith("extension/src/"))).toBe(false);

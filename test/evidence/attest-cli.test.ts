@@ -23,9 +23,16 @@ interface Attested {
 }
 
 function attest(out: string, cwd: string): Attested {
-  const r = spawnSync(process.execPath, [BIN, "attest", "--root", REPO_ROOT, "--out", out], { cwd, encoding: "utf8", timeout: 300_000 });
+  const r = spawnSync(process.execPath, [BIN, "attest", "--root", REPO_ROOT, "--out", out], {
+    cwd,
+    encoding: "utf8",
+    timeout: 300_000,
+  });
   expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
-  const lines = readFileSync(join(out, "attestation.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+  const lines = readFileSync(join(out, "attestation.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
   return { status: r.status, lines, md: readFileSync(join(out, "attestation.md"), "utf8") };
 }
 
@@ -35,16 +42,32 @@ describe.skipIf(!existsSync(BIN))("yaoc attest (built CLI)", () => {
     const first = attest(same, REPO_ROOT);
     // Whatever the first run kept, the next runs find a last-green record (planted if the tree is not green).
     const planted = { commit: "0123456789abcdef0123456789abcdef01234567", verdict_hash: "feedfacefeedface" };
-    if (!existsSync(join(same, "last-green.json"))) writeFileSync(join(same, "last-green.json"), `${JSON.stringify(planted)}\n`);
+    if (!existsSync(join(same, "last-green.json")))
+      writeFileSync(join(same, "last-green.json"), `${JSON.stringify(planted)}\n`);
     const recorded = JSON.parse(readFileSync(join(same, "last-green.json"), "utf8")) as { commit: string };
     const second = attest(same, REPO_ROOT);
     const third = attest(same, REPO_ROOT);
     const elsewhere = attest(join(tmp, "elsewhere", "reports"), tmp);
     const runs = [first, second, third, elsewhere];
     const verdicts = runs.map((r) => r.lines.at(-1)!);
-    expect(new Set(verdicts.map((v) => v["verdict_hash"])).size, JSON.stringify(verdicts.map((v) => v["verdict_hash"]))).toBe(1);
+    expect(
+      new Set(verdicts.map((v) => v["verdict_hash"])).size,
+      JSON.stringify(verdicts.map((v) => v["verdict_hash"])),
+    ).toBe(1);
     for (const r of runs) {
-      expect(r.lines.map((l) => l["check"])).toEqual(["D1", "D2", "D3", "D4", "D5", "D6", "D7", "D8", "D9", "D10", "verdict"]);
+      expect(r.lines.map((l) => l["check"])).toEqual([
+        "D1",
+        "D2",
+        "D3",
+        "D4",
+        "D5",
+        "D6",
+        "D7",
+        "D8",
+        "D9",
+        "D10",
+        "verdict",
+      ]);
       const v = r.lines.at(-1)!;
       expect(v["exit_code"]).toBe(r.status);
       expect(v["verdict"]).not.toBe("red");
@@ -54,11 +77,17 @@ describe.skipIf(!existsSync(BIN))("yaoc attest (built CLI)", () => {
     }
     // History is reported, outside the hash.
     expect(first.lines.at(-1)!["history"]).toEqual({ last_green: null });
-    expect((second.lines.at(-1)!["history"] as { last_green: { commit: string } }).last_green.commit).toBe(recorded.commit);
-    expect(second.md).toContain(`history (not hashed): last green attestation in this report directory: commit ${recorded.commit.slice(0, 12)}`);
+    expect((second.lines.at(-1)!["history"] as { last_green: { commit: string } }).last_green.commit).toBe(
+      recorded.commit,
+    );
+    expect(second.md).toContain(
+      `history (not hashed): last green attestation in this report directory: commit ${recorded.commit.slice(0, 12)}`,
+    );
     expect(elsewhere.md).toContain("history (not hashed): no earlier green attestation");
     // D6 names the range it checked from the rule's start, never from a previous run.
     const d6 = second.lines.find((l) => l["check"] === "D6")!;
-    expect(String(d6["evidence"])).toContain(`${readFileSync(join(REPO_ROOT, "golden/EVIDENCE_RULE_SINCE"), "utf8").trim()}..HEAD`);
+    expect(String(d6["evidence"])).toContain(
+      `${readFileSync(join(REPO_ROOT, "golden/EVIDENCE_RULE_SINCE"), "utf8").trim()}..HEAD`,
+    );
   }, 600_000);
 });

@@ -3,7 +3,13 @@ import { diagnostic } from "../../src/diagnostics/diagnostic.js";
 import { buildAttestation, renderJsonl, renderMarkdown, type AttestInputs } from "../../src/evidence/attest.js";
 import type { SensitivityReport } from "../../src/evidence/golden.js";
 
-const sens = (c: string, passed = true): SensitivityReport => ({ case: c, reproTampers: [{ pointer: "/result/path", changed: passed }], physicalTampers: [{ pointer: "/pid", changed: false }], orderIndependent: true, passed });
+const sens = (c: string, passed = true): SensitivityReport => ({
+  case: c,
+  reproTampers: [{ pointer: "/result/path", changed: passed }],
+  physicalTampers: [{ pointer: "/pid", changed: false }],
+  orderIndependent: true,
+  passed,
+});
 
 function inputs(over: Partial<AttestInputs> = {}): AttestInputs {
   return {
@@ -48,38 +54,74 @@ describe("attestation", () => {
   });
 
   it("yellow (exit 2) on honesty or unknown-field warnings, and the hash moves with the conclusion", () => {
-    const w = buildAttestation(inputs({ receiptFindings: [diagnostic("evidence.unregistered_field", "x", { severity: "warning" })] }), phys("t"));
+    const w = buildAttestation(
+      inputs({ receiptFindings: [diagnostic("evidence.unregistered_field", "x", { severity: "warning" })] }),
+      phys("t"),
+    );
     expect([w.verdict, w.exitCode]).toEqual(["yellow", 2]);
-    const h = buildAttestation(inputs({ docFindings: [diagnostic("evidence.hon_doc_claim_unbacked", "d", { severity: "warning" })] }), phys("t"));
+    const h = buildAttestation(
+      inputs({ docFindings: [diagnostic("evidence.hon_doc_claim_unbacked", "d", { severity: "warning" })] }),
+      phys("t"),
+    );
     expect([h.verdict, h.exitCode]).toEqual(["yellow", 2]);
     expect(w.verdictHash).not.toBe(buildAttestation(inputs(), phys("t")).verdictHash);
   });
 
   it("red (exit 1) and incompatible when runs disagree or the self-check fails", () => {
-    const unstable = buildAttestation(inputs({ runs: [{ case: "a", hashes: ["1", "2"], agree: false, physicalDifference: ["/pid"] }, inputs().runs[1]!] }), phys("t"));
+    const unstable = buildAttestation(
+      inputs({
+        runs: [{ case: "a", hashes: ["1", "2"], agree: false, physicalDifference: ["/pid"] }, inputs().runs[1]!],
+      }),
+      phys("t"),
+    );
     expect([unstable.verdict, unstable.exitCode, unstable.doc["grade"]]).toEqual(["red", 1, "incompatible"]);
     const idle = buildAttestation(inputs({ sensitivity: [sens("a", false), sens("b")] }), phys("t"));
     expect([idle.verdict, idle.doc["grade"]]).toEqual(["red", "incompatible"]);
   });
 
   it("red when the physical difference is empty (exclusion not demonstrated)", () => {
-    const same = buildAttestation(inputs({ runs: inputs().runs.map((r) => ({ ...r, physicalDifference: [] })) }), phys("t"));
+    const same = buildAttestation(
+      inputs({ runs: inputs().runs.map((r) => ({ ...r, physicalDifference: [] })) }),
+      phys("t"),
+    );
     expect(same.verdict).toBe("red");
     expect(same.doc["grade"]).toBe("sampled");
   });
 
   it("sampled when some cases lack goldens; red on an unmarked golden commit", () => {
-    const partial = buildAttestation(inputs({ golden: [inputs().golden[0]!, { case: "b", status: "missing", actual: "2", differences: [] }], goldenFindings: [diagnostic("evidence.golden_missing", "b")] }), phys("t"));
+    const partial = buildAttestation(
+      inputs({
+        golden: [inputs().golden[0]!, { case: "b", status: "missing", actual: "2", differences: [] }],
+        goldenFindings: [diagnostic("evidence.golden_missing", "b")],
+      }),
+      phys("t"),
+    );
     expect(partial.doc["grade"]).toBe("sampled");
-    const unmarked = buildAttestation(inputs({ git: { available: true, range: "HEAD", commitsTouchingGolden: 1, findings: [diagnostic("evidence.golden_unmarked_commit", "c")] } }), phys("t"));
+    const unmarked = buildAttestation(
+      inputs({
+        git: {
+          available: true,
+          range: "HEAD",
+          commitsTouchingGolden: 1,
+          findings: [diagnostic("evidence.golden_unmarked_commit", "c")],
+        },
+      }),
+      phys("t"),
+    );
     expect(unmarked.verdict).toBe("red");
     expect(buildAttestation(inputs({ git: null }), phys("t")).verdict).toBe("yellow");
   });
 
   it("D10 passes only when the CI entry was found to run attest; otherwise yellow", () => {
     expect(buildAttestation(inputs(), phys("t")).checks.find((c) => c.id === "D10")!.status).toBe("pass");
-    const none = buildAttestation(inputs({ ci: { entry: ".ci/run", runsAttest: false, detail: "`.ci/run` does not run `yaoc attest`" } }), phys("t"));
-    expect(none.checks.find((c) => c.id === "D10")).toMatchObject({ status: "warn", evidence: expect.stringContaining("does not run") });
+    const none = buildAttestation(
+      inputs({ ci: { entry: ".ci/run", runsAttest: false, detail: "`.ci/run` does not run `yaoc attest`" } }),
+      phys("t"),
+    );
+    expect(none.checks.find((c) => c.id === "D10")).toMatchObject({
+      status: "warn",
+      evidence: expect.stringContaining("does not run"),
+    });
     expect(none.verdict).toBe("yellow");
     expect(buildAttestation(inputs({ ci: undefined }), phys("t")).verdict).toBe("yellow");
   });

@@ -9,8 +9,18 @@ import { BIN, yaoc } from "../support/cli.js";
 
 describe.skipIf(!existsSync(BIN))("evidence canon / hash on invalid I-JSON (built CLI)", () => {
   it.each([
-    ["canon", '{"a":1,\n "b":{"c":1,\n  "c":2}}', "<stdin>:3:3: error[evidence.input_duplicate_key]", "at JSON pointer /b/c"],
-    ["hash", '{"a":1,\n "b":{"c":1,\n  "c":2}}', "<stdin>:3:3: error[evidence.input_duplicate_key]", "at JSON pointer /b/c"],
+    [
+      "canon",
+      '{"a":1,\n "b":{"c":1,\n  "c":2}}',
+      "<stdin>:3:3: error[evidence.input_duplicate_key]",
+      "at JSON pointer /b/c",
+    ],
+    [
+      "hash",
+      '{"a":1,\n "b":{"c":1,\n  "c":2}}',
+      "<stdin>:3:3: error[evidence.input_duplicate_key]",
+      "at JSON pointer /b/c",
+    ],
     ["canon", '["ok",\n "\\ud800x"]', "<stdin>:2:9: error[evidence.input_not_json]", "unpaired surrogate"],
     ["hash", '{"\\udc00":1}', "<stdin>:1:9: error[evidence.input_not_json]", "unpaired surrogate"],
     ["hash", '{"a":[1,}', "<stdin>:1:9: error[evidence.input_not_json]", "not I-JSON"],

@@ -20,12 +20,16 @@ function stub(verdict: "green" | "yellow" | "red" | null, code: number): string 
     verdict === null
       ? ""
       : `mkdir -p "$3"; printf '%s\\n' '{"check":"D8","status":"warn"}' '{"check":"verdict","verdict":"${verdict}","verdict_hash":"0"}' > "$3/attestation.jsonl"; printf -- '- [~] **D8** honesty\\n  - \`evidence.hon_measured_no_source\` bench\\n' > "$3/attestation.md"`;
-  writeFileSync(file, `#!/usr/bin/env bash\n[ "$1" = attest ] && [ "$2" = --out ] || exit 64\n${report}\nexit ${code}\n`);
+  writeFileSync(
+    file,
+    `#!/usr/bin/env bash\n[ "$1" = attest ] && [ "$2" = --out ] || exit 64\n${report}\nexit ${code}\n`,
+  );
   chmodSync(file, 0o755);
   return file;
 }
 
-const ci = (yaoc: string) => spawnSync(join(REPO_ROOT, ".ci/attest"), [], { encoding: "utf8", env: { ...process.env, YAOC: yaoc } });
+const ci = (yaoc: string) =>
+  spawnSync(join(REPO_ROOT, ".ci/attest"), [], { encoding: "utf8", env: { ...process.env, YAOC: yaoc } });
 
 describe(".ci/attest", () => {
   it("passes green and yellow (printing the warnings), fails red and a bare exit 2", () => {
@@ -36,7 +40,7 @@ describe(".ci/attest", () => {
     expect(yellow.stdout).toContain("evidence.hon_measured_no_source");
     const red = ci(stub("red", 1));
     expect(red.status).toBe(1);
-    expect(red.stderr).toContain("verdict \"verdict\":\"red\"");
+    expect(red.stderr).toContain('verdict "verdict":"red"');
     expect(ci(stub(null, 2)).status).toBe(1);
     expect(ci(stub("yellow", 70)).status).toBe(1);
   });

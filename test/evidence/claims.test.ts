@@ -25,20 +25,42 @@ function tree(files: Record<string, string>): string {
   }
   return root;
 }
-const codes = (root: string) => claimFindings(root).findings.map((d) => `${d.code} ${d.file ?? ""}`).sort();
+const codes = (root: string) =>
+  claimFindings(root)
+    .findings.map((d) => `${d.code} ${d.file ?? ""}`)
+    .sort();
 const CLAIM = "# Speed\n\nOur measured results: 3x faster.\n";
-const HONEST = JSON.stringify({ evidence_class: "measured", measure_source: "npm run bench", measure_ts: "2026-12-01T00:00:00Z", value: 3 });
+const HONEST = JSON.stringify({
+  evidence_class: "measured",
+  measure_source: "npm run bench",
+  measure_ts: "2026-12-01T00:00:00Z",
+  value: 3,
+});
 
 describe("measured claims under bench/ and docs/", () => {
   it("a measured bench result with source/timestamp instead of the evidence fields is H1 twice", () => {
-    const root = tree({ "bench/results.json": JSON.stringify({ evidence_class: "measured", source: "npm run bench", timestamp: "2026-11-30T00:00:00Z", rows: [] }) });
-    expect(codes(root)).toEqual(["evidence.hon_measured_no_source bench/results.json", "evidence.hon_measured_no_ts bench/results.json"]);
+    const root = tree({
+      "bench/results.json": JSON.stringify({
+        evidence_class: "measured",
+        source: "npm run bench",
+        timestamp: "2026-11-30T00:00:00Z",
+        rows: [],
+      }),
+    });
+    expect(codes(root)).toEqual([
+      "evidence.hon_measured_no_source bench/results.json",
+      "evidence.hon_measured_no_ts bench/results.json",
+    ]);
     expect(claimFindings(root)).toMatchObject({ files: 1, claims: 1 });
   });
 
   it("a bare measured file is flagged and does not back a document's claim", () => {
     const bare = tree({ "docs/perf.md": CLAIM, "docs/figures.json": '{"evidence_class":"measured"}' });
-    expect(codes(bare)).toEqual(["evidence.hon_doc_claim_unbacked docs/perf.md", "evidence.hon_measured_no_source docs/figures.json", "evidence.hon_measured_no_ts docs/figures.json"]);
+    expect(codes(bare)).toEqual([
+      "evidence.hon_doc_claim_unbacked docs/perf.md",
+      "evidence.hon_measured_no_source docs/figures.json",
+      "evidence.hon_measured_no_ts docs/figures.json",
+    ]);
     expect(codes(tree({ "docs/perf.md": CLAIM, "docs/figures.json": HONEST }))).toEqual([]);
   });
 
@@ -58,8 +80,11 @@ describe("measured claims under bench/ and docs/", () => {
 
   it("the repository's bench/results.json is held to the rule (yellow while it lacks the evidence fields)", () => {
     const results = JSON.parse(readFileSync(join(REPO_ROOT, "bench/results.json"), "utf8")) as Record<string, unknown>;
-    const about = claimFindings(REPO_ROOT).findings.filter((d) => d.file === "bench/results.json").map((d) => d.code);
-    if (typeof results["measure_source"] === "string" && typeof results["measure_ts"] === "string") expect(about).toEqual([]);
+    const about = claimFindings(REPO_ROOT)
+      .findings.filter((d) => d.file === "bench/results.json")
+      .map((d) => d.code);
+    if (typeof results["measure_source"] === "string" && typeof results["measure_ts"] === "string")
+      expect(about).toEqual([]);
     else expect(about.length).toBeGreaterThan(0);
   });
 });
@@ -67,8 +92,10 @@ describe("measured claims under bench/ and docs/", () => {
 describe("D10 from the CI entry", () => {
   it("passes when .ci/run runs attest (directly or through .ci/attest), not otherwise", () => {
     expect(ciEntry(REPO_ROOT)).toMatchObject({ entry: ".ci/run", runsAttest: true });
-    expect(ciEntry(tree({ ".ci/run": "npm test\n./bin/yaoc.js attest --out \"$d\"\n" })).runsAttest).toBe(true);
-    expect(ciEntry(tree({ ".ci/run": "npm test\n# ./bin/yaoc.js attest\n./bin/yaoc.js golden verify --git\n" })).runsAttest).toBe(false);
+    expect(ciEntry(tree({ ".ci/run": 'npm test\n./bin/yaoc.js attest --out "$d"\n' })).runsAttest).toBe(true);
+    expect(
+      ciEntry(tree({ ".ci/run": "npm test\n# ./bin/yaoc.js attest\n./bin/yaoc.js golden verify --git\n" })).runsAttest,
+    ).toBe(false);
     expect(ciEntry(tree({ ".ci/run": "npm test\n.ci/attest\n", ".ci/attest": "exit 0\n" })).runsAttest).toBe(false);
     expect(ciEntry(tree({ "README.md": "x" }))).toMatchObject({ entry: null, runsAttest: false });
   });

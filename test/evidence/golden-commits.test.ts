@@ -13,7 +13,11 @@ import { gitGoldenCheck } from "../../src/cli/evidence.js";
 
 let repo: string;
 const git = (...args: string[]): string =>
-  execFileSync("git", ["-C", repo, "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", ...args], { encoding: "utf8" });
+  execFileSync(
+    "git",
+    ["-C", repo, "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", ...args],
+    { encoding: "utf8" },
+  );
 function commit(file: string, text: string, title: string): string {
   mkdirSync(join(repo, file, ".."), { recursive: true });
   writeFileSync(join(repo, file), text);

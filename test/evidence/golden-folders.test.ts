@@ -60,7 +60,9 @@ describe("golden/README.md", () => {
     expect(m?.[1]).toBe(renderGoldenIndex());
     // Every file under golden/ belongs to a listed folder or is one of the two non-record files.
     const folders = ["golden/evidence", ...GOLDEN_SUITES.map((s) => s.folder)];
-    const unclaimed = filesUnder(join(REPO_ROOT, "golden")).filter((f) => !GOLDEN_ROOT_FILES.includes(f) && !folders.some((d) => `golden/${f}`.startsWith(`${d}/`)));
+    const unclaimed = filesUnder(join(REPO_ROOT, "golden")).filter(
+      (f) => !GOLDEN_ROOT_FILES.includes(f) && !folders.some((d) => `golden/${f}`.startsWith(`${d}/`)),
+    );
     expect(unclaimed).toEqual([]);
   });
 });
@@ -84,9 +86,17 @@ describe.skipIf(!existsSync(BIN))("a corrupted golden value anywhere (temporary 
     writeFileSync(join(copy, "golden/hns/notes.txt"), "stray\n");
     writeFileSync(join(copy, "golden/stray.json"), "{}\n");
 
-    const verify = spawnSync(process.execPath, [BIN, "golden", "verify", "--root", copy, "--format", "json"], { encoding: "utf8", timeout: 300_000 });
+    const verify = spawnSync(process.execPath, [BIN, "golden", "verify", "--root", copy, "--format", "json"], {
+      encoding: "utf8",
+      timeout: 300_000,
+    });
     expect(verify.status, verify.stderr).toBe(1);
-    const doc = JSON.parse(verify.stdout) as { ok: boolean; matched: number; cases: number; diagnostics: { code: string; file?: string; pointer?: string }[] };
+    const doc = JSON.parse(verify.stdout) as {
+      ok: boolean;
+      matched: number;
+      cases: number;
+      diagnostics: { code: string; file?: string; pointer?: string }[];
+    };
     expect(doc.ok).toBe(false);
     expect(doc.matched).toBe(doc.cases); // golden/evidence untouched: only the corrupted files are reported
     const found = doc.diagnostics.map((d) => [d.code, d.file, d.pointer ?? null]).sort();
@@ -103,9 +113,16 @@ describe.skipIf(!existsSync(BIN))("a corrupted golden value anywhere (temporary 
     );
 
     const out = join(tmp, "reports");
-    const attest = spawnSync(process.execPath, [BIN, "attest", "--root", copy, "--no-git", "--out", out], { encoding: "utf8", timeout: 300_000 });
+    const attest = spawnSync(process.execPath, [BIN, "attest", "--root", copy, "--no-git", "--out", out], {
+      encoding: "utf8",
+      timeout: 300_000,
+    });
     expect(attest.status, attest.stderr).toBe(1);
-    const d6 = readFileSync(join(out, "attestation.jsonl"), "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l["check"] === "D6")!;
+    const d6 = readFileSync(join(out, "attestation.jsonl"), "utf8")
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((l) => l["check"] === "D6")!;
     expect(d6["status"]).toBe("fail");
     expect(JSON.stringify(d6["findings"])).toContain("golden/yao/record-box.program.json");
   }, 600_000);

@@ -25,7 +25,10 @@ function independentCanonical(v: unknown): string {
   }
   if (Array.isArray(v)) return `[${v.map(independentCanonical).join(",")}]`;
   const o = v as Record<string, unknown>;
-  return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${independentCanonical(o[k])}`).join(",")}}`;
+  return `{${Object.keys(o)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${independentCanonical(o[k])}`)
+    .join(",")}}`;
 }
 
 describe("golden/evidence", () => {
@@ -40,7 +43,11 @@ describe("golden/evidence", () => {
     const bad = cases
       .map((c, i) => {
         const file = join(goldenDir, goldenFileName(c));
-        return compareWithGolden(c, goldenRecord(c, receipts[i]!), existsSync(file) ? readFileSync(file, "utf8") : undefined);
+        return compareWithGolden(
+          c,
+          goldenRecord(c, receipts[i]!),
+          existsSync(file) ? readFileSync(file, "utf8") : undefined,
+        );
       })
       .filter((r) => r.status !== "match")
       .map((r) => `${r.case}: ${r.status} ${r.differences.slice(0, 4).join(" ")}`);

@@ -38,10 +38,23 @@ describe("JCS edge cases", () => {
     expect(serializeNumber(9007199254740994)).toBe("9007199254740994");
   });
   it("sorts keys by UTF-16 code units, not code points or locale", () => {
-    expect(canonicalJson({ "\ufb33": 1, "\ud83d\ude02": 2, "10": 3, "2": 4 })).toBe('{"10":3,"2":4,"\ud83d\ude02":2,"\ufb33":1}');
+    expect(canonicalJson({ "\ufb33": 1, "\ud83d\ude02": 2, "10": 3, "2": 4 })).toBe(
+      '{"10":3,"2":4,"\ud83d\ude02":2,"\ufb33":1}',
+    );
   });
   it("rejects what I-JSON rejects instead of skipping it", () => {
-    for (const bad of [NaN, Infinity, -Infinity, "\ud800", { a: "x\udc00" }, [undefined], 1n, new Date(0), () => 1, { a: undefined }]) {
+    for (const bad of [
+      NaN,
+      Infinity,
+      -Infinity,
+      "\ud800",
+      { a: "x\udc00" },
+      [undefined],
+      1n,
+      new Date(0),
+      () => 1,
+      { a: undefined },
+    ]) {
       expect(() => canonicalJson(bad), String(bad)).toThrow(CanonicalizationError);
     }
     const cyc: Record<string, unknown> = {};
@@ -49,7 +62,7 @@ describe("JCS edge cases", () => {
     expect(() => canonicalJson(cyc)).toThrow(/cyclic/);
   });
   it("escapes like JSON.stringify for well-formed strings", () => {
-    const s = "\u0000\u0007\b\t\n\u000b\f\r\u001f \"\\/\u007f\u2028é😂";
+    const s = '\u0000\u0007\b\t\n\u000b\f\r\u001f "\\/\u007f\u2028é😂';
     expect(canonicalJson(s)).toBe(JSON.stringify(s));
   });
 });

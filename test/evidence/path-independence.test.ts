@@ -22,7 +22,12 @@ function resultAt(typed: string, spelled = typed): CheckResult {
     valid: false,
     identity: null,
     diagnostics: [
-      { code: "hcp.pack.missing_file", severity: "error", message: `Pack ${spelled} has no HARNESS.md at its root.`, file: `${spelled}/HARNESS.md` },
+      {
+        code: "hcp.pack.missing_file",
+        severity: "error",
+        message: `Pack ${spelled} has no HARNESS.md at its root.`,
+        file: `${spelled}/HARNESS.md`,
+      },
     ],
   } as CheckResult;
 }
@@ -38,9 +43,14 @@ describe("receipts do not depend on how the package path was typed", () => {
     ];
     const receipts = spellings.map(([typed, spelled]) => toReceipt(resultAt(typed, spelled), { analyze: true }));
     expect(new Set(receipts.map((r) => r.repro_hash)).size).toBe(1);
-    const core = canonicalize(receipts[4]!, RECEIPT_TABLE).core as { result: { path: string; diagnostics: { file: string; message: string }[] } };
+    const core = canonicalize(receipts[4]!, RECEIPT_TABLE).core as {
+      result: { path: string; diagnostics: { file: string; message: string }[] };
+    };
     expect(core.result.path).toBe("ticket");
-    expect(core.result.diagnostics[0]).toMatchObject({ file: "ticket/HARNESS.md", message: "Pack ticket has no HARNESS.md at its root." });
+    expect(core.result.diagnostics[0]).toMatchObject({
+      file: "ticket/HARNESS.md",
+      message: "Pack ticket has no HARNESS.md at its root.",
+    });
     expect(receipts.map((r) => r["typed_path"])).toEqual(spellings.map(([t]) => t));
     // A different package name is a different claim.
     expect(toReceipt(resultAt("packs/other"), { analyze: true }).repro_hash).not.toBe(receipts[0]!.repro_hash);
@@ -48,7 +58,20 @@ describe("receipts do not depend on how the package path was typed", () => {
 
   it("replaces the typed path only as a whole path, never inside another word or path", () => {
     const r = toReceipt(
-      { path: "x", kind: "hcp", valid: false, identity: null, diagnostics: [{ code: "hcp.pack.missing_file", severity: "error", message: "x/a is not xy or y/x or x.y; see x.", file: "x/a" }] } as CheckResult,
+      {
+        path: "x",
+        kind: "hcp",
+        valid: false,
+        identity: null,
+        diagnostics: [
+          {
+            code: "hcp.pack.missing_file",
+            severity: "error",
+            message: "x/a is not xy or y/x or x.y; see x.",
+            file: "x/a",
+          },
+        ],
+      } as CheckResult,
       { analyze: true, packageName: "pack" },
     );
     const d = ((r["result"] as Record<string, unknown>)["diagnostics"] as { message: string; file: string }[])[0]!;
@@ -65,20 +88,30 @@ describe("receipts do not depend on how the package path was typed", () => {
   });
 });
 
-describe.skipIf(!existsSync(BIN) || !existsSync(join(REPO_ROOT, "dist")))("yaoc check --format json from four spellings (built CLI)", () => {
-  const hashes = (rel: string) => {
-    const runs = [
-      yaoc(["check", "--format", "json", rel]),
-      yaoc(["check", "--format", "json", `./${rel}`]),
-      yaoc(["check", "--format", "json", `../${rel}`], { cwd: join(REPO_ROOT, "src") }),
-      yaoc(["check", "--format", "json", join(REPO_ROOT, rel)], { cwd: "/" }),
-    ];
-    return runs.map((r) => JSON.parse(r.out) as { results: { path: string; repro_hash: string }[] }).map((d) => d.results[0]!);
-  };
+describe.skipIf(!existsSync(BIN) || !existsSync(join(REPO_ROOT, "dist")))(
+  "yaoc check --format json from four spellings (built CLI)",
+  () => {
+    const hashes = (rel: string) => {
+      const runs = [
+        yaoc(["check", "--format", "json", rel]),
+        yaoc(["check", "--format", "json", `./${rel}`]),
+        yaoc(["check", "--format", "json", `../${rel}`], { cwd: join(REPO_ROOT, "src") }),
+        yaoc(["check", "--format", "json", join(REPO_ROOT, rel)], { cwd: "/" }),
+      ];
+      return runs
+        .map((r) => JSON.parse(r.out) as { results: { path: string; repro_hash: string }[] })
+        .map((d) => d.results[0]!);
+    };
 
-  it.each(["examples/review.hns", "fixtures/hns/failure/hns.wrong_root/dir-manifest.hns", "fixtures/hcp/missing-harness-md", "fixtures/a3s/packages/path-escape"])("%s", (rel) => {
-    const results = hashes(rel);
-    expect(results.map((r) => r.path)).toEqual([rel, `./${rel}`, `../${rel}`, join(REPO_ROOT, rel)]);
-    expect(new Set(results.map((r) => r.repro_hash)).size, JSON.stringify(results.map((r) => r.repro_hash))).toBe(1);
-  });
-});
+    it.each([
+      "examples/review.hns",
+      "fixtures/hns/failure/hns.wrong_root/dir-manifest.hns",
+      "fixtures/hcp/missing-harness-md",
+      "fixtures/a3s/packages/path-escape",
+    ])("%s", (rel) => {
+      const results = hashes(rel);
+      expect(results.map((r) => r.path)).toEqual([rel, `./${rel}`, `../${rel}`, join(REPO_ROOT, rel)]);
+      expect(new Set(results.map((r) => r.repro_hash)).size, JSON.stringify(results.map((r) => r.repro_hash))).toBe(1);
+    });
+  },
+);

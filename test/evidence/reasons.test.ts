@@ -9,10 +9,18 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ALL_CODES } from "../../src/codes/registry.js";
 import { EVIDENCE_CODES } from "../../src/evidence/codes.js";
-import { ACTIONS, LAYERS, REASON_PATTERN, REASON_TABLE, reasonFor, reasonOrMissing } from "../../src/evidence/reasons.js";
+import {
+  ACTIONS,
+  LAYERS,
+  REASON_PATTERN,
+  REASON_TABLE,
+  reasonFor,
+  reasonOrMissing,
+} from "../../src/evidence/reasons.js";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const CODE_LITERAL = /["'`]((?:yao|hns|harp|a3s|hcp|catalog|okf|evidence|cli)\.[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*)["'`]/g;
+const CODE_LITERAL =
+  /["'`]((?:yao|hns|harp|a3s|hcp|catalog|okf|evidence|cli)\.[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*)["'`]/g;
 /** Code-shaped literals that are not diagnostic codes, with the reason. */
 const NOT_CODES: Readonly<Record<string, string>> = {
   "harp.json": "the HARP manifest file name",
@@ -50,13 +58,17 @@ describe("reason-code completeness (§4, D7)", () => {
 
   for (const area of areas) {
     it(`every ${area}.* code used in src/ has a row`, () => {
-      const missing = [...new Set(literals.filter((l) => l.area === area && !rows.has(l.code)).map((l) => `${l.code} (${l.file})`))];
+      const missing = [
+        ...new Set(literals.filter((l) => l.area === area && !rows.has(l.code)).map((l) => `${l.code} (${l.file})`)),
+      ];
       expect(missing).toEqual([]);
     });
   }
 
   it("src/evidence codes are all in EVIDENCE_CODES", () => {
-    const ours = literals.filter((l) => l.file.startsWith("src/evidence/") || l.file === "src/cli/evidence.ts").map((l) => l.code);
+    const ours = literals
+      .filter((l) => l.file.startsWith("src/evidence/") || l.file === "src/cli/evidence.ts")
+      .map((l) => l.code);
     const table = new Set<string>(EVIDENCE_CODES.map((r) => r.code));
     expect(ours.filter((c) => c.startsWith("evidence.") && !table.has(c))).toEqual([]);
   });
@@ -79,14 +91,23 @@ describe("reasonFor", () => {
   });
 
   it("knows this layer's codes and the frontends' codes", () => {
-    expect(reasonFor("evidence.hon_measured_no_source")).toEqual({ action: "advise", layer: "L7", reason: "hon_measured_no_source" });
+    expect(reasonFor("evidence.hon_measured_no_source")).toEqual({
+      action: "advise",
+      layer: "L7",
+      reason: "hon_measured_no_source",
+    });
     expect(reasonFor("cli.not_found")?.reason).toBe("struct_path_not_found");
     expect(reasonFor("yao.unclosed_list")?.action).toBe("block");
   });
 
   it("explains a code without a row instead of leaving the reason empty", () => {
     expect(reasonFor("nope.none")).toBeUndefined();
-    expect(reasonOrMissing("nope.none", "warning")).toEqual({ action: "advise", layer: "L6", reason: "meta_no_reason_row", missing: true });
+    expect(reasonOrMissing("nope.none", "warning")).toEqual({
+      action: "advise",
+      layer: "L6",
+      reason: "meta_no_reason_row",
+      missing: true,
+    });
   });
 
   it("evidence rows are well-formed", () => {
@@ -95,6 +116,8 @@ describe("reasonFor", () => {
       expect(r.code).toMatch(/^evidence\.[a-z_]+$/);
       expect(r.reason).toMatch(REASON_PATTERN);
     }
-    expect(EVIDENCE_CODES.filter((r) => r.code.startsWith("evidence.hon_")).every((r) => r.reason.startsWith("hon_"))).toBe(true);
+    expect(
+      EVIDENCE_CODES.filter((r) => r.code.startsWith("evidence.hon_")).every((r) => r.reason.startsWith("hon_")),
+    ).toBe(true);
   });
 });

@@ -1,6 +1,16 @@
 /** `yaoc fmt` on the command line: modes, exit codes, atomic writes and the changed-meanwhile abort. */
 import { spawnSync } from "node:child_process";
-import { chmodSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -8,11 +18,16 @@ import { runFmt, type FmtIo } from "../../src/cli/fmt-command.js";
 import { REPO_ROOT } from "../support/shared.js";
 
 const BIN = join(REPO_ROOT, "bin/yaoc.js");
-const UGLY = "(manifest (id t)(version \"1\")(title \"t\")) ; note\n(contract (identity \"t\"))\n(eval 1)";
+const UGLY = '(manifest (id t)(version "1")(title "t")) ; note\n(contract (identity "t"))\n(eval 1)';
 const PRETTY = '(manifest (id t) (version "1") (title "t"))\n; note\n(contract (identity "t"))\n(eval 1)\n';
 
 function yaoc(args: string[], input?: string, cwd = REPO_ROOT): { code: number; out: string; err: string } {
-  const r = spawnSync(process.execPath, [BIN, "fmt", ...args], { cwd, input, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+  const r = spawnSync(process.execPath, [BIN, "fmt", ...args], {
+    cwd,
+    input,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   return { code: r.status ?? -1, out: r.stdout, err: r.stderr };
 }
 
@@ -97,7 +112,10 @@ describe("yaoc fmt", () => {
   });
 
   it("usage and I/O errors exit 2", () => {
-    expect(yaoc(["--write", "--check", "x.yao"])).toMatchObject({ code: 2, err: "yaoc fmt: --write and --check are mutually exclusive\n" });
+    expect(yaoc(["--write", "--check", "x.yao"])).toMatchObject({
+      code: 2,
+      err: "yaoc fmt: --write and --check are mutually exclusive\n",
+    });
     expect(yaoc(["--write", "-"], "(a)")).toMatchObject({ code: 2 });
     expect(yaoc(["nope.yao"])).toMatchObject({ code: 2, err: "yaoc fmt: nope.yao does not exist\n" });
     expect(yaoc(["README.md"]).code).toBe(2);

@@ -38,7 +38,10 @@ describe("golden/fmt", () => {
       const r = formatSource(readFileSync(file), { file: rel });
       const [suffix, text] = r.ok
         ? [".formatted", r.text]
-        : [".refused", `${r.diagnostic.code} ${r.diagnostic.span?.start.line}:${r.diagnostic.span?.start.column} ${r.diagnostic.message}\n`];
+        : [
+            ".refused",
+            `${r.diagnostic.code} ${r.diagnostic.span?.start.line}:${r.diagnostic.span?.start.column} ${r.diagnostic.message}\n`,
+          ];
       const golden = join(GOLDEN, rel + suffix);
       if (update) {
         mkdirSync(dirname(golden), { recursive: true });

@@ -90,7 +90,11 @@ export interface PackageFacts {
  * Check a package held in memory, with every `.yao`/`.hns` file passed through `transform` first
  * (the identity transform gives the baseline).
  */
-export async function packageFacts(files: Map<string, Uint8Array>, name: string, transform: (text: string) => string): Promise<PackageFacts> {
+export async function packageFacts(
+  files: Map<string, Uint8Array>,
+  name: string,
+  transform: (text: string) => string,
+): Promise<PackageFacts> {
   const entries: Record<string, string | Uint8Array> = {};
   const root = `/pkg/${name}`;
   for (const [rel, bytes] of files) {
@@ -99,5 +103,11 @@ export async function packageFacts(files: Map<string, Uint8Array>, name: string,
     entries[path] = yao ? transform(new TextDecoder().decode(bytes)) : bytes;
   }
   const r = await checkHns(MemoryFs.from(entries), root, { analyzer: packageAnalysis });
-  return { valid: r.valid, identity: r.identity, loadedIdentity: r.package?.identity ?? null, programHash: r.extra?.["program_hash"] ?? null, codes: r.diagnostics.map((d) => d.code) };
+  return {
+    valid: r.valid,
+    identity: r.identity,
+    loadedIdentity: r.package?.identity ?? null,
+    programHash: r.extra?.["program_hash"] ?? null,
+    codes: r.diagnostics.map((d) => d.code),
+  };
 }

@@ -19,7 +19,9 @@ const gapChar = fc.constantFrom(" ", "  ", "\t", "\n", "\r\n", "\n\n", "\u0085",
 const comment = fc
   .string({ unit: fc.constantFrom("a", " ", ";", "(", ")", '"', "中", "😀", "\t", "\r"), maxLength: 12 })
   .map((s) => `;${s}\n`);
-const gap = fc.array(fc.oneof({ weight: 4, arbitrary: gapChar }, { weight: 1, arbitrary: comment }), { minLength: 1, maxLength: 3 }).map((a) => a.join(""));
+const gap = fc
+  .array(fc.oneof({ weight: 4, arbitrary: gapChar }, { weight: 1, arbitrary: comment }), { minLength: 1, maxLength: 3 })
+  .map((a) => a.join(""));
 const symbol = fc.oneof(
   fc.constantFrom("fn", "eval", "manifest", "id", "body", "call", "x", "Int", "->", "+", "a.b/c", "中文", "😀"),
   fc.string({ unit: fc.constantFrom("a", "b", "-", "9", "é"), minLength: 1, maxLength: 40 }),
@@ -30,7 +32,11 @@ const plainString = fc
 const blockString = fc
   .array(fc.constantFrom("a", " ", "\n", "\r\n", ";", "\\q", "("), { maxLength: 12 })
   .map((parts) => `"""${parts.join("")}"""`);
-const atom = fc.oneof({ weight: 4, arbitrary: symbol }, { weight: 2, arbitrary: plainString }, { weight: 1, arbitrary: blockString });
+const atom = fc.oneof(
+  { weight: 4, arbitrary: symbol },
+  { weight: 2, arbitrary: plainString },
+  { weight: 1, arbitrary: blockString },
+);
 
 const { node } = fc.letrec<{ node: string; list: string }>((tie) => ({
   node: fc.oneof({ depthSize: "small", withCrossShrink: true }, atom, tie("list")),
@@ -38,7 +44,9 @@ const { node } = fc.letrec<{ node: string; list: string }>((tie) => ({
     .tuple(fc.array(fc.tuple(gap, tie("node")), { maxLength: 8 }), gap)
     .map(([items, closing]) => `(${items.map(([g, n]) => g + n).join("")}${closing})`),
 }));
-const source = fc.tuple(fc.array(fc.tuple(gap, node), { maxLength: 4 }), gap).map(([forms, tail]) => forms.map(([g, n]) => g + n).join("") + tail);
+const source = fc
+  .tuple(fc.array(fc.tuple(gap, node), { maxLength: 4 }), gap)
+  .map(([forms, tail]) => forms.map(([g, n]) => g + n).join("") + tail);
 
 function checkFormatted(input: string): void {
   const before = readAll(input);
@@ -49,7 +57,11 @@ function checkFormatted(input: string): void {
   if (!after.ok) return;
   expect(after.forms.map(shape)).toEqual(before.forms.map(shape));
   expect(fmt(once)).toBe(once);
-  expect(commentsOf(once).filter((c) => c.length > 0).sort()).toEqual(commentsOf(input).sort());
+  expect(
+    commentsOf(once)
+      .filter((c) => c.length > 0)
+      .sort(),
+  ).toEqual(commentsOf(input).sort());
   expect(once.includes("\r\n") && !/"""[^]*\r\n[^]*"""/.test(once)).toBe(false);
   if (once.length > 0) expect(once.endsWith("\n")).toBe(true);
 }

@@ -60,7 +60,8 @@ describe("§12.3 comments in a gap", () => {
 });
 
 describe("§12.4 compact", () => {
-  const symbols = (n: number, width: number): string => Array.from({ length: n }, (_, i) => String(i % 10).repeat(width)).join(" ");
+  const symbols = (n: number, width: number): string =>
+    Array.from({ length: n }, (_, i) => String(i % 10).repeat(width)).join(" ");
 
   it("keeps a list of exactly 100 scalars on one line and breaks one of 101", () => {
     const at100 = `(${symbols(14, 6)}z)`; // 2 + 14×6 + 13 spaces + 1 = 100
@@ -70,7 +71,12 @@ describe("§12.4 compact", () => {
     expect([...at101].length).toBe(101);
     // Item 0 and the symbol item 1 stay inline; every later item goes on its own line.
     const lines = symbols(14, 6).split(" ");
-    expect(fmt(at101)).toBe(`(${lines[0]} ${lines[1]}\n${lines.slice(2).map((l) => `  ${l}\n`).join("")}  y)\n`);
+    expect(fmt(at101)).toBe(
+      `(${lines[0]} ${lines[1]}\n${lines
+        .slice(2)
+        .map((l) => `  ${l}\n`)
+        .join("")}  y)\n`,
+    );
   });
 
   it("counts Unicode scalars, not UTF-16 units or bytes", () => {

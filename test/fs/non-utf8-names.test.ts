@@ -30,8 +30,14 @@ function copyOf(fixture: string, name: string): string {
   return dst;
 }
 
-function check(path: string, extra: string[] = ["check", "--format", "json"]): { code: number; codes: string[]; out: string } {
-  const r = spawnSync(process.execPath, [BIN, ...extra, path], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+function check(
+  path: string,
+  extra: string[] = ["check", "--format", "json"],
+): { code: number; codes: string[]; out: string } {
+  const r = spawnSync(process.execPath, [BIN, ...extra, path], {
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   let codes: string[] = [];
   try {
     const doc = JSON.parse(r.stdout) as { results?: { diagnostics: { code: string }[] }[] };
@@ -72,7 +78,9 @@ describe("surrogate-escaped names", () => {
     const snap = new SnapshotFs(await readPackageSnapshot(dir));
     expect(snap.undecodableEntries()).toHaveLength(2);
     // Both are readable by their escaped names, with their own bytes.
-    const texts = await Promise.all(names.map(async (n) => new TextDecoder().decode(await snap.readFile(`${dir}/${n}`, 10))));
+    const texts = await Promise.all(
+      names.map(async (n) => new TextDecoder().decode(await snap.readFile(`${dir}/${n}`, 10))),
+    );
     expect(texts.sort()).toEqual(["one", "two"]);
   });
 });

@@ -81,7 +81,9 @@ describe("the Node package reader", () => {
     symlinkSync(join(work, "nowhere"), join(work, "dangling.hns"));
     const dangling = await readPackageSnapshot(join(work, "dangling.hns"));
     expect(dangling.rootState).toBe("dangling");
-    expect((await checkHns(new NodeFs(), join(work, "dangling.hns"))).diagnostics[0]!.code).toBe("hns.not_regular_file");
+    expect((await checkHns(new NodeFs(), join(work, "dangling.hns"))).diagnostics[0]!.code).toBe(
+      "hns.not_regular_file",
+    );
   });
 });
 
@@ -103,7 +105,14 @@ describe("harp install's bundle comes from the snapshot and is verified before p
     cpSync(join(REPO, "fixtures", "harp", "valid-full"), app, { recursive: true });
     const check = await checkHarpPackage(new NodeFs(), app);
     // A tree that claims a different digest than the snapshot's bytes produce.
-    const tampered = { ...check.tree!, entries: check.tree!.entries.map((e) => (e.kind === "file" && e.path === "harp.json" ? { ...e, sha256: "0".repeat(64) } : e)) };
-    await expect(writeBundleFromSnapshot(check.snapshot, tampered, join(work, "staging2"))).rejects.toThrow(/does not match the checked package/);
+    const tampered = {
+      ...check.tree!,
+      entries: check.tree!.entries.map((e) =>
+        e.kind === "file" && e.path === "harp.json" ? { ...e, sha256: "0".repeat(64) } : e,
+      ),
+    };
+    await expect(writeBundleFromSnapshot(check.snapshot, tampered, join(work, "staging2"))).rejects.toThrow(
+      /does not match the checked package/,
+    );
   });
 });

@@ -13,12 +13,22 @@ describe("fuzz regressions", () => {
   });
 
   it("every regression names a seed of our own fixtures that still exists", () => {
-    for (const r of saved) expect(target(r.meta.target).seeds().map((s) => s.id), r.file).toContain(r.meta.seed);
+    for (const r of saved)
+      expect(
+        target(r.meta.target)
+          .seeds()
+          .map((s) => s.id),
+        r.file,
+      ).toContain(r.meta.seed);
   });
 
-  it.each(saved.map((r) => [r.file, r] as const))("%s replays without an exception", async (_file, r) => {
-    const t = target(r.meta.target);
-    const n = await t.run(seedFor(t, r.meta.seed), r.input);
-    expect(typeof n).toBe("number");
-  }, 180_000);
+  it.each(saved.map((r) => [r.file, r] as const))(
+    "%s replays without an exception",
+    async (_file, r) => {
+      const t = target(r.meta.target);
+      const n = await t.run(seedFor(t, r.meta.seed), r.input);
+      expect(typeof n).toBe("number");
+    },
+    180_000,
+  );
 });

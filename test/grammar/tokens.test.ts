@@ -22,7 +22,8 @@ async function loadGrammar(): Promise<textmate.IGrammar> {
       createOnigScanner: (patterns: string[]) => new oniguruma.OnigScanner(patterns),
       createOnigString: (s: string) => new oniguruma.OnigString(s),
     }),
-    loadGrammar: async (scope: string) => (scope === "source.yao" ? textmate.parseRawGrammar(readFileSync(GRAMMAR, "utf8"), GRAMMAR) : null),
+    loadGrammar: async (scope: string) =>
+      scope === "source.yao" ? textmate.parseRawGrammar(readFileSync(GRAMMAR, "utf8"), GRAMMAR) : null,
   });
   const grammar = await registry.loadGrammar("source.yao");
   if (grammar === null) throw new Error("grammar did not load");

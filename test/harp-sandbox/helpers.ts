@@ -20,10 +20,16 @@ export interface Run {
 }
 
 /** Run the real CLI (optionally wrapped, e.g. in setpriv) and collect its output. */
-export function yaoc(args: readonly string[], opts: { wrap?: readonly string[]; env?: NodeJS.ProcessEnv; killAfterMs?: number; timeoutMs?: number } = {}): Promise<Run> {
+export function yaoc(
+  args: readonly string[],
+  opts: { wrap?: readonly string[]; env?: NodeJS.ProcessEnv; killAfterMs?: number; timeoutMs?: number } = {},
+): Promise<Run> {
   const argv = [...(opts.wrap ?? []), process.execPath, YAOC, ...args];
   return new Promise((done) => {
-    const c = spawn(argv[0]!, argv.slice(1), { env: { ...process.env, ...opts.env }, stdio: ["ignore", "pipe", "pipe"] });
+    const c = spawn(argv[0]!, argv.slice(1), {
+      env: { ...process.env, ...opts.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     c.stdout.on("data", (b: Buffer) => (stdout += b.toString()));
@@ -48,7 +54,11 @@ export function clean(stderr: string): boolean {
  * its bundle). After the file, every app of every home handed out is uninstalled with its data and
  * the folder removed (removeTree: never follows the links an app may have made).
  */
-export function appWorkspace(prefix: string): { root: string; newHome(name: string): string; track(home: string): void } {
+export function appWorkspace(prefix: string): {
+  root: string;
+  newHome(name: string): string;
+  track(home: string): void;
+} {
   const root = mkdtempSync(join(tmpdir(), prefix));
   chmodSync(root, 0o755);
   const homes: string[] = [];

@@ -91,7 +91,10 @@ describe.skipIf(SKIP_WITHOUT_SANDBOX)("install and upgrade are atomic under SIGK
       const before = h.record("harp-fixture")!;
       const { spawn } = await import("node:child_process");
       const { YAOC } = await import("./helpers.js");
-      const c = spawn(process.execPath, [YAOC, "harp", "install", pkgs[before.version === "1.0.0" ? 1 : 0]!], { env: { ...process.env, ...env }, stdio: "ignore" });
+      const c = spawn(process.execPath, [YAOC, "harp", "install", pkgs[before.version === "1.0.0" ? 1 : 0]!], {
+        env: { ...process.env, ...env },
+        stdio: "ignore",
+      });
       const exited = new Promise<void>((resolve) => c.on("close", () => resolve()));
       const watch = setInterval(() => {
         if (readdirSync(h.layout.versions("harp-fixture")).some((n) => n.startsWith(".staging-"))) {
@@ -117,4 +120,3 @@ describe.skipIf(SKIP_WITHOUT_SANDBOX)("install and upgrade are atomic under SIGK
     await h.stop("harp-fixture");
   }, 180_000);
 });
-

@@ -42,7 +42,8 @@ describe("yaoc harp CLI", () => {
     const bad = await run("validate", join(FIXTURES, "invalid-reserved-kind"));
     expect(bad.code).toBe(1);
     expect(bad.stdout).toContain("harp.json:8:5: error[harp.unsupported_kind]: /runtime/kind");
-    const json = JSON.parse((await run("validate", "--format", "json", join(FIXTURES, "invalid-unknown-kind"))).stdout).results[0];
+    const json = JSON.parse((await run("validate", "--format", "json", join(FIXTURES, "invalid-unknown-kind"))).stdout)
+      .results[0];
     expect(json.kind).toBe("harp");
     expect(json.diagnostics[0].pointer).toBe("/runtime/kind");
   });
@@ -79,17 +80,23 @@ describe("yaoc harp CLI", () => {
 
   // README: "Without it the host refuses to start any app and says why". Runs where the sandbox is
   // missing (a fresh machine without bubblewrap); where it is present the test above runs instead.
-  it.runIf(NO_SANDBOX !== null)("without a sandbox: install works, start refuses with exit 1 and says how to install bubblewrap", async () => {
-    const refusing = mkdtempSync(join(tmpdir(), "yaoc-harp-nosandbox-"));
-    try {
-      expect((await run("--home", refusing, "install", FIXTURE_APP)).code).toBe(0);
-      const started = await run("--home", refusing, "start", "harp-fixture");
-      expect(started.code).toBe(1);
-      expect(started.stderr).toContain("harp.permission_unenforceable");
-      expect(started.stderr).toMatch(/apt-get install bubblewrap/);
-      expect(JSON.parse((await run("--home", refusing, "status", "--format", "json")).stdout)[0]).toMatchObject({ id: "harp-fixture", running: false });
-    } finally {
-      rmSync(refusing, { recursive: true, force: true });
-    }
-  });
+  it.runIf(NO_SANDBOX !== null)(
+    "without a sandbox: install works, start refuses with exit 1 and says how to install bubblewrap",
+    async () => {
+      const refusing = mkdtempSync(join(tmpdir(), "yaoc-harp-nosandbox-"));
+      try {
+        expect((await run("--home", refusing, "install", FIXTURE_APP)).code).toBe(0);
+        const started = await run("--home", refusing, "start", "harp-fixture");
+        expect(started.code).toBe(1);
+        expect(started.stderr).toContain("harp.permission_unenforceable");
+        expect(started.stderr).toMatch(/apt-get install bubblewrap/);
+        expect(JSON.parse((await run("--home", refusing, "status", "--format", "json")).stdout)[0]).toMatchObject({
+          id: "harp-fixture",
+          running: false,
+        });
+      } finally {
+        rmSync(refusing, { recursive: true, force: true });
+      }
+    },
+  );
 });

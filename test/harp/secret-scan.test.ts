@@ -6,7 +6,14 @@
 import { describe, expect, it } from "vitest";
 import { validateManifestText } from "../../src/harp/index.js";
 
-const base = { schemaVersion: 1, id: "notes", name: "Notes", version: "1.0.0", runtime: { kind: "http" }, start: { argv: ["node", "server.mjs"] } };
+const base = {
+  schemaVersion: 1,
+  id: "notes",
+  name: "Notes",
+  version: "1.0.0",
+  runtime: { kind: "http" },
+  start: { argv: ["node", "server.mjs"] },
+};
 const secretsIn = (x: object) =>
   validateManifestText(JSON.stringify({ ...base, "x-acme": x }, null, 2))
     .diagnostics.filter((d) => d.code === "harp.secret_in_manifest")
@@ -21,11 +28,19 @@ const ROWS: [string, object, object][] = [
   ["sk- API key", { note: `sk-${"A".repeat(24)}` }, { note: "sk-learn" }],
   ["Slack token", { note: "xoxb-1234567890-abc" }, { note: "xoxb-1" }],
   ["Google API key", { note: `AIza${"B".repeat(35)}` }, { note: "AIzaShort" }],
-  ["JSON Web Token", { note: "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJlX3g" }, { note: "eyJhbGciOiJIUzI1NiJ9" }],
+  [
+    "JSON Web Token",
+    { note: "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJlX3g" },
+    { note: "eyJhbGciOiJIUzI1NiJ9" },
+  ],
   ["password-named member, any length", { password: "abc" }, { password: "$NOTES_PASSWORD" }],
   ["password-named member (passwd, passphrase, db_password)", { db_password: "x1" }, { password: "" }],
   ["other secret-named member, 8+ characters", { apiKey: "0123456789" }, { apiKey: "short" }],
-  ["password assignment inside a value, any length", { note: "mysql://u?password=pw1" }, { note: "password: <ask the user>" }],
+  [
+    "password assignment inside a value, any length",
+    { note: "mysql://u?password=pw1" },
+    { note: "password: <ask the user>" },
+  ],
   ["secret assignment inside a value, 8+ characters", { note: "--token=abcdef0123456789" }, { note: "token = short" }],
 ];
 

@@ -39,14 +39,18 @@ describe("manifest validation", () => {
   });
 
   it("refuses higher schemaVersions without guessing and names non-manifests", () => {
-    expect(codes({ ...base, schemaVersion: 3, whatever: true })).toEqual(["harp.unsupported_schema_version /schemaVersion"]);
+    expect(codes({ ...base, schemaVersion: 3, whatever: true })).toEqual([
+      "harp.unsupported_schema_version /schemaVersion",
+    ]);
     expect(codes({ ...base, schemaVersion: "1" })).toEqual(["harp.invalid_value /schemaVersion"]);
     const { schemaVersion: _, ...noVersion } = base;
     expect(codes(noVersion)).toEqual(["harp.not_a_manifest "]);
   });
 
   it("gives pointer, reason and line/column for schema errors", () => {
-    const v = validateManifestText('{\n  "schemaVersion": 1,\n  "id": "Bad Id",\n  "name": "N",\n  "version": "1",\n  "runtime": {"kind": "http"},\n  "start": {"argv": ["node", "s.mjs"]}\n}\n');
+    const v = validateManifestText(
+      '{\n  "schemaVersion": 1,\n  "id": "Bad Id",\n  "name": "N",\n  "version": "1",\n  "runtime": {"kind": "http"},\n  "start": {"argv": ["node", "s.mjs"]}\n}\n',
+    );
     expect(v.diagnostics).toHaveLength(1);
     const d = v.diagnostics[0]!;
     expect(d.pointer).toBe("/id");
@@ -71,10 +75,16 @@ describe("manifest validation", () => {
   });
 
   it("flags secrets, absolute paths and home directories (§9.4, §17)", () => {
-    expect(codes({ ...base, "x-a": { password: "hunter2hunter2" } })).toEqual(["harp.secret_in_manifest /x-a/password"]);
+    expect(codes({ ...base, "x-a": { password: "hunter2hunter2" } })).toEqual([
+      "harp.secret_in_manifest /x-a/password",
+    ]);
     expect(codes({ ...base, "x-a": { key: "AKIAABCDEFGHIJKLMNOP" } })).toEqual(["harp.secret_in_manifest /x-a/key"]);
-    expect(codes({ ...base, "x-a": { note: "-----BEGIN RSA PRIVATE KEY-----" } })).toEqual(["harp.secret_in_manifest /x-a/note"]);
-    expect(codes({ ...base, start: { argv: ["node", "s.mjs", "--token=abcdef0123456789"] } })).toEqual(["harp.secret_in_manifest /start/argv/2"]);
+    expect(codes({ ...base, "x-a": { note: "-----BEGIN RSA PRIVATE KEY-----" } })).toEqual([
+      "harp.secret_in_manifest /x-a/note",
+    ]);
+    expect(codes({ ...base, start: { argv: ["node", "s.mjs", "--token=abcdef0123456789"] } })).toEqual([
+      "harp.secret_in_manifest /start/argv/2",
+    ]);
     expect(codes({ ...base, "x-a": { token: "${TOKEN}" } })).toEqual([]);
     expect(codes({ ...base, "x-a": { dir: "C:\\Users\\bob" } })).toEqual(["harp.home_directory /x-a/dir"]);
     expect(codes({ ...base, "x-a": { dir: "~/notes" } })).toEqual(["harp.home_directory /x-a/dir"]);
@@ -98,7 +108,9 @@ describe("hostile input", () => {
     expect(validateManifestText("").diagnostics[0]?.code).toBe("harp.json_syntax");
     expect(validateManifestText("\uFEFF{}").diagnostics[0]?.code).toBe("harp.json_syntax");
     expect(validateManifestText('{"a":"\\ud800"}').diagnostics[0]?.code).toBe("harp.json_syntax");
-    expect(validateManifestText('{"__proto__": {"x": 1}, "schemaVersion": 1}').diagnostics.map((d) => d.pointer)).toContain("/__proto__");
+    expect(
+      validateManifestText('{"__proto__": {"x": 1}, "schemaVersion": 1}').diagnostics.map((d) => d.pointer),
+    ).toContain("/__proto__");
   });
 
   it("parses exactly what JSON.parse parses (property)", () => {
@@ -115,7 +127,22 @@ describe("hostile input", () => {
 
   it("finds a JWT exactly where the textbook regular expression does (property)", () => {
     const jwt = /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/;
-    const piece = fc.constantFrom("eyJ", "e", "y", "J", "a", "9", "_", "-", ".", "..", " ", "\u00e9", "abcdefgh", "eyJhbGciOi");
+    const piece = fc.constantFrom(
+      "eyJ",
+      "e",
+      "y",
+      "J",
+      "a",
+      "9",
+      "_",
+      "-",
+      ".",
+      "..",
+      " ",
+      "\u00e9",
+      "abcdefgh",
+      "eyJhbGciOi",
+    );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 24 }), (parts) => {
         const s = parts.join("");
@@ -131,7 +158,8 @@ describe("hostile input", () => {
   // quadratic scan took >150 s on 1 MB of `eyJ-`). Linear code answers each in milliseconds; the
   // bound only catches a regression to super-linear time, it is not a benchmark.
   const MiB = 1024 * 1024;
-  const fill = (unit: string, prefix = "") => prefix + unit.repeat(Math.floor((MiB - 400 - prefix.length) / unit.length));
+  const fill = (unit: string, prefix = "") =>
+    prefix + unit.repeat(Math.floor((MiB - 400 - prefix.length) / unit.length));
   it.each([
     ["JWT restarts", fill("eyJ-")],
     ["JWT without dots", fill("a", "eyJ")],
@@ -150,7 +178,10 @@ describe("hostile input", () => {
   });
 
   it("never throws on arbitrary text", () => {
-    fc.assert(fc.property(fc.string(), (s) => void validateManifestText(s)), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.string(), (s) => void validateManifestText(s)),
+      { numRuns: 500 },
+    );
   });
 });
 
@@ -166,8 +197,15 @@ describe("package checks through PackageFs", () => {
 
   it("rejects a FIFO or directory as executable and a special file in the tree", async () => {
     const fs = MemoryFs.from({ "/p/harp.json": manifest(["./bin/app"]), "/p/bin/app": { kind: "fifo" } });
-    expect((await checkHarp(fs, "/p")).diagnostics.map((d) => d.code)).toEqual(["harp.executable_not_file", "harp.package_file_rejected"]);
-    const fs2 = MemoryFs.from({ "/p/harp.json": manifest(["node", "s.mjs"]), "/p/s.mjs": "", "/p/pipe": { kind: "fifo" } });
+    expect((await checkHarp(fs, "/p")).diagnostics.map((d) => d.code)).toEqual([
+      "harp.executable_not_file",
+      "harp.package_file_rejected",
+    ]);
+    const fs2 = MemoryFs.from({
+      "/p/harp.json": manifest(["node", "s.mjs"]),
+      "/p/s.mjs": "",
+      "/p/pipe": { kind: "fifo" },
+    });
     expect((await checkHarp(fs2, "/p")).diagnostics.map((d) => d.code)).toEqual(["harp.package_file_rejected"]);
   });
 
@@ -187,7 +225,10 @@ describe("package checks through PackageFs", () => {
   });
 
   it("warns when start.platforms lacks the current platform", async () => {
-    const m = text({ ...base, start: { argv: ["node", "s.mjs"], platforms: { "win32-x64": { argv: ["node", "s.mjs"] } } } });
+    const m = text({
+      ...base,
+      start: { argv: ["node", "s.mjs"], platforms: { "win32-x64": { argv: ["node", "s.mjs"] } } },
+    });
     const fs = MemoryFs.from({ "/p/harp.json": m, "/p/s.mjs": "" });
     const r = await checkHarp(fs, "/p", { platform: "linux-x64" });
     expect(r.valid).toBe(true);
@@ -195,7 +236,12 @@ describe("package checks through PackageFs", () => {
   });
 
   it("gives the same digest for the same content and a different one after a change", async () => {
-    const files = { "/p/harp.json": text(base), "/p/server.mjs": "a", "/q/harp.json": text(base), "/q/server.mjs": "a" };
+    const files = {
+      "/p/harp.json": text(base),
+      "/p/server.mjs": "a",
+      "/q/harp.json": text(base),
+      "/q/server.mjs": "a",
+    };
     const fs = MemoryFs.from(files);
     const a = await checkHarp(fs, "/p");
     expect(a.identity).toBe((await checkHarp(fs, "/q")).identity);
@@ -206,12 +252,24 @@ describe("package checks through PackageFs", () => {
 });
 
 describe("a byte order mark (docs/harp.md: the strict parser rejects a BOM)", () => {
-  const manifest = JSON.stringify({ schemaVersion: 1, id: "notes", name: "Notes", version: "1.0.0", runtime: { kind: "http" }, start: { argv: ["node", "s.mjs"] } });
+  const manifest = JSON.stringify({
+    schemaVersion: 1,
+    id: "notes",
+    name: "Notes",
+    version: "1.0.0",
+    runtime: { kind: "http" },
+    start: { argv: ["node", "s.mjs"] },
+  });
   it("a BOM-prefixed harp.json read from disk is a syntax error at 1:1", async () => {
-    const fs = MemoryFs.from({ "/p/harp.json": new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(manifest)]), "/p/s.mjs": "" });
+    const fs = MemoryFs.from({
+      "/p/harp.json": new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(manifest)]),
+      "/p/s.mjs": "",
+    });
     const r = await checkHarp(fs, "/p");
     expect(r.valid).toBe(false);
-    expect(r.diagnostics.map((d) => [d.code, d.span?.start.line, d.span?.start.column])).toEqual([["harp.json_syntax", 1, 1]]);
+    expect(r.diagnostics.map((d) => [d.code, d.span?.start.line, d.span?.start.column])).toEqual([
+      ["harp.json_syntax", 1, 1],
+    ]);
   });
   it("the same manifest without the BOM is valid", async () => {
     const fs = MemoryFs.from({ "/p/harp.json": manifest, "/p/s.mjs": "" });

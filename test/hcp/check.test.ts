@@ -4,7 +4,10 @@ import { checkHcp, HCP_CODES, packDigest } from "../../src/hcp/index.js";
 
 const VERBS = ["t.list", "t.show", "t.make", "t.edit", "t.drop"];
 
-function files(surface: unknown, policy: unknown = { surface_id: "acme", verbs: Object.fromEntries(VERBS.map((v) => [v, {}])) }) {
+function files(
+  surface: unknown,
+  policy: unknown = { surface_id: "acme", verbs: Object.fromEntries(VERBS.map((v) => [v, {}])) },
+) {
   return {
     "/p/surface.json": typeof surface === "string" ? surface : JSON.stringify(surface, null, 2),
     "/p/policy.json": typeof policy === "string" ? policy : JSON.stringify(policy, null, 2),
@@ -52,7 +55,10 @@ describe("checkHcp", () => {
     const ok = await checkHcp(MemoryFs.from(files({ ...baseSurface, id }, policy)), "/p");
     expect(ok.diagnostics).toEqual([]);
     const long = `${id}a`;
-    const bad = await checkHcp(MemoryFs.from(files({ ...baseSurface, id: long }, { ...policy, surface_id: long })), "/p");
+    const bad = await checkHcp(
+      MemoryFs.from(files({ ...baseSurface, id: long }, { ...policy, surface_id: long })),
+      "/p",
+    );
     expect(bad.diagnostics.map((d) => d.code)).toEqual(["hcp.identity.id_length"]);
   });
 
@@ -78,7 +84,11 @@ describe("checkHcp", () => {
 describe("pack digest", () => {
   const enc = new TextEncoder();
   const map = (h: string, p: string, s: string) =>
-    new Map([["HARNESS.md", enc.encode(h)], ["policy.json", enc.encode(p)], ["surface.json", enc.encode(s)]]);
+    new Map([
+      ["HARNESS.md", enc.encode(h)],
+      ["policy.json", enc.encode(p)],
+      ["surface.json", enc.encode(s)],
+    ]);
 
   it("is deterministic and depends on every byte and on the framing", () => {
     const a = packDigest(map("h", "p", "s"));
@@ -101,12 +111,24 @@ describe("HCP_CODES", () => {
   it("has unique, well-formed rows", () => {
     const seen = new Set<string>();
     const families = ["struct_", "size_", "danger_", "perm_", "ident_", "meta_", "audit_", "hon_"];
-    const familyOfLayer: Record<string, string> = { L1: "struct_", L2: "size_", L3: "danger_", L4: "perm_", L5: "ident_", L6: "meta_", L7: "audit_", L8: "hon_" };
+    const familyOfLayer: Record<string, string> = {
+      L1: "struct_",
+      L2: "size_",
+      L3: "danger_",
+      L4: "perm_",
+      L5: "ident_",
+      L6: "meta_",
+      L7: "audit_",
+      L8: "hon_",
+    };
     for (const row of HCP_CODES) {
       expect(row.code).toMatch(/^hcp(\.[a-z][a-z0-9_]*)+$/);
       expect(seen.has(row.code), row.code).toBe(false);
       seen.add(row.code);
-      expect(families.some((f) => row.reason.startsWith(f) && row.reason.length > f.length), row.code).toBe(true);
+      expect(
+        families.some((f) => row.reason.startsWith(f) && row.reason.length > f.length),
+        row.code,
+      ).toBe(true);
       expect(row.reason.startsWith(familyOfLayer[row.layer]!), `${row.code}: ${row.layer} vs ${row.reason}`).toBe(true);
       expect(row.summary.length).toBeGreaterThan(10);
       expect(row.clause).toMatch(/^HCP /);

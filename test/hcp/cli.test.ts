@@ -10,10 +10,17 @@ describe("yaoc hcp", () => {
   it("lint --format json prints one {results} document in the common result shape, exit 1 on an invalid pack", async () => {
     {
       let out = "";
-      const status = await runHcpLint([join(fixtures, "valid"), join(fixtures, "surface-id-mismatch")], { format: "json" }, (t) => (out += t));
+      const status = await runHcpLint(
+        [join(fixtures, "valid"), join(fixtures, "surface-id-mismatch")],
+        { format: "json" },
+        (t) => (out += t),
+      );
       expect(status).toBe(1);
       expect(out.trimEnd().includes("\n")).toBe(false);
-      const [valid, invalid] = (JSON.parse(out) as { results: Record<string, unknown>[] }).results as [Record<string, unknown>, { valid: boolean; identity: unknown; diagnostics: { code: string }[] }];
+      const [valid, invalid] = (JSON.parse(out) as { results: Record<string, unknown>[] }).results as [
+        Record<string, unknown>,
+        { valid: boolean; identity: unknown; diagnostics: { code: string }[] },
+      ];
       expect(Object.keys(valid).slice(0, 4)).toEqual(["path", "kind", "valid", "identity"]);
       expect(Object.keys(valid).at(-1)).toBe("diagnostics");
       expect(valid).toMatchObject({ kind: "hcp", valid: true, pack_id: "acme.tickets" });
@@ -31,7 +38,9 @@ describe("yaoc hcp", () => {
     expect(out).toContain("policy.json:2:17: error[hcp.identity.surface_id_mismatch]");
     expect(out).toContain("  = help: Set surface_id");
     expect(out).toMatch(/::: \S*surface\.json:2:9\n[^]*?-+ the pack_id is declared here/);
-    expect(out).toMatch(/surface-id-mismatch: invalid \(hcp\)\n1 package checked: 0 valid, 1 invalid; 1 error, 0 warnings\n$/);
+    expect(out).toMatch(
+      /surface-id-mismatch: invalid \(hcp\)\n1 package checked: 0 valid, 1 invalid; 1 error, 0 warnings\n$/,
+    );
   });
 
   it("lint of a missing directory is an I/O error (exit 2)", async () => {
@@ -42,9 +51,21 @@ describe("yaoc hcp", () => {
   it("digest prints the digest, or the problems when files are missing", async () => {
     let out = "";
     let err = "";
-    expect(await runHcpDigest(join(fixtures, "valid"), (t) => (out += t), (t) => (err += t))).toBe(0);
+    expect(
+      await runHcpDigest(
+        join(fixtures, "valid"),
+        (t) => (out += t),
+        (t) => (err += t),
+      ),
+    ).toBe(0);
     expect(out).toMatch(/^sha256:[0-9a-f]{64}\n$/);
-    expect(await runHcpDigest(join(fixtures, "missing-harness-md"), (t) => (out += t), (t) => (err += t))).toBe(1);
+    expect(
+      await runHcpDigest(
+        join(fixtures, "missing-harness-md"),
+        (t) => (out += t),
+        (t) => (err += t),
+      ),
+    ).toBe(1);
     expect(err).toContain("hcp.pack.missing_file");
   });
 

@@ -32,7 +32,9 @@ function pack(overrides: Record<string, string | Uint8Array | MemoryEntry | null
     "/outside/secret.json": SURFACE,
     ...overrides,
   };
-  const kept = Object.fromEntries(Object.entries(files).filter((e): e is [string, string | Uint8Array | MemoryEntry] => e[1] !== null));
+  const kept = Object.fromEntries(
+    Object.entries(files).filter((e): e is [string, string | Uint8Array | MemoryEntry] => e[1] !== null),
+  );
   return MemoryFs.from(kept);
 }
 
@@ -62,7 +64,10 @@ describe("pack layout on hostile file systems", () => {
   });
 
   it("accepts a protocol file that is a symlink inside the pack", async () => {
-    const fs = pack({ "/p/surface.json": { kind: "symlink", target: "real/surface.json" }, "/p/real/surface.json": SURFACE });
+    const fs = pack({
+      "/p/surface.json": { kind: "symlink", target: "real/surface.json" },
+      "/p/real/surface.json": SURFACE,
+    });
     expect(await codes(fs)).toEqual([]);
   });
 
@@ -85,11 +90,17 @@ describe("pack layout on hostile file systems", () => {
   });
 
   it("rejects manifest paths that escape through symlinks, and non-regular targets", async () => {
-    expect(await codes(pack({ "/p/bin/tool": { kind: "symlink", target: "/outside/secret.json" } }))).toEqual(["hcp.path.escape"]);
-    expect(await codes(pack({ "/p/bin": { kind: "symlink", target: "/outside" }, "/p/bin/tool": null }))).toEqual(["hcp.path.escape"]);
+    expect(await codes(pack({ "/p/bin/tool": { kind: "symlink", target: "/outside/secret.json" } }))).toEqual([
+      "hcp.path.escape",
+    ]);
+    expect(await codes(pack({ "/p/bin": { kind: "symlink", target: "/outside" }, "/p/bin/tool": null }))).toEqual([
+      "hcp.path.escape",
+    ]);
     expect(await codes(pack({ "/p/bin/tool": null }))).toEqual(["hcp.path.not_found"]);
     expect(await codes(pack({ "/p/openapi.yaml": { kind: "fifo" } }))).toEqual(["hcp.path.not_regular_file"]);
-    expect(await codes(pack({ "/p/openapi.yaml": { kind: "symlink", target: "openapi.yaml" } }))).toEqual(["hcp.path.not_regular_file"]);
+    expect(await codes(pack({ "/p/openapi.yaml": { kind: "symlink", target: "openapi.yaml" } }))).toEqual([
+      "hcp.path.not_regular_file",
+    ]);
   });
 
   it("detects packs by the exact names of the three files", async () => {

@@ -29,7 +29,10 @@ function goldenView(result: CheckResult, absPack: string, shownPack: string): un
       severity: d.severity,
       file: d.file === undefined ? undefined : rel(d.file),
       pointer: d.pointer,
-      at: d.span === undefined ? undefined : `${d.span.start.line}:${d.span.start.column}-${d.span.end.line}:${d.span.end.column}`,
+      at:
+        d.span === undefined
+          ? undefined
+          : `${d.span.start.line}:${d.span.start.column}-${d.span.end.line}:${d.span.end.column}`,
       message: rel(d.message),
       hint: d.hint === undefined ? undefined : rel(d.hint),
     })),
@@ -70,11 +73,20 @@ describe("hcp fixtures match golden outputs", () => {
   it("every error code of the table is exercised by some fixture or a unit test", () => {
     const seen = new Set<string>();
     for (const name of names) {
-      const view = JSON.parse(readFileSync(join(golden, `${name}.json`), "utf8")) as { diagnostics: { code: string }[] };
+      const view = JSON.parse(readFileSync(join(golden, `${name}.json`), "utf8")) as {
+        diagnostics: { code: string }[];
+      };
       for (const d of view.diagnostics) seen.add(d.code);
     }
     // Built at test time (symlinks, FIFOs, size limits, I/O failures) in fs-hostile.test.ts; non-UTF-8 names in test/fs/non-utf8-names.test.ts.
-    const builtAtTestTime = new Set(["hcp.pack.not_directory", "hcp.pack.not_regular_file", "hcp.pack.file_escapes", "hcp.pack.unreadable", "hcp.file.too_large", "hcp.pack.non_utf8_name"]);
+    const builtAtTestTime = new Set([
+      "hcp.pack.not_directory",
+      "hcp.pack.not_regular_file",
+      "hcp.pack.file_escapes",
+      "hcp.pack.unreadable",
+      "hcp.file.too_large",
+      "hcp.pack.non_utf8_name",
+    ]);
     const missing = HCP_CODES.map((r) => r.code).filter((c) => !seen.has(c) && !builtAtTestTime.has(c));
     expect(missing).toEqual([]);
   });

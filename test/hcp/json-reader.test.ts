@@ -39,11 +39,14 @@ describe("readJson", () => {
   });
 
   it("accepts exactly what JSON.parse accepts on near-JSON strings, and never throws", () => {
-    const alphabet = fc.constantFrom(..."{}[],:\"\\ \n\t0123456789.-+eEtruefalsn\u00e9\ufeff/ab".split(""));
+    const alphabet = fc.constantFrom(...'{}[],:"\\ \n\t0123456789.-+eEtruefalsn\u00e9\ufeff/ab'.split(""));
     fc.assert(
-      fc.property(fc.array(alphabet, { maxLength: 40 }).map((cs) => cs.join("")), (s) => {
-        expect(readJson(s).ok).toBe(jsonParses(s));
-      }),
+      fc.property(
+        fc.array(alphabet, { maxLength: 40 }).map((cs) => cs.join("")),
+        (s) => {
+          expect(readJson(s).ok).toBe(jsonParses(s));
+        },
+      ),
       { numRuns: 3000 },
     );
   });
@@ -107,7 +110,9 @@ describe("readJson", () => {
   });
 
   it("reads a megabyte of JSON in linear time", () => {
-    const big = JSON.stringify({ verbs: Object.fromEntries(Array.from({ length: 40_000 }, (_, i) => [`v${i}`, { s: "x".repeat(10) }])) });
+    const big = JSON.stringify({
+      verbs: Object.fromEntries(Array.from({ length: 40_000 }, (_, i) => [`v${i}`, { s: "x".repeat(10) }])),
+    });
     const t0 = performance.now();
     const r = readJson(big);
     expect(r.ok).toBe(true);
@@ -155,7 +160,11 @@ describe("TextPositions", () => {
       }
       const lowSurrogate = i > 0 && /[\udc00-\udfff]/.test(text[i]!);
       if (lowSurrogate) continue;
-      const expected = { byte: enc.encode(text.slice(0, i)).length, line, column: [...text.slice(lineStart, i)].length + 1 };
+      const expected = {
+        byte: enc.encode(text.slice(0, i)).length,
+        line,
+        column: [...text.slice(lineStart, i)].length + 1,
+      };
       expect(p.position(i)).toEqual(expected);
     }
   });

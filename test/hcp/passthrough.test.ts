@@ -13,7 +13,11 @@ const base = Object.fromEntries(VERBS.map((v) => [v, { argv: [v] }]));
 async function check(verb: unknown) {
   const surface = { id: "acme", verbs: { ...base, "t.run": verb } };
   const policy = { surface_id: "acme", verbs: Object.fromEntries([...VERBS, "t.run"].map((v) => [v, {}])) };
-  const fs = MemoryFs.from({ "/p/surface.json": JSON.stringify(surface, null, 2), "/p/policy.json": JSON.stringify(policy), "/p/HARNESS.md": "# acme\n" });
+  const fs = MemoryFs.from({
+    "/p/surface.json": JSON.stringify(surface, null, 2),
+    "/p/policy.json": JSON.stringify(policy),
+    "/p/HARNESS.md": "# acme\n",
+  });
   return (await checkHcp(fs, "/p")).diagnostics.filter((d) => d.code === "hcp.verb.passthrough");
 }
 
@@ -22,27 +26,72 @@ const str = (name: string, extra: object = {}) => ({ name, type: "string", ...ex
 /** [row, evasion, verb declaration, pointer of the reported node] */
 const FAIL: [string, string, unknown, string][] = [
   ["passthrough flag", "declared", { passthrough: true }, "/verbs/t.run/passthrough"],
-  ["all-arguments splice", "whole element \"$@\"", { argv: ["$@"] }, "/verbs/t.run/argv/0"],
+  ["all-arguments splice", 'whole element "$@"', { argv: ["$@"] }, "/verbs/t.run/argv/0"],
   ["all-arguments splice", "inside an element", { argv: ["sh", "-c", 'tickets "$@"'] }, "/verbs/t.run/argv/2"],
   ["all-arguments splice", "$* inside a flag", { argv: ["tickets", "--query=$*"] }, "/verbs/t.run/argv/1"],
   ["all-arguments splice", "${@} braces", { argv: ["tickets", "${@}"] }, "/verbs/t.run/argv/1"],
   ["all-arguments splice", "${@:2} slice", { argv: ["run", "x${@:2}"] }, "/verbs/t.run/argv/1"],
   ["shell -c", "code from the caller", { argv: ["sh", "-c"], args: [str("cmd")] }, "/verbs/t.run/argv/1"],
-  ["shell -c", "bash -lc, code from the caller", { argv: ["/bin/bash", "-lc"], args: [str("cmd", { pattern: "^.*$" })] }, "/verbs/t.run/argv/1"],
-  ["shell -c", "zsh, fixed code reads $1", { argv: ["zsh", "-c", "tickets show $1", "x"], args: [str("id", { pattern: "^[0-9]+$" })] }, "/verbs/t.run/argv/2"],
-  ["shell -c", "dash, fixed code, open argument", { argv: ["dash", "-c", "tickets list"], args: [str("x")] }, "/verbs/t.run/args/0"],
+  [
+    "shell -c",
+    "bash -lc, code from the caller",
+    { argv: ["/bin/bash", "-lc"], args: [str("cmd", { pattern: "^.*$" })] },
+    "/verbs/t.run/argv/1",
+  ],
+  [
+    "shell -c",
+    "zsh, fixed code reads $1",
+    { argv: ["zsh", "-c", "tickets show $1", "x"], args: [str("id", { pattern: "^[0-9]+$" })] },
+    "/verbs/t.run/argv/2",
+  ],
+  [
+    "shell -c",
+    "dash, fixed code, open argument",
+    { argv: ["dash", "-c", "tickets list"], args: [str("x")] },
+    "/verbs/t.run/args/0",
+  ],
   ["shell -c", "fish", { argv: ["fish", "-c"] }, "/verbs/t.run/argv/1"],
   ["interpreter -e/-c", "python -c", { argv: ["python3", "-c"], args: [str("code")] }, "/verbs/t.run/argv/1"],
-  ["interpreter -e/-c", "python reads sys.argv", { argv: ["python", "-c", "import os,sys; os.system(sys.argv[1])"], args: [str("c", { enum: ["a"] })] }, "/verbs/t.run/argv/2"],
+  [
+    "interpreter -e/-c",
+    "python reads sys.argv",
+    { argv: ["python", "-c", "import os,sys; os.system(sys.argv[1])"], args: [str("c", { enum: ["a"] })] },
+    "/verbs/t.run/argv/2",
+  ],
   ["interpreter -e/-c", "node -e", { argv: ["node", "-e"] }, "/verbs/t.run/argv/1"],
   ["interpreter -e/-c", "perl -e", { argv: ["/usr/bin/perl", "-e"] }, "/verbs/t.run/argv/1"],
   ["interpreter -e/-c", "ruby -e", { argv: ["ruby", "-e"] }, "/verbs/t.run/argv/1"],
-  ["env", "no command of its own", { argv: ["env", "LANG=C", "-i"], args: [str("cmd", { enum: ["ls"] })] }, "/verbs/t.run/argv/0"],
+  [
+    "env",
+    "no command of its own",
+    { argv: ["env", "LANG=C", "-i"], args: [str("cmd", { enum: ["ls"] })] },
+    "/verbs/t.run/argv/0",
+  ],
   ["xargs", "any use", { argv: ["xargs", "tickets", "close"] }, "/verbs/t.run/argv/0"],
-  ["open list argument", "variadic", { argv: ["tickets", "tag"], args: [{ name: "tags", variadic: true }] }, "/verbs/t.run/args/0"],
-  ["open list argument", "type argv", { argv: ["tickets"], args: [{ name: "rest", type: "argv" }] }, "/verbs/t.run/args/0"],
-  ["open list argument", "type array with no item constraint", { argv: ["tickets", "tag"], args: [{ name: "tags", type: "array" }] }, "/verbs/t.run/args/0"],
-  ["open list argument", "type array with an open items schema", { argv: ["tickets", "tag"], args: { tags: { type: "array", items: { type: "string" } } } }, "/verbs/t.run/args/tags"],
+  [
+    "open list argument",
+    "variadic",
+    { argv: ["tickets", "tag"], args: [{ name: "tags", variadic: true }] },
+    "/verbs/t.run/args/0",
+  ],
+  [
+    "open list argument",
+    "type argv",
+    { argv: ["tickets"], args: [{ name: "rest", type: "argv" }] },
+    "/verbs/t.run/args/0",
+  ],
+  [
+    "open list argument",
+    "type array with no item constraint",
+    { argv: ["tickets", "tag"], args: [{ name: "tags", type: "array" }] },
+    "/verbs/t.run/args/0",
+  ],
+  [
+    "open list argument",
+    "type array with an open items schema",
+    { argv: ["tickets", "tag"], args: { tags: { type: "array", items: { type: "string" } } } },
+    "/verbs/t.run/args/tags",
+  ],
   ["command position", "open string and no argv", { args: [str("sub")] }, "/verbs/t.run/args/0"],
   ["command position", "untyped argument and empty argv", { argv: [], args: [{ name: "sub" }] }, "/verbs/t.run/args/0"],
 ];
@@ -51,15 +100,42 @@ const FAIL: [string, string, unknown, string][] = [
 const CLEAN: [string, string, unknown][] = [
   ["passthrough flag", "passthrough false", { passthrough: false, argv: ["tickets", "list"] }],
   ["all-arguments splice", "a literal dollar that is not a splice", { argv: ["tickets", "--price=$5", "$HOME"] }],
-  ["shell -c", "fixed code, constrained argument", { argv: ["sh", "-c", "tickets list --json"], args: [str("queue", { enum: ["a", "b"] })] }],
-  ["shell -c", "a shell without -c runs a fixed script file", { argv: ["sh", "./scripts/list.sh"], args: [str("queue", { pattern: "^[a-z]+$" })] }],
-  ["interpreter -e/-c", "python runs a module", { argv: ["python3", "-m", "tickets", "list"], args: [str("q", { pattern: "^[a-z]+$" })] }],
+  [
+    "shell -c",
+    "fixed code, constrained argument",
+    { argv: ["sh", "-c", "tickets list --json"], args: [str("queue", { enum: ["a", "b"] })] },
+  ],
+  [
+    "shell -c",
+    "a shell without -c runs a fixed script file",
+    { argv: ["sh", "./scripts/list.sh"], args: [str("queue", { pattern: "^[a-z]+$" })] },
+  ],
+  [
+    "interpreter -e/-c",
+    "python runs a module",
+    { argv: ["python3", "-m", "tickets", "list"], args: [str("q", { pattern: "^[a-z]+$" })] },
+  ],
   ["env", "env with its own command", { argv: ["env", "LANG=C", "tickets", "list"], args: [str("body")] }],
   ["xargs", "a flag merely named after it", { argv: ["tickets", "--xargs", "list"] }],
-  ["open list argument", "variadic with enum", { argv: ["tickets", "tag"], args: [{ name: "tags", variadic: true, enum: ["bug", "ops"] }] }],
-  ["open list argument", "array whose items have a pattern", { argv: ["tickets", "tag"], args: [{ name: "tags", type: "array", items: { type: "string", pattern: "^[a-z]+$" } }] }],
+  [
+    "open list argument",
+    "variadic with enum",
+    { argv: ["tickets", "tag"], args: [{ name: "tags", variadic: true, enum: ["bug", "ops"] }] },
+  ],
+  [
+    "open list argument",
+    "array whose items have a pattern",
+    {
+      argv: ["tickets", "tag"],
+      args: [{ name: "tags", type: "array", items: { type: "string", pattern: "^[a-z]+$" } }],
+    },
+  ],
   ["command position", "open string after a fixed subcommand", { argv: ["comment"], args: [str("body")] }],
-  ["command position", "no argv, first argument constrained", { args: [str("sub", { enum: ["list", "show"] }), str("body")] }],
+  [
+    "command position",
+    "no argv, first argument constrained",
+    { args: [str("sub", { enum: ["list", "show"] }), str("body")] },
+  ],
 ];
 
 describe("HCP pass-through rows (docs/hcp.md)", () => {

@@ -14,7 +14,8 @@ import { checkHns, MAX_PACKAGE_ERRORS } from "../../src/hns/check.js";
 import { packageAnalysis } from "../../src/yao/package-analysis.js";
 import { REPO } from "./helpers.js";
 
-const HEADER = '(manifest (id demo) (version "1") (title "Demo") (capabilities (tools read)))\n(contract (purpose "p"))\n';
+const HEADER =
+  '(manifest (id demo) (version "1") (title "Demo") (capabilities (tools read)))\n(contract (purpose "p"))\n';
 
 async function check(source: string): Promise<Diagnostic[]> {
   const fs = MemoryFs.from({ "/p.hns": source });
@@ -35,7 +36,12 @@ describe("the four-mistake package", () => {
     const file = join(REPO, "fixtures/teaching/four-mistakes.hns");
     const r = await checkHns(new NodeFs(), file, { analyzer: packageAnalysis });
     const es = errors(r.diagnostics);
-    expect(es.map((d) => d.code)).toEqual(["yao.invalid_type", "yao.unknown_operator", "yao.type_mismatch", "yao.missing_description"]);
+    expect(es.map((d) => d.code)).toEqual([
+      "yao.invalid_type",
+      "yao.unknown_operator",
+      "yao.type_mismatch",
+      "yao.missing_description",
+    ]);
     const [strin, plus, mismatch, description] = es as [Diagnostic, Diagnostic, Diagnostic, Diagnostic];
     expect(strin.message).toBe("unknown type 'Strin'");
     expect(strin.hint).toBe("did you mean 'String'?");
@@ -47,7 +53,9 @@ describe("the four-mistake package", () => {
     expect(plus.function).toBe("next-number");
     expect(mismatch.label).toBe("expected Int, found String");
     expect(mismatch.related?.[0]?.message).toBe("'label-for' is declared to return Int here");
-    expect(source.slice(mismatch.related![0]!.span!.start.byte, mismatch.related![0]!.span!.end.byte)).toBe("(returns Int)");
+    expect(source.slice(mismatch.related![0]!.span!.start.byte, mismatch.related![0]!.span!.end.byte)).toBe(
+      "(returns Int)",
+    );
     expect(description.message).toBe("exported fn 'load-lines' requires a non-empty description");
     expect(description.hint).toContain("(description");
   });
@@ -84,7 +92,9 @@ describe("every function is checked on its own", () => {
   });
 
   it("a function whose parameters cannot be read accepts any application without further errors", async () => {
-    const ds = await check(`${HEADER}(fn f (params x) (returns Int) (body 1))\n(eval (requires (tools read)) (f (y 1) (z 2)))`);
+    const ds = await check(
+      `${HEADER}(fn f (params x) (returns Int) (body 1))\n(eval (requires (tools read)) (f (y 1) (z 2)))`,
+    );
     expect(codes(ds)).toEqual(["yao.type_mismatch"]);
     expect(errors(ds)[0]!.message).toBe("fn parameter must be (NAME TYPE)");
   });
@@ -120,7 +130,9 @@ describe("every function is checked on its own", () => {
       `${HEADER}(fn a (params) (returns Int) (body (b)))\n(fn b (params) (returns Int) (body (c)))\n(fn c (params) (returns Int) (body (a)))\n(eval (requires (tools read)) (a))`,
     );
     const cycle = errors(ds).find((d) => d.code === "yao.recursive_function")!;
-    expect(cycle.message).toBe("in fn 'a': in fn 'b': in fn 'c': recursive HNS function cycle is not supported: a -> b -> c -> a");
+    expect(cycle.message).toBe(
+      "in fn 'a': in fn 'b': in fn 'c': recursive HNS function cycle is not supported: a -> b -> c -> a",
+    );
     expect(cycle.related?.map((r) => r.message)).toEqual(["'b' calls 'c'", "'c' calls 'a'"]);
     expect(codes(ds)).toEqual(["yao.recursive_function"]);
   });
@@ -151,7 +163,7 @@ describe("manifest and artifacts", () => {
       {
         "/d.hns/manifest.yao": '(manifest (id d) (version "1") (title "D") (entry "main.yao"))',
         "/d.hns/main.yao": "(eval (requires (tools)) (g (x 1)))",
-        "/d.hns/contract.yao": "(contract (p \"q\")",
+        "/d.hns/contract.yao": '(contract (p "q")',
         "/d.hns/functions/f.yao": "(fn f (params) (returns Int) (body 1)",
         "/d.hns/functions/g.yao": "(fn g (params (x Int)) (returns Int) (body 1))",
         "/d.hns/functions/h.txt": "x",
@@ -181,7 +193,10 @@ describe("manifest and artifacts", () => {
 
 describe("the error cap", () => {
   it(`stops at ${MAX_PACKAGE_ERRORS} errors with a closing note`, async () => {
-    const fns = Array.from({ length: 110 }, (_, i) => `(fn f${i} (params (a A${i}) (b B${i})) (returns Int) (body 1))`).join("\n");
+    const fns = Array.from(
+      { length: 110 },
+      (_, i) => `(fn f${i} (params (a A${i}) (b B${i})) (returns Int) (body 1))`,
+    ).join("\n");
     const ds = await check(`${HEADER}${fns}\n(eval (requires (tools read)) 1)`);
     expect(errors(ds)).toHaveLength(MAX_PACKAGE_ERRORS);
     const note = ds[ds.length - 1]!;

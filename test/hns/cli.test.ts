@@ -45,10 +45,15 @@ async function spawnYaoc(args: readonly string[]): Promise<Run> {
   delete env.NO_COLOR;
   try {
     return await new Promise((resolve) => {
-      execFile(process.execPath, ["bin/yaoc.js", ...args], { cwd: REPO, env, timeout: 120_000 }, (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
-        resolve({ code, stdout, stderr });
-      });
+      execFile(
+        process.execPath,
+        ["bin/yaoc.js", ...args],
+        { cwd: REPO, env, timeout: 120_000 },
+        (error, stdout, stderr) => {
+          const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
+          resolve({ code, stdout, stderr });
+        },
+      );
     });
   } finally {
     running--;
@@ -56,7 +61,8 @@ async function spawnYaoc(args: readonly string[]): Promise<Run> {
   }
 }
 
-const golden = (rel: string): { identity: string } => JSON.parse(readFileSync(join(REPO, "golden/hns", `${rel}.json`), "utf8")) as { identity: string };
+const golden = (rel: string): { identity: string } =>
+  JSON.parse(readFileSync(join(REPO, "golden/hns", `${rel}.json`), "utf8")) as { identity: string };
 const VALID = "fixtures/hns/success/coding.hns";
 const VALID_DIR = "fixtures/hns/success/coding-dir.hns";
 const WARN = "fixtures/hns/success/warn-empty-title.hns";
@@ -90,7 +96,9 @@ describe.skipIf(!built)("yaoc CLI", () => {
   it("check, human: a valid package exits 0 with an ok line and a summary, no colour when piped", async () => {
     const r = await yaoc("check", VALID);
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe(`${VALID}: ok (hns) ${golden("success/coding.hns").identity}\n1 package checked: 1 valid, 0 invalid; 0 errors, 0 warnings\n`);
+    expect(r.stdout).toBe(
+      `${VALID}: ok (hns) ${golden("success/coding.hns").identity}\n1 package checked: 1 valid, 0 invalid; 0 errors, 0 warnings\n`,
+    );
     expect(r.stdout).not.toContain("\x1b[");
   });
 
@@ -132,7 +140,9 @@ describe.skipIf(!built)("yaoc CLI", () => {
     const r = await yaoc("check", WARN, VALID_DIR, INVALID_DIR);
     expect(r.code).toBe(1);
     const lines = r.stdout.trimEnd().split("\n");
-    expect(lines[0]).toBe(`${WARN}:4:3: warning[hns.empty_title]: (manifest ...) (title ...) is empty; give the package a human-readable title`);
+    expect(lines[0]).toBe(
+      `${WARN}:4:3: warning[hns.empty_title]: (manifest ...) (title ...) is empty; give the package a human-readable title`,
+    );
     expect(lines).toContain(`${VALID_DIR}: ok (hns) ${golden("success/coding-dir.hns").identity}`);
     expect(lines).toContain(
       `${INVALID_DIR}/manifest.yao:1:44: error[hns.entry_escape]: Harness entry must stay within the package directory: "../outside.yao"`,
@@ -149,7 +159,21 @@ describe.skipIf(!built)("yaoc CLI", () => {
     expect(Object.keys(doc)).toEqual(["results"]);
     // The issue's result shape, then the evidence receipt fields of seed 002.
     expect(doc.results.map((x) => Object.keys(x))).toEqual(
-      Array(3).fill(["path", "kind", "valid", "identity", "id", "version", "owner", "program_hash", "diagnostics", "evidence_class", "measure_source", "measure_ts", "repro_hash"]),
+      Array(3).fill([
+        "path",
+        "kind",
+        "valid",
+        "identity",
+        "id",
+        "version",
+        "owner",
+        "program_hash",
+        "diagnostics",
+        "evidence_class",
+        "measure_source",
+        "measure_ts",
+        "repro_hash",
+      ]),
     );
     expect(doc.results[0]).toEqual({
       evidence_class: "simulated",
@@ -166,7 +190,16 @@ describe.skipIf(!built)("yaoc CLI", () => {
       program_hash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
       diagnostics: [],
     });
-    expect(doc.results[1]).toMatchObject({ path: INVALID, kind: "hns", valid: false, identity: null, id: null, version: null, owner: null, program_hash: null });
+    expect(doc.results[1]).toMatchObject({
+      path: INVALID,
+      kind: "hns",
+      valid: false,
+      identity: null,
+      id: null,
+      version: null,
+      owner: null,
+      program_hash: null,
+    });
     expect(doc.results[1]!.diagnostics).toEqual([
       {
         code: "yao.unclosed_list",
@@ -191,7 +224,9 @@ describe.skipIf(!built)("yaoc CLI", () => {
     ]);
     const warn = doc.results[2]!;
     expect(warn.valid).toBe(true);
-    expect((warn.diagnostics as { code: string; severity: string }[]).map((d) => [d.code, d.severity])).toEqual([["hns.empty_title", "warning"]]);
+    expect((warn.diagnostics as { code: string; severity: string }[]).map((d) => [d.code, d.severity])).toEqual([
+      ["hns.empty_title", "warning"],
+    ]);
   });
 
   it("check --format=json on valid packages only exits 0 (model-owned directory package)", async () => {
@@ -199,7 +234,12 @@ describe.skipIf(!built)("yaoc CLI", () => {
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout) as { results: { owner: string; valid: boolean }[] };
     expect(doc.results[0]).toMatchObject({ valid: true, owner: "model", id: "decider" });
-    expect(doc.results[1]).toMatchObject({ valid: true, owner: "runtime", id: "coding", identity: golden("success/coding.hns").identity });
+    expect(doc.results[1]).toMatchObject({
+      valid: true,
+      owner: "runtime",
+      id: "coding",
+      identity: golden("success/coding.hns").identity,
+    });
   });
 
   it("check: a missing path is an I/O error (exit 2), with or without the .hns suffix", async () => {
@@ -238,7 +278,10 @@ describe.skipIf(!built)("yaoc CLI", () => {
   });
 
   it("hash of an invalid package exits 1 with the diagnostic on stderr; of a missing one exits 2", async () => {
-    const [bad, missing] = await Promise.all([yaoc("hash", "fixtures/hns/failure/hns.duplicate_fn/dir.hns"), yaoc("hash", "missing.hns")]);
+    const [bad, missing] = await Promise.all([
+      yaoc("hash", "fixtures/hns/failure/hns.duplicate_fn/dir.hns"),
+      yaoc("hash", "missing.hns"),
+    ]);
     expect(bad.code).toBe(1);
     expect(bad.stdout).toBe("");
     expect(bad.stderr).toContain("error[hns.duplicate_fn]: directory .hns declares the same fn name more than once");

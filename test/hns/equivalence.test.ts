@@ -128,7 +128,11 @@ describe("identity equivalence across encodings", () => {
 });
 
 describe("function order (HNS §10.1 item 4, loader ref H16)", () => {
-  const fns = ["(fn 😀 (params) (returns Int) (body 1))", "(fn ｚ (params) (returns Int) (body 2))", "(fn a (params) (returns Int) (body 3))"];
+  const fns = [
+    "(fn 😀 (params) (returns Int) (body 1))",
+    "(fn ｚ (params) (returns Int) (body 2))",
+    "(fn a (params) (returns Int) (body 3))",
+  ];
   const head = '(manifest (id x) (version "1") (title "T"))\n(contract)\n';
   const entry = "(eval (requires (tools)) 1)";
 
@@ -180,7 +184,10 @@ describe("changing any atom changes the identity", () => {
       const m = loadFromSource("coding.hns", mutated);
       if (!m.ok) continue;
       stillValid++;
-      expect(m.package.identity, `mutating ${text.slice(atom.span.start.byte, atom.span.end.byte)} at ${atom.span.start.line}:${atom.span.start.column}`).not.toBe(base);
+      expect(
+        m.package.identity,
+        `mutating ${text.slice(atom.span.start.byte, atom.span.end.byte)} at ${atom.span.start.line}:${atom.span.start.column}`,
+      ).not.toBe(base);
     }
     expect(stillValid).toBeGreaterThan(40);
   });

@@ -27,7 +27,8 @@ import { UPDATE_GOLDEN } from "../support/update-golden.js";
 import { BUILT_AT_RUN_TIME, REPO, UNREACHABLE } from "./helpers.js";
 
 const fixtures = discoverHnsFixtures(REPO);
-const readGolden = (f: HnsFixture): HnsGolden => JSON.parse(readFileSync(goldenPathFor(f.rel, REPO), "utf8")) as HnsGolden;
+const readGolden = (f: HnsFixture): HnsGolden =>
+  JSON.parse(readFileSync(goldenPathFor(f.rel, REPO), "utf8")) as HnsGolden;
 const isDirectory = (f: HnsFixture): boolean => statSync(f.abs).isDirectory();
 
 const ALL_CODES = [...HNS_CODES, ...YAO_READER_CODES];

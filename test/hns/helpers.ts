@@ -20,7 +20,10 @@ export const BUILT_AT_RUN_TIME: ReadonlyMap<string, string> = new Map([
   ["hns.file_escape", "manifest.yao / functions/*.yao symlinked outside the package; dangling mind.yao"],
   ["hns.package_limit", "129 function files; more than 4 MiB of package files"],
   ["yao.source_limit", "a 300 KiB source, single file and directory entry"],
-  ["hns.non_utf8_name", "an entry named with a non-UTF-8 byte (test/fs/non-utf8-names.test.ts); git cannot hold one portably"],
+  [
+    "hns.non_utf8_name",
+    "an entry named with a non-UTF-8 byte (test/fs/non-utf8-names.test.ts); git cannot hold one portably",
+  ],
 ]);
 
 /** Codes of the tables that valid lexing can never produce (kept only as regression guards in src). */
@@ -41,7 +44,10 @@ export function failure(r: LoadResult): { code: string; message: string; file: s
 }
 
 export function loaded(r: LoadResult): HnsPackage {
-  if (!r.ok) throw new Error(`expected the load to succeed, got ${r.diagnostics.map((d) => `${d.code}: ${d.message}`).join("; ")}`);
+  if (!r.ok)
+    throw new Error(
+      `expected the load to succeed, got ${r.diagnostics.map((d) => `${d.code}: ${d.message}`).join("; ")}`,
+    );
   return r.package;
 }
 

@@ -27,7 +27,7 @@ function rejected(r: LoadResult, code: string): { code: string; message: string;
 
 const MANIFEST = '(manifest (id x) (version "1") (title "T") (entry "main.yao") (capabilities (tools read)))\n';
 const CONTRACT = "(contract (identity x))\n";
-const ENTRY = "(eval (requires (tools read)) (call read (path \"a\")))\n";
+const ENTRY = '(eval (requires (tools read)) (call read (path "a")))\n';
 const FN = "(fn f (params) (returns Int) (body 1))\n";
 
 /** A valid directory package at /p.hns (plus anything in `extra`), in memory. */
@@ -163,7 +163,12 @@ describe("hostile layouts in memory (MemoryFs)", () => {
   });
 
   it("functions/ with non-.yao files: the first in byte order is reported", async () => {
-    const fs = mem({ "/p.hns/functions/f.yao": FN, "/p.hns/functions/notes.txt": "x", "/p.hns/functions/README": "x", "/p.hns/functions/Z.yaml": "x" });
+    const fs = mem({
+      "/p.hns/functions/f.yao": FN,
+      "/p.hns/functions/notes.txt": "x",
+      "/p.hns/functions/README": "x",
+      "/p.hns/functions/Z.yaml": "x",
+    });
     const f = rejected(await load(fs), "hns.non_yao_function_file");
     expect(f.message).toBe("Harness functions directory accepts only .yao files: /p.hns/functions/README");
   });
@@ -194,7 +199,12 @@ describe("hostile layouts in memory (MemoryFs)", () => {
 
   it("128 function files load; 129 → hns.package_limit", async () => {
     const files = (n: number): Record<string, string> =>
-      Object.fromEntries(Array.from({ length: n }, (_, i) => [`/p.hns/functions/f${i}.yao`, `(fn f${i} (params) (returns Int) (body ${i}))`]));
+      Object.fromEntries(
+        Array.from({ length: n }, (_, i) => [
+          `/p.hns/functions/f${i}.yao`,
+          `(fn f${i} (params) (returns Int) (body ${i}))`,
+        ]),
+      );
     const ok = loaded(await load(mem({ ...files(128), "/p.hns/main.yao": "(eval (requires (tools)) 1)" })));
     expect(ok.functions).toHaveLength(128);
     rejected(await load(mem({ ...files(129), "/p.hns/main.yao": "(eval (requires (tools)) 1)" })), "hns.package_limit");
@@ -202,7 +212,9 @@ describe("hostile layouts in memory (MemoryFs)", () => {
 
   it("more than 4 MiB of package files in total → hns.package_limit, each file being under 256 KiB", async () => {
     const files: Record<string, string> = {};
-    for (let i = 0; i < 17; i++) files[`/p.hns/functions/f${String(i).padStart(2, "0")}.yao`] = `(fn f${i} (params) (returns String) (body "${"a".repeat(250_000)}"))`;
+    for (let i = 0; i < 17; i++)
+      files[`/p.hns/functions/f${String(i).padStart(2, "0")}.yao`] =
+        `(fn f${i} (params) (returns String) (body "${"a".repeat(250_000)}"))`;
     rejected(await load(mem({ ...files, "/p.hns/main.yao": "(eval (requires (tools)) 1)" })), "hns.package_limit");
   });
 
@@ -218,7 +230,9 @@ describe("hostile layouts in memory (MemoryFs)", () => {
     expect(new TextEncoder().encode(fill(262_144)).length).toBe(262_144);
     loaded(loadFromSource("x.hns", fill(262_144)));
     const f = rejected(loadFromSource("x.hns", fill(262_145)), "yao.source_limit");
-    expect(f.message).toBe("x.hns is not valid typed Yao: SourceLimit at 1:1: source contains 262145 bytes; the limit is 262144");
+    expect(f.message).toBe(
+      "x.hns is not valid typed Yao: SourceLimit at 1:1: source contains 262145 bytes; the limit is 262144",
+    );
   });
 
   it("200 000 nested parens → yao.nesting_limit, no RangeError, quickly", async () => {
@@ -234,7 +248,11 @@ describe("hostile layouts in memory (MemoryFs)", () => {
   });
 
   it("invalid UTF-8 → yao.invalid_utf8 with the byte offset, both forms", async () => {
-    const bytes = new Uint8Array([...new TextEncoder().encode('(manifest (id "x'), 0xff, ...new TextEncoder().encode('") (version "1") (title "T"))')]);
+    const bytes = new Uint8Array([
+      ...new TextEncoder().encode('(manifest (id "x'),
+      0xff,
+      ...new TextEncoder().encode('") (version "1") (title "T"))'),
+    ]);
     const f = rejected(loadFromSource("x.hns", bytes), "yao.invalid_utf8");
     expect(f.message).toContain("offset 16");
     rejected(await load(mem({ "/p.hns/contract.yao": new Uint8Array([0x28, 0x63, 0x80, 0x29]) })), "yao.invalid_utf8");
@@ -252,7 +270,10 @@ describe("hostile layouts in memory (MemoryFs)", () => {
   });
 
   it("loadFromSource applies the suffix rule to its name", () => {
-    rejected(loadFromSource("x.HNS", '(manifest (id x) (version "1") (title "T"))\n(contract)\n(eval 1)\n'), "hns.bad_suffix");
+    rejected(
+      loadFromSource("x.HNS", '(manifest (id x) (version "1") (title "T"))\n(contract)\n(eval 1)\n'),
+      "hns.bad_suffix",
+    );
   });
 });
 
@@ -282,7 +303,15 @@ let counter = 0;
 function diskPackage(extra: Record<string, string> = {}): string {
   const root = join(tmp, `case${counter++}`);
   const pkg = join(root, "p.hns");
-  const files: Record<string, string> = { "p.hns/manifest.yao": MANIFEST, "p.hns/contract.yao": CONTRACT, "p.hns/main.yao": ENTRY, "outside/main.yao": ENTRY, "outside/manifest.yao": MANIFEST, "outside/functions/f.yao": FN, ...extra };
+  const files: Record<string, string> = {
+    "p.hns/manifest.yao": MANIFEST,
+    "p.hns/contract.yao": CONTRACT,
+    "p.hns/main.yao": ENTRY,
+    "outside/main.yao": ENTRY,
+    "outside/manifest.yao": MANIFEST,
+    "outside/functions/f.yao": FN,
+    ...extra,
+  };
   for (const [rel, text] of Object.entries(files)) {
     mkdirSync(join(root, rel, ".."), { recursive: true });
     writeFileSync(join(root, rel), text);
@@ -304,7 +333,10 @@ describe("hostile layouts on disk (NodeFs)", () => {
 
   it("a 300 KiB single file → yao.source_limit (rejected before it is read whole)", async () => {
     const file = join(tmp, "big.hns");
-    writeFileSync(file, `(manifest (id x) (version "1") (title "T"))\n(contract)\n(eval "${"a".repeat(300 * 1024)}")\n`);
+    writeFileSync(
+      file,
+      `(manifest (id x) (version "1") (title "T"))\n(contract)\n(eval "${"a".repeat(300 * 1024)}")\n`,
+    );
     rejected(await loadPackage(node, file), "yao.source_limit");
   });
 
@@ -318,7 +350,9 @@ describe("hostile layouts on disk (NodeFs)", () => {
     writeFileSync(file, text);
     const fromFile = failure(await loadPackage(node, file));
     const fromSource = failure(loadFromSource(file, text));
-    expect(fromSource.message).toBe(`${file} is not valid typed Yao: SourceLimit at 1:1: source contains ${text.length} bytes; the limit is 262144`);
+    expect(fromSource.message).toBe(
+      `${file} is not valid typed Yao: SourceLimit at 1:1: source contains ${text.length} bytes; the limit is 262144`,
+    );
     expect(fromFile.message).toBe(fromSource.message);
   });
 
@@ -403,13 +437,20 @@ describe("hostile layouts on disk (NodeFs)", () => {
   });
 
   it("functions/ with non-.yao files on disk → hns.non_yao_function_file", async () => {
-    const pkg = diskPackage({ "p.hns/functions/f.yao": FN, "p.hns/functions/.DS_Store": "x", "p.hns/main.yao": "(eval (requires (tools)) 1)\n" });
+    const pkg = diskPackage({
+      "p.hns/functions/f.yao": FN,
+      "p.hns/functions/.DS_Store": "x",
+      "p.hns/main.yao": "(eval (requires (tools)) 1)\n",
+    });
     rejected(await loadPackage(node, pkg), "hns.non_yao_function_file");
   });
 
   it("an entry named with a non-UTF-8 byte on disk → hns.non_utf8_name, naming the byte", async () => {
     const pkg = diskPackage();
-    writeFileSync(Buffer.concat([Buffer.from(`${pkg}/`), Buffer.from([0xff]), Buffer.from("-payload.sh")]), "#!/bin/sh\n");
+    writeFileSync(
+      Buffer.concat([Buffer.from(`${pkg}/`), Buffer.from([0xff]), Buffer.from("-payload.sh")]),
+      "#!/bin/sh\n",
+    );
     const f = rejected(await loadPackage(node, pkg), "hns.non_utf8_name");
     expect(f.message).toContain("\\xff-payload.sh");
   });

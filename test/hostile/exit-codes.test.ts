@@ -22,9 +22,14 @@ symlinkSync(LOOP, join(root, "loop-b"));
 
 function yaoc(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [join(REPO_ROOT, "bin", "yaoc.js"), ...args], { cwd: root, timeout: 60_000, env: { ...process.env, YAOC_CATALOG: join(root, "catalog") } }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [join(REPO_ROOT, "bin", "yaoc.js"), ...args],
+      { cwd: root, timeout: 60_000, env: { ...process.env, YAOC_CATALOG: join(root, "catalog") } },
+      (error, stdout, stderr) => {
+        resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -66,15 +71,18 @@ describe("a path that cannot be used is exit 2 in every command", () => {
       ["missing", MISSING],
       ["dangling symlink", DANGLING],
       ["symlink loop", LOOP],
-    ]
-      .map(([label, path]) => [make(path!).join(" ").replace(root, "…"), label!, make(path!)] as const),
+    ].map(([label, path]) => [make(path!).join(" ").replace(root, "…"), label!, make(path!)] as const),
   );
-  it.each(cases)("%s (%s)", async (_name, _label, args) => {
-    const r = await yaoc(args);
-    expect(r.stderr).not.toMatch(/^ {4}at /m);
-    expect(r.stderr).not.toContain("internal error");
-    expect(r.code, r.stderr.slice(0, 600)).toBe(2);
-  }, 120_000);
+  it.each(cases)(
+    "%s (%s)",
+    async (_name, _label, args) => {
+      const r = await yaoc(args);
+      expect(r.stderr).not.toMatch(/^ {4}at /m);
+      expect(r.stderr).not.toContain("internal error");
+      expect(r.code, r.stderr.slice(0, 600)).toBe(2);
+    },
+    120_000,
+  );
 });
 
 describe("the exit-code table", () => {

@@ -8,7 +8,16 @@
  * fixtures/hostile/README.md lists what each case is.
  */
 import { execFileSync } from "node:child_process";
-import { linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import {
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,7 +36,11 @@ import { atlasPackage } from "../a3s/own-package.js";
 const root = mkdtempSync(join(tmpdir(), "yaoc-hostile-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const HCP_SURFACE = JSON.stringify({ id: "acme.tickets", wrap: { bin: "./bin/tool" }, verbs: { "a.list": { argv: ["a.list"] } } });
+const HCP_SURFACE = JSON.stringify({
+  id: "acme.tickets",
+  wrap: { bin: "./bin/tool" },
+  verbs: { "a.list": { argv: ["a.list"] } },
+});
 const HCP_POLICY = JSON.stringify({ surface_id: "acme.tickets", verbs: { "a.list": { effect: "allow" } } });
 const HERE = dirname(fileURLToPath(import.meta.url));
 const read = (...p: string[]): string => readFileSync(join(HERE, "..", "..", ...p), "utf8");
@@ -51,15 +64,40 @@ interface Frontend {
 const FRONTENDS: Frontend[] = [
   {
     name: "hns",
-    files: { "manifest.yao": '(manifest (id x) (version "1") (title "T") (entry "main.yao") (capabilities (tools read)))\n', "contract.yao": "(contract (identity x))\n", "main.yao": '(eval (requires (tools read)) (call read (path "a")))\n' },
+    files: {
+      "manifest.yao": '(manifest (id x) (version "1") (title "T") (entry "main.yao") (capabilities (tools read)))\n',
+      "contract.yao": "(contract (identity x))\n",
+      "main.yao": '(eval (requires (tools read)) (call read (path "a")))\n',
+    },
     target: "manifest.yao",
     path: "p.hns",
     prefix: /^(hns|yao)\./,
     check: (fs, p) => checkHns(fs, p, { analyzer: packageAnalysis }),
   },
-  { name: "harp", files: { "harp.json": HARP, "server.mjs": "export {};\n" }, target: "harp.json", path: "p", prefix: /^harp/, check: (fs, p) => checkHarp(fs, p) },
-  { name: "hcp", files: { "surface.json": HCP_SURFACE, "policy.json": HCP_POLICY, "HARNESS.md": "# x\n", "bin/tool": "#!/bin/sh\n" }, target: "surface.json", path: "p", prefix: /^hcp\./, check: (fs, p) => checkHcp(fs, p) },
-  { name: "a3s", files: A3S_FILES, target: "a3s-use-extension.acl", path: "p", prefix: /^a3s\./, check: (fs, p) => checkA3s(fs, p) },
+  {
+    name: "harp",
+    files: { "harp.json": HARP, "server.mjs": "export {};\n" },
+    target: "harp.json",
+    path: "p",
+    prefix: /^harp/,
+    check: (fs, p) => checkHarp(fs, p),
+  },
+  {
+    name: "hcp",
+    files: { "surface.json": HCP_SURFACE, "policy.json": HCP_POLICY, "HARNESS.md": "# x\n", "bin/tool": "#!/bin/sh\n" },
+    target: "surface.json",
+    path: "p",
+    prefix: /^hcp\./,
+    check: (fs, p) => checkHcp(fs, p),
+  },
+  {
+    name: "a3s",
+    files: A3S_FILES,
+    target: "a3s-use-extension.acl",
+    path: "p",
+    prefix: /^a3s\./,
+    check: (fs, p) => checkA3s(fs, p),
+  },
 ];
 
 const hasMkfifo = (() => {
@@ -75,7 +113,10 @@ const hasMkfifo = (() => {
 async function within<T>(p: Promise<T>, ms = 10_000): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    return await Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)))]);
+    return await Promise.race([
+      p,
+      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms))),
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -87,15 +128,21 @@ const ATTACKS: [string, Attack][] = [
   ["symlink to /dev/zero", (f) => symlinkSync("/dev/zero", f)],
   ["symlink to a directory", (f, outside) => symlinkSync(outside, f)],
   ["directory", (f) => mkdirSync(f)],
-  ["symlink loop", (f) => {
-    symlinkSync(`${f}.b`, f);
-    symlinkSync(f, `${f}.b`);
-  }],
+  [
+    "symlink loop",
+    (f) => {
+      symlinkSync(`${f}.b`, f);
+      symlinkSync(f, `${f}.b`);
+    },
+  ],
   ["dangling symlink", (f) => symlinkSync(`${f}.missing`, f)],
-  ["100 MB sparse file", (f) => {
-    writeFileSync(f, "");
-    truncateSync(f, 100 * 1024 * 1024);
-  }],
+  [
+    "100 MB sparse file",
+    (f) => {
+      writeFileSync(f, "");
+      truncateSync(f, 100 * 1024 * 1024);
+    },
+  ],
 ];
 if (hasMkfifo) ATTACKS.push(["FIFO", (f) => execFileSync("mkfifo", [f])]);
 
@@ -162,19 +209,44 @@ describe("hostile names and size bombs (in memory)", () => {
     ["..", '(manifest (id x) (version "1") (title "T") (entry "../outside.yao") (capabilities (tools read)))'],
     ["absolute POSIX", '(manifest (id x) (version "1") (title "T") (entry "/etc/passwd") (capabilities (tools read)))'],
     ["Windows drive", '(manifest (id x) (version "1") (title "T") (entry "C:\\\\x.yao") (capabilities (tools read)))'],
-    ["Windows UNC", '(manifest (id x) (version "1") (title "T") (entry "\\\\\\\\server\\\\x.yao") (capabilities (tools read)))'],
+    [
+      "Windows UNC",
+      '(manifest (id x) (version "1") (title "T") (entry "\\\\\\\\server\\\\x.yao") (capabilities (tools read)))',
+    ],
     ["backslash ..", '(manifest (id x) (version "1") (title "T") (entry "..\\\\x.yao") (capabilities (tools read)))'],
-    ["NUL byte", '(manifest (id x) (version "1") (title "T") (entry "ma\\u0000in.yao") (capabilities (tools read)))'.replace("\\u0000", "\u0000")],
-    ["very long name", `(manifest (id x) (version "1") (title "T") (entry "${"a".repeat(5000)}.yao") (capabilities (tools read)))`],
+    [
+      "NUL byte",
+      '(manifest (id x) (version "1") (title "T") (entry "ma\\u0000in.yao") (capabilities (tools read)))'.replace(
+        "\\u0000",
+        "\u0000",
+      ),
+    ],
+    [
+      "very long name",
+      `(manifest (id x) (version "1") (title "T") (entry "${"a".repeat(5000)}.yao") (capabilities (tools read)))`,
+    ],
   ])("HNS rejects an entry path that is %s", async (_label, manifest) => {
-    const r = await within(checkHns(mem({ "/p.hns/manifest.yao": manifest, "/outside.yao": hnsFiles["main.yao"]! }), "/p.hns"));
+    const r = await within(
+      checkHns(mem({ "/p.hns/manifest.yao": manifest, "/outside.yao": hnsFiles["main.yao"]! }), "/p.hns"),
+    );
     expect(r.valid).toBe(false);
     expect(r.diagnostics[0]!.code).toMatch(/^(hns|yao)\./);
   });
 
   it("HNS: NFC/NFD-different and case-only-different function files are not conflated", async () => {
     const fn = (name: string) => `(fn ${name} (params) (returns Int) (body 1))\n`;
-    const r = await within(checkHns(mem({ "/p.hns/functions/caf\u00e9.yao": fn("nfc"), "/p.hns/functions/cafe\u0301.yao": fn("nfd"), "/p.hns/functions/F.yao": fn("upper"), "/p.hns/functions/f.yao": fn("lower") }), "/p.hns", { analyzer: packageAnalysis }));
+    const r = await within(
+      checkHns(
+        mem({
+          "/p.hns/functions/caf\u00e9.yao": fn("nfc"),
+          "/p.hns/functions/cafe\u0301.yao": fn("nfd"),
+          "/p.hns/functions/F.yao": fn("upper"),
+          "/p.hns/functions/f.yao": fn("lower"),
+        }),
+        "/p.hns",
+        { analyzer: packageAnalysis },
+      ),
+    );
     // File names are compared as code points, never normalised or case-folded: four files, four functions.
     expect(r.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     const pkg = (r as { package?: { functions: { name: string; file: string }[] } }).package;
@@ -188,7 +260,15 @@ describe("hostile names and size bombs (in memory)", () => {
 
   it("HNS: 100,000 functions in one source are rejected by a limit, in bounded time", async () => {
     const fns = Array.from({ length: 100_000 }, (_, i) => `(fn f${i} (params) (returns Int) (body 1))`).join("\n");
-    const r = await within(checkHns(MemoryFs.from({ "/p.hns": `${hnsFiles["manifest.yao"]}${hnsFiles["contract.yao"]}${hnsFiles["main.yao"]}${fns}` }), "/p.hns", { analyzer: packageAnalysis }));
+    const r = await within(
+      checkHns(
+        MemoryFs.from({
+          "/p.hns": `${hnsFiles["manifest.yao"]}${hnsFiles["contract.yao"]}${hnsFiles["main.yao"]}${fns}`,
+        }),
+        "/p.hns",
+        { analyzer: packageAnalysis },
+      ),
+    );
     expect(r.valid).toBe(false);
     expect(r.diagnostics[0]!.code).toMatch(/limit/);
   });
@@ -197,13 +277,20 @@ describe("hostile names and size bombs (in memory)", () => {
     const r = await within(checkHns(mem({ "/p.hns/main.yao": "(".repeat(200_000) }), "/p.hns"));
     expect(r.valid).toBe(false);
     expect(r.diagnostics[0]!.code).toMatch(/limit/);
-    const within256k = await within(checkHns(mem({ "/p.hns/main.yao": `${"(".repeat(100_000)}${")".repeat(100_000)}` }), "/p.hns"));
+    const within256k = await within(
+      checkHns(mem({ "/p.hns/main.yao": `${"(".repeat(100_000)}${")".repeat(100_000)}` }), "/p.hns"),
+    );
     expect(within256k.diagnostics[0]!.code).toBe("yao.nesting_limit");
   });
 
   it("HCP and HARP: 200,000-deep JSON nesting is a diagnostic, not a stack overflow", async () => {
     const deep = "[".repeat(200_000) + "]".repeat(200_000);
-    const hcp = await within(checkHcp(MemoryFs.from({ "/p/surface.json": deep, "/p/policy.json": HCP_POLICY, "/p/HARNESS.md": "# x\n" }), "/p"));
+    const hcp = await within(
+      checkHcp(
+        MemoryFs.from({ "/p/surface.json": deep, "/p/policy.json": HCP_POLICY, "/p/HARNESS.md": "# x\n" }),
+        "/p",
+      ),
+    );
     expect(hcp.valid).toBe(false);
     const harp = await within(checkHarp(MemoryFs.from({ "/p/harp.json": deep }), "/p"));
     expect(harp.valid).toBe(false);
@@ -212,14 +299,27 @@ describe("hostile names and size bombs (in memory)", () => {
   it("HCP: 10,000 verbs are checked in bounded time, with the 5–12 verbs SHOULD as the only finding", async () => {
     const verbs = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`a.v${i}`, { argv: [`v${i}`] }]));
     const policy = Object.fromEntries(Object.keys(verbs).map((v) => [v, { effect: "allow" }]));
-    const r = await within(checkHcp(MemoryFs.from({ "/p/surface.json": JSON.stringify({ id: "acme.tickets", wrap: { bin: "./bin/tool" }, verbs }), "/p/policy.json": JSON.stringify({ surface_id: "acme.tickets", verbs: policy }), "/p/HARNESS.md": "# x\n", "/p/bin/tool": "#!/bin/sh\n" }), "/p"));
+    const r = await within(
+      checkHcp(
+        MemoryFs.from({
+          "/p/surface.json": JSON.stringify({ id: "acme.tickets", wrap: { bin: "./bin/tool" }, verbs }),
+          "/p/policy.json": JSON.stringify({ surface_id: "acme.tickets", verbs: policy }),
+          "/p/HARNESS.md": "# x\n",
+          "/p/bin/tool": "#!/bin/sh\n",
+        }),
+        "/p",
+      ),
+    );
     expect(r.diagnostics.map((d) => [d.code, d.severity])).toEqual([["hcp.verbs.too_many", "warning"]]);
   });
 
   it("A3S: 10,000 surfaces are rejected by the per-kind surface limit, in bounded time", async () => {
     const skills = Array.from({ length: 10_000 }, (_, i) => `skill "s${i}" { path = "s/${i}/SKILL.md" }\n`).join("");
     const acl = ACL.replace(/\n}\s*$/, `\n${skills}}\n`);
-    const r = await within(checkA3s(MemoryFs.from({ "/q/a3s-use-extension.acl": acl, "/q/README.md": "# x\n" }), "/q"), 30_000);
+    const r = await within(
+      checkA3s(MemoryFs.from({ "/q/a3s-use-extension.acl": acl, "/q/README.md": "# x\n" }), "/q"),
+      30_000,
+    );
     expect(r.valid).toBe(false);
     expect(r.diagnostics.map((d) => d.code)).toEqual(["a3s.manifest.surface_count"]);
   }, 40_000);

@@ -35,7 +35,8 @@ function forwardsRestParameter(arg: ts.SpreadElement): boolean {
   const name = arg.expression.text;
   for (let n: ts.Node | undefined = arg.parent; n !== undefined; n = n.parent) {
     if (ts.isFunctionLike(n)) {
-      if (n.parameters.some((p) => p.dotDotDotToken !== undefined && ts.isIdentifier(p.name) && p.name.text === name)) return true;
+      if (n.parameters.some((p) => p.dotDotDotToken !== undefined && ts.isIdentifier(p.name) && p.name.text === name))
+        return true;
     }
   }
   return false;
@@ -50,13 +51,18 @@ export function callSpreads(file: string, text: string): string[] {
     found.push(`${file}:${line + 1}: ${what}: ${node.getText(sf).replace(/\s+/g, " ").slice(0, 100)}`);
   };
   const visit = (node: ts.Node): void => {
-    if (ts.isSpreadElement(node) && (ts.isCallExpression(node.parent) || ts.isNewExpression(node.parent)) && !forwardsRestParameter(node)) {
+    if (
+      ts.isSpreadElement(node) &&
+      (ts.isCallExpression(node.parent) || ts.isNewExpression(node.parent)) &&
+      !forwardsRestParameter(node)
+    ) {
       report(node.parent, "spread into a call");
     }
     if (ts.isCallExpression(node) && node.arguments.length === 2) {
       const callee = node.expression;
       const isApply = ts.isPropertyAccessExpression(callee) && callee.name.text === "apply";
-      if (isApply && !ts.isArrayLiteralExpression(node.arguments[1]!)) report(node, "Function.prototype.apply with a list");
+      if (isApply && !ts.isArrayLiteralExpression(node.arguments[1]!))
+        report(node, "Function.prototype.apply with a list");
     }
     if (ts.isCallExpression(node) && node.expression.getText(sf) === "Reflect.apply") report(node, "Reflect.apply");
     ts.forEachChild(node, visit);
@@ -97,7 +103,8 @@ describe("no list is spread into a call", () => {
   it("src/, scripts/ and bench/ have none", () => {
     const found: string[] = [];
     for (const root of ROOTS) {
-      for (const file of sources(join(REPO_ROOT, root))) for (const f of callSpreads(relative(REPO_ROOT, file), readFileSync(file, "utf8"))) found.push(f);
+      for (const file of sources(join(REPO_ROOT, root)))
+        for (const f of callSpreads(relative(REPO_ROOT, file), readFileSync(file, "utf8"))) found.push(f);
     }
     expect(found).toEqual([]);
   });

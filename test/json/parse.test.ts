@@ -57,17 +57,20 @@ describe("parseJsonTree", () => {
   });
 
   it("accepts exactly what JSON.parse accepts (lone surrogates allowed, duplicates kept)", () => {
-    const alphabet = fc.constantFrom(..."{}[],:\"\\ \n\t0123456789.-+eEtruefalsnu\u00e9\ufeff/*abD8\ud800".split(""));
+    const alphabet = fc.constantFrom(...'{}[],:"\\ \n\t0123456789.-+eEtruefalsnu\u00e9\ufeff/*abD8\ud800'.split(""));
     fc.assert(
-      fc.property(fc.array(alphabet, { maxLength: 40 }).map((cs) => cs.join("")), (s) => {
-        let expected = true;
-        try {
-          JSON.parse(s);
-        } catch {
-          expected = false;
-        }
-        expect(parseJsonTree(s, BASE).ok).toBe(expected);
-      }),
+      fc.property(
+        fc.array(alphabet, { maxLength: 40 }).map((cs) => cs.join("")),
+        (s) => {
+          let expected = true;
+          try {
+            JSON.parse(s);
+          } catch {
+            expected = false;
+          }
+          expect(parseJsonTree(s, BASE).ok).toBe(expected);
+        },
+      ),
       { numRuns: 3000 },
     );
   });
@@ -103,7 +106,15 @@ describe("parseJsonTree", () => {
       ]);
     });
     it("reject: the first repeat is an error at its name, with the first name's span", () => {
-      expect(errorOf(text, { duplicateKeys: "reject" })).toMatchObject({ code: "duplicate_key", key: "k~/", start: 17, end: 22, firstStart: 7, firstEnd: 12, objectPointer: "/x" });
+      expect(errorOf(text, { duplicateKeys: "reject" })).toMatchObject({
+        code: "duplicate_key",
+        key: "k~/",
+        start: 17,
+        end: 22,
+        firstStart: 7,
+        firstEnd: 12,
+        objectPointer: "/x",
+      });
     });
   });
 
@@ -112,20 +123,29 @@ describe("parseJsonTree", () => {
       expect(parseJsonTree("[[[]]]", opts({ maxDepth: 3 })).ok).toBe(true);
       expect(errorOf("[[[[]]]]", { maxDepth: 3 })).toMatchObject({ code: "too_deep", offset: 3 });
       expect(parseJsonTree("[[[1]]]", opts({ maxDepth: 3, depthCounts: "values" })).ok).toBe(true);
-      expect(errorOf("[[[[1]]]]", { maxDepth: 3, depthCounts: "values" })).toMatchObject({ code: "too_deep", offset: 4 });
+      expect(errorOf("[[[[1]]]]", { maxDepth: 3, depthCounts: "values" })).toMatchObject({
+        code: "too_deep",
+        offset: 4,
+      });
     });
 
-    it.each(["containers", "values"] as const)("%s: 200,000 nested brackets and braces are an error, never a RangeError", (depthCounts) => {
-      const n = 200_000;
-      expect(errorOf("[".repeat(n) + "]".repeat(n), { depthCounts })).toMatchObject({ code: "too_deep" });
-      expect(errorOf(`${'{"a":'.repeat(n)}1${"}".repeat(n)}`, { depthCounts })).toMatchObject({ code: "too_deep" });
-      // With a limit that high, the parser itself must not recurse either.
-      const deep = parseJsonTree("[".repeat(n) + "]".repeat(n), opts({ depthCounts, maxDepth: n + 1 }));
-      expect(deep.ok).toBe(true);
-      // Nor does building the pointer of a duplicate that deep.
-      const dup = parseJsonTree(`${'{"a":'.repeat(n)}{"k":1,"k":2}${"}".repeat(n)}`, opts({ depthCounts, maxDepth: n + 2, duplicateKeys: "reject" }));
-      expect(!dup.ok && dup.error.objectPointer).toBe("/a".repeat(n));
-    });
+    it.each(["containers", "values"] as const)(
+      "%s: 200,000 nested brackets and braces are an error, never a RangeError",
+      (depthCounts) => {
+        const n = 200_000;
+        expect(errorOf("[".repeat(n) + "]".repeat(n), { depthCounts })).toMatchObject({ code: "too_deep" });
+        expect(errorOf(`${'{"a":'.repeat(n)}1${"}".repeat(n)}`, { depthCounts })).toMatchObject({ code: "too_deep" });
+        // With a limit that high, the parser itself must not recurse either.
+        const deep = parseJsonTree("[".repeat(n) + "]".repeat(n), opts({ depthCounts, maxDepth: n + 1 }));
+        expect(deep.ok).toBe(true);
+        // Nor does building the pointer of a duplicate that deep.
+        const dup = parseJsonTree(
+          `${'{"a":'.repeat(n)}{"k":1,"k":2}${"}".repeat(n)}`,
+          opts({ depthCounts, maxDepth: n + 2, duplicateKeys: "reject" }),
+        );
+        expect(!dup.ok && dup.error.objectPointer).toBe("/a".repeat(n));
+      },
+    );
 
     it("every frontend turns 200,000 nested brackets into its own diagnostic, not a RangeError", () => {
       const deep = "[".repeat(200_000) + "]".repeat(200_000);
@@ -161,7 +181,9 @@ describe("parseJsonTree", () => {
   describe("numbers", () => {
     it("float keeps the text as written in the span; integer gives exact bigints", () => {
       const t = tree("[1.50, 1e2]");
-      expect(t.type === "array" && t.items.map((x) => [plain(x), "[1.50, 1e2]".slice(x.offset, x.offset + x.length)])).toEqual([
+      expect(
+        t.type === "array" && t.items.map((x) => [plain(x), "[1.50, 1e2]".slice(x.offset, x.offset + x.length)]),
+      ).toEqual([
         [1.5, "1.50"],
         [100, "1e2"],
       ]);
@@ -235,13 +257,21 @@ describe("parseJsonTree", () => {
   });
 });
 
-describe("each frontend's policies, as docs/architecture.md (\"JSON\") states them", () => {
+describe('each frontend\'s policies, as docs/architecture.md ("JSON") states them', () => {
   it("duplicate names: HCP reports both spans, HARP and A3S reject, Yao keeps both in order", () => {
     const text = '{"a":1,"a":2}';
-    expect(readJson(text)).toMatchObject({ ok: true, duplicates: [{ key: "a", start: 7, end: 10, firstStart: 1, firstEnd: 4 }] });
+    expect(readJson(text)).toMatchObject({
+      ok: true,
+      duplicates: [{ key: "a", start: 7, end: 10, firstStart: 1, firstEnd: 4 }],
+    });
     expect(parseHarp(text)).toMatchObject({ ok: false, error: { kind: "duplicate_key", pointer: "/a" } });
     expect(() => parseStrictJson(text)).toThrow(/duplicate key 'a'/);
-    expect(parseYao(text)).toMatchObject({ entries: [["a", 1n], ["a", 2n]] });
+    expect(parseYao(text)).toMatchObject({
+      entries: [
+        ["a", 1n],
+        ["a", 2n],
+      ],
+    });
   });
 
   it("depth: HCP 64 objects/arrays, HARP 64 containers around any value, A3S 128, Yao its maxDepth", () => {
@@ -270,8 +300,14 @@ describe("each frontend's policies, as docs/architecture.md (\"JSON\") states th
   it("lone surrogates: HCP and Yao accept them, HARP rejects them as written, A3S rejects them once decoded", () => {
     expect(readJson('"\\ud800"')).toMatchObject({ ok: true, root: { value: "\ud800" } });
     expect(parseYao('"\\ud800"')).toBe("\ud800");
-    expect(parseHarp('"\\ud800"')).toMatchObject({ ok: false, error: { message: "the string contains an unpaired surrogate escape" } });
-    expect(parseHarp('"\ud800"')).toMatchObject({ ok: false, error: { message: "the string contains an unpaired surrogate" } });
+    expect(parseHarp('"\\ud800"')).toMatchObject({
+      ok: false,
+      error: { message: "the string contains an unpaired surrogate escape" },
+    });
+    expect(parseHarp('"\ud800"')).toMatchObject({
+      ok: false,
+      error: { message: "the string contains an unpaired surrogate" },
+    });
     expect(() => parseStrictJson('"\\ud800"')).toThrow(/lone surrogate/);
     // An escaped high half and a raw low half decode to one well-formed character: A3S reads it, HARP does not.
     expect(parseStrictJson('"\\ud83d\ude00"')).toBe("\u{1F600}");
@@ -280,7 +316,10 @@ describe("each frontend's policies, as docs/architecture.md (\"JSON\") states th
 
   it("HCP and HARP name a byte order mark, HARP names comments; A3S and Yao find an unexpected character", () => {
     expect(readJson("\ufeff{}")).toMatchObject({ ok: false, message: expect.stringContaining("byte order mark") });
-    expect(parseHarp("\ufeff{}")).toMatchObject({ ok: false, error: { message: expect.stringContaining("byte order mark") } });
+    expect(parseHarp("\ufeff{}")).toMatchObject({
+      ok: false,
+      error: { message: expect.stringContaining("byte order mark") },
+    });
     expect(parseHarp("{} // x")).toMatchObject({ ok: false, error: { message: "comments are not allowed in JSON" } });
     expect(() => parseStrictJson("\ufeff{}")).toThrow("invalid JSON at offset 0: unexpected character");
     expect(() => parseYao("\ufeff{}")).toThrow("unexpected character at offset 0");

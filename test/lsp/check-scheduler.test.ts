@@ -17,7 +17,11 @@ function harness(rootOf: (path: string) => string = (p) => p) {
       await new Promise<void>((r) => (finish = r));
       finish = undefined;
       if (path === "/boom") throw new Error("boom");
-      return { root: rootOf(path), publish: () => published.push(path), covers: (p: string) => rootOf(p) === rootOf(path) };
+      return {
+        root: rootOf(path),
+        publish: () => published.push(path),
+        covers: (p: string) => rootOf(p) === rootOf(path),
+      };
     },
     (run) => turns.push(run),
     (path) => errors.push(path),

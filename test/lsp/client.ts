@@ -55,7 +55,11 @@ export class LspClient {
   static async start(rootDir: string, capabilities: unknown = {}): Promise<LspClient> {
     const child = spawn(process.execPath, [BIN, "lsp", "--stdio"], { cwd: REPO_ROOT });
     const client = new LspClient(child);
-    client.initialized = await client.request("initialize", { processId: process.pid, rootUri: pathToFileURL(rootDir).href, capabilities });
+    client.initialized = await client.request("initialize", {
+      processId: process.pid,
+      rootUri: pathToFileURL(rootDir).href,
+      capabilities,
+    });
     client.notify("initialized", {});
     return client;
   }
@@ -86,7 +90,10 @@ export class LspClient {
 
   /** Every diagnostics publication received so far, from notification index `since` on. */
   publications(since = 0): Publication[] {
-    return this.notifications.slice(since).filter((n) => n.method === "textDocument/publishDiagnostics").map((n) => n.params);
+    return this.notifications
+      .slice(since)
+      .filter((n) => n.method === "textDocument/publishDiagnostics")
+      .map((n) => n.params);
   }
 
   /** Wait until `found` returns something for the notifications received so far. */
@@ -106,11 +113,17 @@ export class LspClient {
 
   /** The next diagnostics published for `uri` after `since` notifications. */
   diagnosticsFor(uri: string, since: number): Promise<any[]> {
-    return this.waitFor(() => this.publications(since).find((p) => p.uri === uri)?.diagnostics, `diagnostics for ${uri}`);
+    return this.waitFor(
+      () => this.publications(since).find((p) => p.uri === uri)?.diagnostics,
+      `diagnostics for ${uri}`,
+    );
   }
 
   /** The diagnostics published for `uri` at `version` (after `since` notifications). */
   diagnosticsAt(uri: string, version: number, since = 0): Promise<any[]> {
-    return this.waitFor(() => this.publications(since).find((p) => p.uri === uri && p.version === version)?.diagnostics, `diagnostics for ${uri} version ${version}`);
+    return this.waitFor(
+      () => this.publications(since).find((p) => p.uri === uri && p.version === version)?.diagnostics,
+      `diagnostics for ${uri} version ${version}`,
+    );
   }
 }

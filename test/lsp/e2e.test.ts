@@ -47,7 +47,9 @@ describe("yaoc lsp over stdio", () => {
 
   it("publishes no diagnostics for a valid package, then the analyzer's error after a change", async () => {
     let since = client.notifications.length;
-    client.notify("textDocument/didOpen", { textDocument: { uri: uri(), languageId: "yao", version: 1, text: SINGLE } });
+    client.notify("textDocument/didOpen", {
+      textDocument: { uri: uri(), languageId: "yao", version: 1, text: SINGLE },
+    });
     expect(await client.diagnosticsFor(uri(), since)).toEqual([]);
 
     since = client.notifications.length;
@@ -56,21 +58,34 @@ describe("yaoc lsp over stdio", () => {
     const col = line.indexOf("2)");
     client.notify("textDocument/didChange", {
       textDocument: { uri: uri(), version: 2 },
-      contentChanges: [{ range: { start: { line: 12, character: col }, end: { line: 12, character: col + 1 } }, text: '"2"' }],
+      contentChanges: [
+        { range: { start: { line: 12, character: col }, end: { line: 12, character: col + 1 } }, text: '"2"' },
+      ],
     });
     const diagnostics = await client.diagnosticsFor(uri(), since);
     expect(diagnostics).toHaveLength(1);
-    expect(diagnostics[0]).toMatchObject({ severity: 1, source: "yaoc", code: "yao.type_mismatch", range: { start: { line: 12 } } });
+    expect(diagnostics[0]).toMatchObject({
+      severity: 1,
+      source: "yaoc",
+      code: "yao.type_mismatch",
+      range: { start: { line: 12 } },
+    });
     expect(diagnostics[0].codeDescription.href).toMatch(/docs\/diagnostics\.md$/);
     expect(diagnostics[0].range.start.character).toBeGreaterThan(0);
 
     since = client.notifications.length;
-    client.notify("textDocument/didChange", { textDocument: { uri: uri(), version: 3 }, contentChanges: [{ text: SINGLE }] });
+    client.notify("textDocument/didChange", {
+      textDocument: { uri: uri(), version: 3 },
+      contentChanges: [{ text: SINGLE }],
+    });
     expect(await client.diagnosticsFor(uri(), since)).toEqual([]);
   });
 
   it("hover: a function's signature with its description and effects, an operator's type, a binding's inferred type", async () => {
-    const at = (line: number, text: string, delta = 0) => ({ line, character: SINGLE.split("\n")[line]!.indexOf(text) + delta });
+    const at = (line: number, text: string, delta = 0) => ({
+      line,
+      character: SINGLE.split("\n")[line]!.indexOf(text) + delta,
+    });
     const fn = await client.request("textDocument/hover", { textDocument: { uri: uri() }, position: at(13, "load") });
     expect(fn.contents.value).toContain("(fn load");
     expect(fn.contents.value).toContain("Read one file");
@@ -78,26 +93,42 @@ describe("yaoc lsp over stdio", () => {
     expect(fn.contents.value).toContain("read");
     const op = await client.request("textDocument/hover", { textDocument: { uri: uri() }, position: at(12, "add") });
     expect(op.contents.value).toContain("(add A B...)");
-    const bound = await client.request("textDocument/hover", { textDocument: { uri: uri() }, position: at(12, " n", 1) });
+    const bound = await client.request("textDocument/hover", {
+      textDocument: { uri: uri() },
+      position: at(12, " n", 1),
+    });
     expect(bound.contents.value).toContain("n : Int");
-    const use = await client.request("textDocument/hover", { textDocument: { uri: uri() }, position: at(14, "list n", 5) });
+    const use = await client.request("textDocument/hover", {
+      textDocument: { uri: uri() },
+      position: at(14, "list n", 5),
+    });
     expect(use.contents.value).toContain("Int");
     const tool = await client.request("textDocument/hover", { textDocument: { uri: uri() }, position: at(8, "read") });
     expect(tool.contents.value).toContain("tool `read`");
   });
 
   it("definition and references: a function and a binding", async () => {
-    const def = await client.request("textDocument/definition", { textDocument: { uri: uri() }, position: { line: 13, character: SINGLE.split("\n")[13]!.indexOf("load") } });
+    const def = await client.request("textDocument/definition", {
+      textDocument: { uri: uri() },
+      position: { line: 13, character: SINGLE.split("\n")[13]!.indexOf("load") },
+    });
     expect(def).toEqual([{ uri: uri(), range: { start: { line: 2, character: 4 }, end: { line: 2, character: 8 } } }]);
     const useOfN = { line: 14, character: SINGLE.split("\n")[14]!.indexOf("list n") + 5 };
     const nDef = await client.request("textDocument/definition", { textDocument: { uri: uri() }, position: useOfN });
     expect(nDef[0].range.start).toEqual({ line: 12, character: SINGLE.split("\n")[12]!.indexOf(" n") + 1 });
-    const refs = await client.request("textDocument/references", { textDocument: { uri: uri() }, position: useOfN, context: { includeDeclaration: true } });
+    const refs = await client.request("textDocument/references", {
+      textDocument: { uri: uri() },
+      position: useOfN,
+      context: { includeDeclaration: true },
+    });
     expect(refs.map((r: any) => r.range.start.line)).toEqual([12, 14, 14]);
   });
 
   it("completion offers operators, functions with their parameters, types and manifest tools", async () => {
-    const items = await client.request("textDocument/completion", { textDocument: { uri: uri() }, position: { line: 14, character: 5 } });
+    const items = await client.request("textDocument/completion", {
+      textDocument: { uri: uri() },
+      position: { line: 14, character: 5 },
+    });
     const byLabel = new Map(items.map((i: any) => [i.label, i]));
     expect(byLabel.get("add")).toBeDefined();
     expect(byLabel.get("load")).toMatchObject({ insertText: "load (path $1)" });
@@ -109,9 +140,14 @@ describe("yaoc lsp over stdio", () => {
     const symbols = await client.request("textDocument/documentSymbol", { textDocument: { uri: uri() } });
     expect(symbols.map((s: any) => s.name)).toEqual(["manifest", "contract", "load", "eval"]);
     expect(symbols[2].children.map((c: any) => c.name)).toEqual(["path"]);
-    const edits = await client.request("textDocument/formatting", { textDocument: { uri: uri() }, options: { tabSize: 2, insertSpaces: true } });
+    const edits = await client.request("textDocument/formatting", {
+      textDocument: { uri: uri() },
+      options: { tabSize: 2, insertSpaces: true },
+    });
     expect(edits).toHaveLength(1);
-    expect(edits[0].newText).toContain('(eval\n  (requires (tools read))\n  (seq (bind n (add 1 2)) (bind doc (load (path "README.md"))) (list n (add n 1))))\n');
+    expect(edits[0].newText).toContain(
+      '(eval\n  (requires (tools read))\n  (seq (bind n (add 1 2)) (bind doc (load (path "README.md"))) (list n (add n 1))))\n',
+    );
   });
 
   it("a directory package: a functions/ file is re-checked with its package, across files", async () => {
@@ -122,18 +158,26 @@ describe("yaoc lsp over stdio", () => {
     const { readFileSync } = await import("node:fs");
     const fnText = readFileSync(fnPath, "utf8");
     let since = client.notifications.length;
-    client.notify("textDocument/didOpen", { textDocument: { uri: fnUri, languageId: "yao", version: 1, text: fnText } });
+    client.notify("textDocument/didOpen", {
+      textDocument: { uri: fnUri, languageId: "yao", version: 1, text: fnText },
+    });
     expect(await client.diagnosticsFor(fnUri, since)).toEqual([]);
     // Unsaved edit: the function now returns Int, which its body does not produce.
     since = client.notifications.length;
-    client.notify("textDocument/didChange", { textDocument: { uri: fnUri, version: 2 }, contentChanges: [{ text: fnText.replace("(returns Json)", "(returns Int)") }] });
+    client.notify("textDocument/didChange", {
+      textDocument: { uri: fnUri, version: 2 },
+      contentChanges: [{ text: fnText.replace("(returns Json)", "(returns Int)") }],
+    });
     const ds = await client.diagnosticsFor(fnUri, since);
     expect(ds.length).toBe(1);
     expect(ds[0].code).toBe("yao.type_mismatch");
     // Go to the function's definition from the entry file, which is not open.
     const main = readFileSync(mainPath, "utf8");
     const line = main.split("\n").findIndex((l) => l.includes("load-change"));
-    const def = await client.request("textDocument/definition", { textDocument: { uri: mainUri }, position: { line, character: main.split("\n")[line]!.indexOf("load-change") } });
+    const def = await client.request("textDocument/definition", {
+      textDocument: { uri: mainUri },
+      position: { line, character: main.split("\n")[line]!.indexOf("load-change") },
+    });
     expect(def[0].uri).toBe(fnUri);
   });
 
@@ -152,7 +196,10 @@ describe("yaoc lsp over stdio", () => {
       client.notify("textDocument/didOpen", { textDocument: { uri: fileUri, languageId: "json", version: 1, text } });
       expect(await client.diagnosticsFor(fileUri, since)).toEqual([]);
       since = client.notifications.length;
-      client.notify("textDocument/didChange", { textDocument: { uri: fileUri, version: 2 }, contentChanges: [{ text: file.endsWith(".acl") ? text.replace('"', "") : text.replace("{", "[") }] });
+      client.notify("textDocument/didChange", {
+        textDocument: { uri: fileUri, version: 2 },
+        contentChanges: [{ text: file.endsWith(".acl") ? text.replace('"', "") : text.replace("{", "[") }],
+      });
       const ds = await client.diagnosticsFor(fileUri, since);
       expect(ds.length, file).toBeGreaterThan(0);
       expect(ds[0].severity).toBe(1);

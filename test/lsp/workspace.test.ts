@@ -67,7 +67,12 @@ describe("Workspace", () => {
   it("symbols and folding ranges", async () => {
     const ws = workspace();
     const symbols = await ws.symbols("/w/t.hns");
-    expect(symbols.map((s) => [s.name, s.kind])).toEqual([["manifest", "module"], ["contract", "object"], ["mk", "function"], ["eval", "event"]]);
+    expect(symbols.map((s) => [s.name, s.kind])).toEqual([
+      ["manifest", "module"],
+      ["contract", "object"],
+      ["mk", "function"],
+      ["eval", "event"],
+    ]);
     expect(symbols[3]!.children.map((c) => [c.name, c.kind])).toEqual([["Receipt", "struct"]]);
     const folds = await ws.foldingRanges("/w/t.hns");
     expect(folds).toContainEqual({ startLine: 2, endLine: 5 });
@@ -76,7 +81,7 @@ describe("Workspace", () => {
 
   it("an unsaved edit is what gets checked; closing returns to the file on disk", async () => {
     const ws = workspace();
-    ws.open("/w/t.hns", PKG.replace('(ok true)', '(ok "yes")'));
+    ws.open("/w/t.hns", PKG.replace("(ok true)", '(ok "yes")'));
     const bad = await ws.check("/w/t.hns");
     expect(bad.diagnostics.get("/w/t.hns")!.map((d) => d.code)).toEqual(["yao.type_mismatch"]);
     ws.close("/w/t.hns");
@@ -89,7 +94,9 @@ describe("Workspace", () => {
     expect(check.owner.kind).toBe("yao");
     expect(check.diagnostics.get("/w/p.yao")!.map((d) => d.code)).toEqual(["yao.type_mismatch"]);
     const unread = new Workspace(MemoryFs.from({ "/w/q.yao": "(eval (add 1" }));
-    expect((await unread.check("/w/q.yao")).diagnostics.get("/w/q.yao")!.map((d) => d.code)).toEqual(["yao.unclosed_list"]);
+    expect((await unread.check("/w/q.yao")).diagnostics.get("/w/q.yao")!.map((d) => d.code)).toEqual([
+      "yao.unclosed_list",
+    ]);
   });
 });
 
@@ -101,7 +108,13 @@ describe("toLspDiagnostic", () => {
       file: "/w/x.yao",
       span: { start: { byte: 11, line: 1, column: 8 }, end: { byte: 12, line: 1, column: 9 } },
       hint: "fix it",
-      related: [{ file: "/w/x.yao", span: { start: { byte: 12, line: 2, column: 1 }, end: { byte: 15, line: 2, column: 4 } }, message: "see here" }],
+      related: [
+        {
+          file: "/w/x.yao",
+          span: { start: { byte: 12, line: 2, column: 1 }, end: { byte: 15, line: 2, column: 4 } },
+          message: "see here",
+        },
+      ],
     });
     const l = toLspDiagnostic(d, new TextLines(text));
     expect(l.severity).toBe(2);
@@ -110,6 +123,14 @@ describe("toLspDiagnostic", () => {
     // because the emoji takes two units where it took one column: 1-based 8 → 0-based 7 + 1.
     expect(l.range).toEqual({ start: { line: 0, character: 8 }, end: { line: 0, character: 9 } });
     expect(l.message).toBe("something\nhelp: fix it");
-    expect(l.relatedInformation).toEqual([{ location: { uri: "file:///w/x.yao", range: { start: { line: 1, character: 0 }, end: { line: 1, character: 3 } } }, message: "see here" }]);
+    expect(l.relatedInformation).toEqual([
+      {
+        location: {
+          uri: "file:///w/x.yao",
+          range: { start: { line: 1, character: 0 }, end: { line: 1, character: 3 } },
+        },
+        message: "see here",
+      },
+    ]);
   });
 });

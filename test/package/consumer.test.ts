@@ -48,7 +48,10 @@ function run(cwd: string, file: string, args: string[] = []): { code: number | n
 function project(name: string, packageJson: object, files: Record<string, string>): string {
   const root = join(dir, name);
   mkdirSync(root, { recursive: true });
-  writeFileSync(join(root, "package.json"), JSON.stringify({ name: `consumer-${name}`, private: true, ...packageJson }));
+  writeFileSync(
+    join(root, "package.json"),
+    JSON.stringify({ name: `consumer-${name}`, private: true, ...packageJson }),
+  );
   for (const [f, text] of Object.entries(files)) writeFileSync(join(root, f), text);
   return root;
 }
@@ -62,11 +65,19 @@ const HARP_FIXTURE = join(REPO_ROOT, "fixtures/harp/valid-minimal");
  * `npm ci` filled, without asking the registry for package metadata.
  */
 function consumerLock(tarballName: string): object {
-  const repoLock = JSON.parse(readFileSync(join(REPO_ROOT, "package-lock.json"), "utf8")) as { packages: Record<string, Record<string, unknown>> };
+  const repoLock = JSON.parse(readFileSync(join(REPO_ROOT, "package-lock.json"), "utf8")) as {
+    packages: Record<string, Record<string, unknown>>;
+  };
   const repoPkg = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as Record<string, unknown>;
   const packages: Record<string, unknown> = {
     "": { name: "consumers", dependencies: { yaoc: `file:${tarballName}` } },
-    "node_modules/yaoc": { version: repoPkg["version"], resolved: `file:${tarballName}`, dependencies: repoPkg["dependencies"], bin: repoPkg["bin"], engines: repoPkg["engines"] },
+    "node_modules/yaoc": {
+      version: repoPkg["version"],
+      resolved: `file:${tarballName}`,
+      dependencies: repoPkg["dependencies"],
+      bin: repoPkg["bin"],
+      engines: repoPkg["engines"],
+    },
   };
   for (const [path, entry] of Object.entries(repoLock.packages)) {
     if (path === "" || entry["dev"] === true || entry["devOptional"] === true || entry["link"] === true) continue;
@@ -77,10 +88,23 @@ function consumerLock(tarballName: string): object {
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "yaoc-consumer-"));
-  const packed = JSON.parse(execFileSync(NPM, ["pack", "--ignore-scripts", "--json", "--pack-destination", dir], { cwd: REPO_ROOT, encoding: "utf8" })) as { filename: string }[];
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "consumers", private: true, dependencies: { yaoc: `file:${packed[0]!.filename}` } }));
+  const packed = JSON.parse(
+    execFileSync(NPM, ["pack", "--ignore-scripts", "--json", "--pack-destination", dir], {
+      cwd: REPO_ROOT,
+      encoding: "utf8",
+    }),
+  ) as { filename: string }[];
+  writeFileSync(
+    join(dir, "package.json"),
+    JSON.stringify({ name: "consumers", private: true, dependencies: { yaoc: `file:${packed[0]!.filename}` } }),
+  );
   writeFileSync(join(dir, "package-lock.json"), JSON.stringify(consumerLock(packed[0]!.filename)));
-  const install = (mode: string) => spawnSync(NPM, ["ci", mode, "--no-audit", "--no-fund", "--ignore-scripts"], { cwd: dir, encoding: "utf8", timeout: 240_000 });
+  const install = (mode: string) =>
+    spawnSync(NPM, ["ci", mode, "--no-audit", "--no-fund", "--ignore-scripts"], {
+      cwd: dir,
+      encoding: "utf8",
+      timeout: 240_000,
+    });
   // Offline from the cache `npm ci` filled; only when the cache lacks a tarball, ask the registry.
   let r = install("--offline");
   if (r.status !== 0 && /ENOTCACHED/.test(r.stderr)) r = install("--prefer-offline");
@@ -100,7 +124,14 @@ describe("the packed tarball", () => {
     expect(pkg["homepage"]).toBeTruthy();
     expect(pkg["bugs"]).toBeTruthy();
     const help = ["help", "harp", "hcp", "evidence", "catalog", "a3s"]
-      .map((group) => spawnSync(process.execPath, [join(installed, "bin/yaoc.js"), ...(group === "help" ? ["help"] : [group, "--help"])], { encoding: "utf8" }).stdout)
+      .map(
+        (group) =>
+          spawnSync(
+            process.execPath,
+            [join(installed, "bin/yaoc.js"), ...(group === "help" ? ["help"] : [group, "--help"])],
+            { encoding: "utf8" },
+          ).stdout,
+      )
       .join("\n");
     const cited = [...new Set(help.match(/docs\/[a-z-]+\.md/g) ?? [])];
     expect(cited.length).toBeGreaterThan(0);
@@ -109,9 +140,12 @@ describe("the packed tarball", () => {
 
   it("ESM: the README example rejects the ill-typed package and admits the fixed one; every subpath imports", () => {
     const imports = SUBPATHS.map(([spec, name], i) => `import { ${name} as e${i} } from "${spec}";`).join("\n");
-    const root = project("esm", { type: "module" }, {
-      "readme.mjs": readmeExample(),
-      "subpaths.mjs": `${imports}
+    const root = project(
+      "esm",
+      { type: "module" },
+      {
+        "readme.mjs": readmeExample(),
+        "subpaths.mjs": `${imports}
 import { check } from "yaoc";
 import { NodeFs } from "yaoc/node";
 import { checkHarp } from "yaoc/harp";
@@ -121,7 +155,8 @@ const viaFacade = await check(new NodeFs(), ${JSON.stringify(HARP_FIXTURE)});
 const direct = await checkHarp(new NodeFs(), ${JSON.stringify(HARP_FIXTURE)});
 console.log(JSON.stringify([viaFacade.kind, viaFacade.valid, viaFacade.identity === direct.identity]));
 `,
-    });
+      },
+    );
     const readme = run(root, "readme.mjs");
     expect(readme.err).toBe("");
     const lines = readme.out.trim().split("\n");
@@ -133,9 +168,19 @@ console.log(JSON.stringify([viaFacade.kind, viaFacade.valid, viaFacade.identity 
   });
 
   it("CommonJS: require() of every subpath, and the README example inside an async function", () => {
-    const requires = SUBPATHS.map(([spec, name]) => `if (typeof require(${JSON.stringify(spec)}).${name} !== "function") throw new Error("${spec}: ${name} missing");`).join("\n");
-    const example = readmeExample().replace('import { check, checkSource, MemoryFs } from "yaoc";', 'const { check, checkSource, MemoryFs } = require("yaoc");');
-    const root = project("cjs", { type: "commonjs" }, { "main.cjs": `${requires}\n(async () => {\n${example}\n})();\n` });
+    const requires = SUBPATHS.map(
+      ([spec, name]) =>
+        `if (typeof require(${JSON.stringify(spec)}).${name} !== "function") throw new Error("${spec}: ${name} missing");`,
+    ).join("\n");
+    const example = readmeExample().replace(
+      'import { check, checkSource, MemoryFs } from "yaoc";',
+      'const { check, checkSource, MemoryFs } = require("yaoc");',
+    );
+    const root = project(
+      "cjs",
+      { type: "commonjs" },
+      { "main.cjs": `${requires}\n(async () => {\n${example}\n})();\n` },
+    );
     const r = run(root, "main.cjs", ["--no-warnings"]);
     expect(r.err).toBe("");
     const lines = r.out.trim().split("\n");
@@ -146,12 +191,30 @@ console.log(JSON.stringify([viaFacade.kind, viaFacade.valid, viaFacade.identity 
   it.each([
     ["node16", { module: "node16", moduleResolution: "node16" }],
     ["bundler", { module: "esnext", moduleResolution: "bundler" }],
-  ])("TypeScript (moduleResolution %s): tsc --noEmit --strict accepts the README example and typed subpath imports", (name, options) => {
-    const imports = SUBPATHS.map(([spec, exported], i) => `import { ${exported} as e${i} } from "${spec}";`).join("\n");
-    const root = project(`ts-${name}`, { type: "module" }, {
-      "tsconfig.json": JSON.stringify({ compilerOptions: { ...options, target: "es2022", strict: true, noEmit: true, skipLibCheck: false, types: [], lib: ["es2022", "dom"] }, include: ["*.ts"] }),
-      "readme.ts": `${readmeExample()}\nexport {};\n`,
-      "typed.ts": `${imports}
+  ])(
+    "TypeScript (moduleResolution %s): tsc --noEmit --strict accepts the README example and typed subpath imports",
+    (name, options) => {
+      const imports = SUBPATHS.map(([spec, exported], i) => `import { ${exported} as e${i} } from "${spec}";`).join(
+        "\n",
+      );
+      const root = project(
+        `ts-${name}`,
+        { type: "module" },
+        {
+          "tsconfig.json": JSON.stringify({
+            compilerOptions: {
+              ...options,
+              target: "es2022",
+              strict: true,
+              noEmit: true,
+              skipLibCheck: false,
+              types: [],
+              lib: ["es2022", "dom"],
+            },
+            include: ["*.ts"],
+          }),
+          "readme.ts": `${readmeExample()}\nexport {};\n`,
+          "typed.ts": `${imports}
 import type { CheckResult, Diagnostic, PackageFs } from "yaoc";
 export const used = [${SUBPATHS.map((_, i) => `e${i}`).join(", ")}];
 export async function admit(fs: PackageFs, path: string): Promise<string | null> {
@@ -162,9 +225,12 @@ export async function admit(fs: PackageFs, path: string): Promise<string | null>
 // @ts-expect-error: check needs a file system and a path
 void e0("only-a-path");
 `,
-    });
-    const r = spawnSync(process.execPath, [TSC, "-p", root], { cwd: root, encoding: "utf8", timeout: 120_000 });
-    expect(r.stdout + r.stderr).toBe("");
-    expect(r.status).toBe(0);
-  }, 120_000);
+        },
+      );
+      const r = spawnSync(process.execPath, [TSC, "-p", root], { cwd: root, encoding: "utf8", timeout: 120_000 });
+      expect(r.stdout + r.stderr).toBe("");
+      expect(r.status).toBe(0);
+    },
+    120_000,
+  );
 });

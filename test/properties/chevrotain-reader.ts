@@ -5,9 +5,24 @@
  */
 import type { IToken } from "chevrotain";
 import type { Diagnostic, Position } from "../../src/diagnostics/diagnostic.js";
-import { LParen, RParen, StringLiteral, YaoParser, yaoChevrotainLexer, type YaoTreeBuilder } from "../../grammar/yao.js";
+import {
+  LParen,
+  RParen,
+  StringLiteral,
+  YaoParser,
+  yaoChevrotainLexer,
+  type YaoTreeBuilder,
+} from "../../grammar/yao.js";
 import type { SNode, SourceSpan } from "../../src/syntax/tree.js";
-import { decodeSource, DEFAULT_MAX_NESTING, oneFormOf, readFailure, type ReadOneResult, type ReadOptions, type ReadResult } from "../../src/syntax/reader.js";
+import {
+  decodeSource,
+  DEFAULT_MAX_NESTING,
+  oneFormOf,
+  readFailure,
+  type ReadOneResult,
+  type ReadOptions,
+  type ReadResult,
+} from "../../src/syntax/reader.js";
 import type { YaoReaderCode } from "../../src/syntax/codes.js";
 
 // The decoding checks that precede lexing are shared with the real reader; this oracle re-checks only
@@ -34,7 +49,13 @@ export function readAll(source: string | Uint8Array, options: ReadOptions = {}):
     const e = lexed.errors[0]!;
     const cursor = new PositionCursor(text);
     const at = cursor.at(e.offset);
-    return fail("yao.invalid_character", `invalid character at offset ${e.offset}`, at, cursor.at(e.offset + e.length), text);
+    return fail(
+      "yao.invalid_character",
+      `invalid character at offset ${e.offset}`,
+      at,
+      cursor.at(e.offset + e.length),
+      text,
+    );
   }
 
   // One linear pass in source order: positions, string decoding and structural errors, so the
@@ -57,13 +78,25 @@ export function readAll(source: string | Uint8Array, options: ReadOptions = {}):
     const type = tok.tokenType;
     if (type === LParen) {
       if (depth + 1 > maxNesting) {
-        return fail("yao.nesting_limit", `syntax nesting exceeds ${maxNesting}`, start, cursor.at(tok.startOffset + 1), text);
+        return fail(
+          "yao.nesting_limit",
+          `syntax nesting exceeds ${maxNesting}`,
+          start,
+          cursor.at(tok.startOffset + 1),
+          text,
+        );
       }
       if (depth === 0) outermostOpen = i;
       depth++;
     } else if (type === RParen) {
       if (depth === 0) {
-        return fail("yao.unexpected_close", "unexpected closing parenthesis", start, cursor.at(tok.startOffset + 1), text);
+        return fail(
+          "yao.unexpected_close",
+          "unexpected closing parenthesis",
+          start,
+          cursor.at(tok.startOffset + 1),
+          text,
+        );
       }
       depth--;
     } else if (type === StringLiteral) {
@@ -93,7 +126,11 @@ export function readAll(source: string | Uint8Array, options: ReadOptions = {}):
       return { kind: "symbol", name: token.image, span };
     },
     list(open: IToken, items: SNode[], close: IToken): SNode {
-      const span: SourceSpan = { file, start: starts[indexAt[open.startOffset]!]!, end: ends[indexAt[close.startOffset]!]! };
+      const span: SourceSpan = {
+        file,
+        start: starts[indexAt[open.startOffset]!]!,
+        end: ends[indexAt[close.startOffset]!]!,
+      };
       return { kind: "list", items, span };
     },
   };
@@ -120,7 +157,12 @@ type StringError = { code: YaoReaderCode; message: string; from: number; to: num
 function decodeString(image: string): string | StringError {
   if (image.startsWith('"""')) {
     if (image.length < 6 || !image.endsWith('"""')) {
-      return { code: "yao.unterminated_string", message: "unterminated triple-quoted block string", from: 0, to: image.length };
+      return {
+        code: "yao.unterminated_string",
+        message: "unterminated triple-quoted block string",
+        from: 0,
+        to: image.length,
+      };
     }
     return image.slice(3, -3);
   }
@@ -135,7 +177,12 @@ function decodeString(image: string): string | StringError {
     if (c === 0x5c) {
       out += image.slice(runStart, i);
       if (i + 1 >= image.length) {
-        return { code: "yao.unterminated_string", message: "unterminated string after escape", from: 0, to: image.length };
+        return {
+          code: "yao.unterminated_string",
+          message: "unterminated string after escape",
+          from: 0,
+          to: image.length,
+        };
       }
       const e = image.charCodeAt(i + 1);
       if (e === 0x5c) out += "\\";
@@ -219,4 +266,3 @@ class PositionCursor {
     return { byte, line, column };
   }
 }
-

@@ -16,14 +16,49 @@ import { analyzeProgram, programHash } from "../../src/yao/index.js";
 import { packageAnalysis } from "../../src/yao/package-analysis.js";
 
 type Tree = string | Tree[];
-const HEADS = ["eval", "seq", "bind", "fn", "params", "returns", "body", "requires", "tools", "call", "if", "let", "dict", "par", "branch", "record", "types", "manifest", "contract", "mind", "id", "version", "capabilities", "entry", "Int", "String", "List"];
-const atom = fc.oneof(fc.constantFrom(...HEADS), fc.integer({ min: -5, max: 100 }).map(String), fc.string({ maxLength: 5 }).map((s) => JSON.stringify(s)), fc.constantFrom("x", "x.y", "-", "1.5", "true"));
+const HEADS = [
+  "eval",
+  "seq",
+  "bind",
+  "fn",
+  "params",
+  "returns",
+  "body",
+  "requires",
+  "tools",
+  "call",
+  "if",
+  "let",
+  "dict",
+  "par",
+  "branch",
+  "record",
+  "types",
+  "manifest",
+  "contract",
+  "mind",
+  "id",
+  "version",
+  "capabilities",
+  "entry",
+  "Int",
+  "String",
+  "List",
+];
+const atom = fc.oneof(
+  fc.constantFrom(...HEADS),
+  fc.integer({ min: -5, max: 100 }).map(String),
+  fc.string({ maxLength: 5 }).map((s) => JSON.stringify(s)),
+  fc.constantFrom("x", "x.y", "-", "1.5", "true"),
+);
 const { tree } = fc.letrec<{ tree: Tree }>((tie) => ({
   tree: fc.oneof({ depthSize: "small" }, atom, fc.array(tie("tree"), { maxLength: 5 })),
 }));
 const print = (t: Tree): string => (Array.isArray(t) ? `(${t.map(print).join(" ")})` : t);
 /** A tree headed by a known artifact keyword: structurally plausible, semantically arbitrary. */
-const artifact = fc.tuple(fc.constantFrom("eval", "manifest", "contract", "mind", "fn"), fc.array(tree, { maxLength: 5 })).map(([h, xs]) => print([h, ...xs]));
+const artifact = fc
+  .tuple(fc.constantFrom("eval", "manifest", "contract", "mind", "fn"), fc.array(tree, { maxLength: 5 }))
+  .map(([h, xs]) => print([h, ...xs]));
 
 const json: fc.Arbitrary<unknown> = fc.jsonValue({ maxDepth: 4 });
 const bytes = fc.uint8Array({ maxLength: 200 });
@@ -41,9 +76,15 @@ const HCP_POLICY = { surface_id: "acme.tickets", verbs: { "a.list": { effect: "a
 describe("frontends answer arbitrary input with diagnostics", () => {
   it("HNS single-file packages: arbitrary bytes and arbitrary artifact trees", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(bytes, fc.array(artifact, { maxLength: 5 }).map((a) => new TextEncoder().encode(a.join("\n")))), async (data) => {
-        wellFormed(await checkHns(MemoryFs.from({ "/p.hns": data }), "/p.hns", { analyzer: packageAnalysis }));
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          bytes,
+          fc.array(artifact, { maxLength: 5 }).map((a) => new TextEncoder().encode(a.join("\n"))),
+        ),
+        async (data) => {
+          wellFormed(await checkHns(MemoryFs.from({ "/p.hns": data }), "/p.hns", { analyzer: packageAnalysis }));
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -51,7 +92,11 @@ describe("frontends answer arbitrary input with diagnostics", () => {
   it("HNS directory packages with arbitrary manifest and entry", async () => {
     await fc.assert(
       fc.asyncProperty(artifact, artifact, async (manifest, entry) => {
-        const fs = MemoryFs.from({ "/p.hns/manifest.yao": manifest, "/p.hns/main.yao": entry, "/p.hns/contract.yao": "(contract (purpose \"x\"))" });
+        const fs = MemoryFs.from({
+          "/p.hns/manifest.yao": manifest,
+          "/p.hns/main.yao": entry,
+          "/p.hns/contract.yao": '(contract (purpose "x"))',
+        });
         wellFormed(await checkHns(fs, "/p.hns", { analyzer: packageAnalysis }));
       }),
       { numRuns: 100 },
@@ -73,18 +118,33 @@ describe("frontends answer arbitrary input with diagnostics", () => {
 
   it("HARP: arbitrary harp.json bytes and arbitrary JSON documents", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(bytes, json.map((j) => new TextEncoder().encode(JSON.stringify(j)))), async (data) => {
-        wellFormed(await checkHarp(MemoryFs.from({ "/p/harp.json": data, "/p/bin/app": "#!/bin/sh\n" }), "/p"));
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          bytes,
+          json.map((j) => new TextEncoder().encode(JSON.stringify(j))),
+        ),
+        async (data) => {
+          wellFormed(await checkHarp(MemoryFs.from({ "/p/harp.json": data, "/p/bin/app": "#!/bin/sh\n" }), "/p"));
+        },
+      ),
       { numRuns: 150 },
     );
   });
 
   it("HCP: arbitrary surface.json / policy.json, bytes or JSON", async () => {
-    const doc = fc.oneof(bytes, json.map((j) => JSON.stringify(j)), json.map((j) => JSON.stringify({ ...HCP_SURFACE, verbs: j })));
+    const doc = fc.oneof(
+      bytes,
+      json.map((j) => JSON.stringify(j)),
+      json.map((j) => JSON.stringify({ ...HCP_SURFACE, verbs: j })),
+    );
     await fc.assert(
       fc.asyncProperty(doc, fc.oneof(doc, fc.constant(JSON.stringify(HCP_POLICY))), async (surface, policy) => {
-        const fs = MemoryFs.from({ "/p/surface.json": surface, "/p/policy.json": policy, "/p/HARNESS.md": "# x\n", "/p/bin/tool": "#!/bin/sh\n" });
+        const fs = MemoryFs.from({
+          "/p/surface.json": surface,
+          "/p/policy.json": policy,
+          "/p/HARNESS.md": "# x\n",
+          "/p/bin/tool": "#!/bin/sh\n",
+        });
         wellFormed(await checkHcp(fs, "/p"));
       }),
       { numRuns: 150 },
@@ -92,7 +152,35 @@ describe("frontends answer arbitrary input with diagnostics", () => {
   });
 
   it("A3S: arbitrary manifest text through the ACL parser and the package check", async () => {
-    const aclish = fc.array(fc.constantFrom("extension", '"acme/x"', "{", "}", "[", "]", "=", ",", "schema_version", "3", "version", '"1.0.0"', "route", "\n", " ", "#c\n", "//", "/*", "*/", "<<EOF\nx\nEOF\n", "1e9", "-"), { maxLength: 40 }).map((a) => a.join(" "));
+    const aclish = fc
+      .array(
+        fc.constantFrom(
+          "extension",
+          '"acme/x"',
+          "{",
+          "}",
+          "[",
+          "]",
+          "=",
+          ",",
+          "schema_version",
+          "3",
+          "version",
+          '"1.0.0"',
+          "route",
+          "\n",
+          " ",
+          "#c\n",
+          "//",
+          "/*",
+          "*/",
+          "<<EOF\nx\nEOF\n",
+          "1e9",
+          "-",
+        ),
+        { maxLength: 40 },
+      )
+      .map((a) => a.join(" "));
     await fc.assert(
       fc.asyncProperty(fc.oneof(aclish, fc.string({ unit: "binary", maxLength: 80 })), async (text) => {
         const m = checkManifestText(text, "a3s-use-extension.acl");
@@ -117,10 +205,15 @@ describe("program_hash", () => {
 
   it("is invariant under dict entry order", () => {
     fc.assert(
-      fc.property(keys.chain((ks) => fc.tuple(fc.constant(ks), fc.shuffledSubarray(ks, { minLength: ks.length, maxLength: ks.length }))), ([ks, shuffled]) => {
-        const dict = (order: string[]) => `(eval (dict ${order.map((k) => `(${k} ${ks.indexOf(k)})`).join(" ")}))`;
-        expect(hash(dict(shuffled))).toBe(hash(dict(ks)));
-      }),
+      fc.property(
+        keys.chain((ks) =>
+          fc.tuple(fc.constant(ks), fc.shuffledSubarray(ks, { minLength: ks.length, maxLength: ks.length })),
+        ),
+        ([ks, shuffled]) => {
+          const dict = (order: string[]) => `(eval (dict ${order.map((k) => `(${k} ${ks.indexOf(k)})`).join(" ")}))`;
+          expect(hash(dict(shuffled))).toBe(hash(dict(ks)));
+        },
+      ),
       { numRuns: 100 },
     );
   });

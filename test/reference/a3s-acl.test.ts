@@ -13,10 +13,12 @@ interface ParseCase {
   result: { ok: true; blocks: unknown[] } | { ok: false; error: string };
 }
 
-
 describeReference("ACL parser against acl-0.2.2-parse-cases.json", () => {
   const cases = referenceJson<ParseCase[]>("reference", "a3s", "acl-0.2.2-parse-cases.json");
-  const ownCases = JSON.parse(readFileSync(join(REPO, "fixtures/a3s/cases/acl-parse.json"), "utf8")) as { id: string; expect: string }[];
+  const ownCases = JSON.parse(readFileSync(join(REPO, "fixtures/a3s/cases/acl-parse.json"), "utf8")) as {
+    id: string;
+    expect: string;
+  }[];
   test.each(cases.map((c) => [c.id, c] as const))("%s", (_id, c) => {
     const r = parseAcl(c.input, "a3s-use-extension.acl");
     const strictErrors = r.strict.filter((d) => d.severity === "error");
@@ -28,7 +30,10 @@ describeReference("ACL parser against acl-0.2.2-parse-cases.json", () => {
       // The reference rejects it: so do we, first with the reference's own message.
       expect(r.blocks).toBeNull();
       const ref = splitReferenceMessage(r.referenceError!.message);
-      expect(ref).toEqual({ code: "use.extension.manifest_invalid", message: `Failed to parse extension ACL: ${c.result.error}` });
+      expect(ref).toEqual({
+        code: "use.extension.manifest_invalid",
+        message: `Failed to parse extension ACL: ${c.result.error}`,
+      });
       expect(strictErrors.length).toBeGreaterThan(0);
     }
     for (const d of r.strict) {
@@ -39,18 +44,49 @@ describeReference("ACL parser against acl-0.2.2-parse-cases.json", () => {
 
   test("canonical cases parse without strict diagnostics; every leniency is reported", () => {
     const verdicts = Object.fromEntries(
-      cases.map((c) => [c.id, parseAcl(c.input, "x.acl").strict.filter((d) => d.severity === "error").map((d) => d.code)]),
+      cases.map((c) => [
+        c.id,
+        parseAcl(c.input, "x.acl")
+          .strict.filter((d) => d.severity === "error")
+          .map((d) => d.code),
+      ]),
     );
-    const canonical = Object.entries(verdicts).filter(([, codes]) => codes.length === 0).map(([id]) => id);
+    const canonical = Object.entries(verdicts)
+      .filter(([, codes]) => codes.length === 0)
+      .map(([id]) => id);
     // The reference's leniencies of §1.4 each have a case; none of them may be canonical for us.
     for (const lenient of [
-      "missing-close-brace", "missing-close-brace-nested", "block-without-braces", "string-unterminated-newline",
-      "string-unterminated-eof", "bare-ident-value", "duplicate-attribute", "lists", "list-leading-comma",
-      "semicolons-and-junk", "ident-without-equals", "plus-equal-top", "plus-equal-in-block", "hyphen-key",
-      "dotted-key", "quoted-key", "keyword-as-key", "block-ident-label", "ident-ident-newline",
-      "value-missing-newline-then-attr", "string-multiline-attempt", "comment-single-slash", "comment-block-style",
-      "url-unquoted", "numbers", "heredoc", "number-label", "object-value-nested-block-dropped", "ident-block-value",
-      "backslash-newline-in-string", "exponent-then-dot",
+      "missing-close-brace",
+      "missing-close-brace-nested",
+      "block-without-braces",
+      "string-unterminated-newline",
+      "string-unterminated-eof",
+      "bare-ident-value",
+      "duplicate-attribute",
+      "lists",
+      "list-leading-comma",
+      "semicolons-and-junk",
+      "ident-without-equals",
+      "plus-equal-top",
+      "plus-equal-in-block",
+      "hyphen-key",
+      "dotted-key",
+      "quoted-key",
+      "keyword-as-key",
+      "block-ident-label",
+      "ident-ident-newline",
+      "value-missing-newline-then-attr",
+      "string-multiline-attempt",
+      "comment-single-slash",
+      "comment-block-style",
+      "url-unquoted",
+      "numbers",
+      "heredoc",
+      "number-label",
+      "object-value-nested-block-dropped",
+      "ident-block-value",
+      "backslash-newline-in-string",
+      "exponent-then-dot",
     ]) {
       expect(canonical, lenient).not.toContain(lenient);
     }

@@ -8,7 +8,11 @@ describeReference("OLPC canonical JSON digests of the A3S Use core fixtures", ()
   const CORE = join(SHARED_A3S, "Use", "crates", "core", "fixtures");
   const cases = readdirSync(CORE, { withFileTypes: true })
     .filter((d) => d.isDirectory())
-    .flatMap((d) => readdirSync(join(CORE, d.name)).filter((f) => f.endsWith(".sha256")).map((f) => join(d.name, f.replace(/\.sha256$/, ""))));
+    .flatMap((d) =>
+      readdirSync(join(CORE, d.name))
+        .filter((f) => f.endsWith(".sha256"))
+        .map((f) => join(d.name, f.replace(/\.sha256$/, ""))),
+    );
   test("there are 24 digest fixtures", () => expect(cases.length).toBe(24));
   test.each(cases)("%s", (name) => {
     const raw = readFileSync(join(CORE, `${name}.json`), "utf8");

@@ -26,7 +26,9 @@ describeReference("schema v3 against manifest-derived-cases.json", () => {
   const cases = referenceJson<DerivedCase[]>("reference", "a3s", "manifest-derived-cases.json");
   test.each(cases.map((c) => [c.id, c] as const))("%s", (id, c) => {
     const r = checkManifestText(c.text, "a3s-use-extension.acl");
-    const strictErrors = r.diagnostics.filter((d) => d.code.startsWith("a3s.acl.") && d.severity === "error" && d.code !== "a3s.acl.parse_error");
+    const strictErrors = r.diagnostics.filter(
+      (d) => d.code.startsWith("a3s.acl.") && d.severity === "error" && d.code !== "a3s.acl.parse_error",
+    );
     if (c.portResult.ok) {
       expect(r.reference).toBeNull();
       if (id in STRICT_DIVERGENCES) {
@@ -43,7 +45,10 @@ describeReference("schema v3 against manifest-derived-cases.json", () => {
   });
 
   test("our own cases of the same rules (fixtures/a3s/cases/manifest-rules.json) expect the same code", () => {
-    const own = JSON.parse(readFileSync(join(REPO, "fixtures/a3s/cases/manifest-rules.json"), "utf8")) as { id: string; expect: { code: string | null } }[];
+    const own = JSON.parse(readFileSync(join(REPO, "fixtures/a3s/cases/manifest-rules.json"), "utf8")) as {
+      id: string;
+      expect: { code: string | null };
+    }[];
     const byId = new Map(cases.map((c) => [c.id, c.portResult.ok ? null : c.portResult.code]));
     let compared = 0;
     for (const c of own) {

@@ -34,13 +34,19 @@ const enc = new TextEncoder();
  * was written with U+FFFD; its expandedBytes (23) and digest pin the original byte 0xFF, which is
  * what this decoding restores (checked: no other byte gives the recorded digest).
  */
-const caseBytes = (content: string) => (content.includes("\ufffd") ? new Uint8Array([...content].map((c) => (c === "\ufffd" ? 0xff : c.charCodeAt(0)))) : enc.encode(content));
+const caseBytes = (content: string) =>
+  content.includes("\ufffd")
+    ? new Uint8Array([...content].map((c) => (c === "\ufffd" ? 0xff : c.charCodeAt(0))))
+    : enc.encode(content);
 
 describeReference("okf-inspection-cases.json", () => {
   const cases = referenceJson<Case[]>("reference", "a3s", "okf-inspection-cases.json");
   test("14 cases", () => expect(cases.length).toBe(14));
   test.each(cases.map((c) => [c.id, c] as const))("%s", (_id, c) => {
-    const r = inspectOkfBundleFiles(c.files.map((f) => ({ path: f.path, bytes: caseBytes(f.content) })), c.limits);
+    const r = inspectOkfBundleFiles(
+      c.files.map((f) => ({ path: f.path, bytes: caseBytes(f.content) })),
+      c.limits,
+    );
     if (c.expectedErrorCode !== null) {
       expect(r.ok).toBe(false);
       if (r.ok) return;
@@ -50,7 +56,13 @@ describeReference("okf-inspection-cases.json", () => {
     }
     if (!r.ok) throw new Error(JSON.stringify(r.errors));
     const i = r.inspection;
-    expect({ conceptCount: i.conceptCount, fileCount: i.fileCount, expandedBytes: i.expandedBytes, contentDigest: i.contentDigest, concepts: i.concepts }).toEqual({
+    expect({
+      conceptCount: i.conceptCount,
+      fileCount: i.fileCount,
+      expandedBytes: i.expandedBytes,
+      contentDigest: i.contentDigest,
+      concepts: i.concepts,
+    }).toEqual({
       conceptCount: c.observed.conceptCount,
       fileCount: c.observed.fileCount,
       expandedBytes: c.observed.expandedBytes,
@@ -76,7 +88,10 @@ describeReference("okf-bundle-snapshots.json: full inspection equality", () => {
 
 describeReference("OKF contract JSON of the A3S Use core fixtures", () => {
   const snapshots = referenceJson<Snapshot[]>("reference", "a3s", "okf-bundle-snapshots.json");
-  const bundle = snapshots[0]!.files.map((f) => ({ path: f.path, bytes: new Uint8Array(Buffer.from(f.base64, "base64")) }));
+  const bundle = snapshots[0]!.files.map((f) => ({
+    path: f.path,
+    bytes: new Uint8Array(Buffer.from(f.base64, "base64")),
+  }));
   const raw = readFileSync(join(SHARED_A3S, "Use", "crates", "core", "fixtures", "okf", "bundle-contract-v1.json"));
   const edit = (f: (o: Record<string, any>) => void) => {
     const o = JSON.parse(raw.toString("utf8"));
@@ -89,7 +104,19 @@ describeReference("OKF contract JSON of the A3S Use core fixtures", () => {
     const i = inspectOkfBundleFiles(bundle, c.contract.limits);
     expect(i.ok && verifyInspection(c.contract, i.inspection)).toBeNull();
   });
-  test("extra executor field", () => expect(parseOkfContractJson(edit((o) => (o["executor"] = "tool:index")))).toMatchObject({ ok: false, error: { code: "use.okf.contract_invalid" } }));
-  test("root ../knowledge", () => expect(parseOkfContractJson(edit((o) => (o["root"] = "../knowledge")))).toMatchObject({ ok: false, error: { code: "use.okf.path_escape" } }));
-  test("maxFiles 1", () => expect(parseOkfContractJson(edit((o) => (o["limits"]["maxFiles"] = 1)))).toMatchObject({ ok: false, error: { code: "use.okf.contract_invalid" } }));
+  test("extra executor field", () =>
+    expect(parseOkfContractJson(edit((o) => (o["executor"] = "tool:index")))).toMatchObject({
+      ok: false,
+      error: { code: "use.okf.contract_invalid" },
+    }));
+  test("root ../knowledge", () =>
+    expect(parseOkfContractJson(edit((o) => (o["root"] = "../knowledge")))).toMatchObject({
+      ok: false,
+      error: { code: "use.okf.path_escape" },
+    }));
+  test("maxFiles 1", () =>
+    expect(parseOkfContractJson(edit((o) => (o["limits"]["maxFiles"] = 1)))).toMatchObject({
+      ok: false,
+      error: { code: "use.okf.contract_invalid" },
+    }));
 });

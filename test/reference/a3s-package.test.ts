@@ -27,7 +27,6 @@ function walk(dir: string, prefix = ""): Record<string, Uint8Array> {
   return out;
 }
 
-
 describeReference("digests of the A3S Use fixtures", () => {
   const snapshots = referenceJson<Snapshot[]>("reference", "a3s", "okf-bundle-snapshots.json");
   test("raw manifest digests equal the fixtures' .sha256", () => {
@@ -37,14 +36,17 @@ describeReference("digests of the A3S Use fixtures", () => {
     }
   });
 
-  test.each(snapshots.map((s) => [s.source.split(":")[1]!, s] as const))("OKF content digest and counts of %s", (_n, s) => {
-    const files = s.files.map((f) => ({ path: f.path, bytes: Buffer.from(f.base64, "base64") }));
-    expect(expandedDigest(OKF_DOMAIN, files)).toBe(s.expectedInspection.contentDigest);
-    expect(files.length).toBe(s.expectedInspection.fileCount);
-    expect(files.reduce((n, f) => n + f.bytes.length, 0)).toBe(s.expectedInspection.expandedBytes);
-    const concepts = files.filter((f) => f.path.endsWith(".md") && !/(^|\/)(index|log)\.md$/.test(f.path));
-    expect(concepts.length).toBe(s.expectedInspection.conceptCount);
-  });
+  test.each(snapshots.map((s) => [s.source.split(":")[1]!, s] as const))(
+    "OKF content digest and counts of %s",
+    (_n, s) => {
+      const files = s.files.map((f) => ({ path: f.path, bytes: Buffer.from(f.base64, "base64") }));
+      expect(expandedDigest(OKF_DOMAIN, files)).toBe(s.expectedInspection.contentDigest);
+      expect(files.length).toBe(s.expectedInspection.fileCount);
+      expect(files.reduce((n, f) => n + f.bytes.length, 0)).toBe(s.expectedInspection.expandedBytes);
+      const concepts = files.filter((f) => f.path.endsWith(".md") && !/(^|\/)(index|log)\.md$/.test(f.path));
+      expect(concepts.length).toBe(s.expectedInspection.conceptCount);
+    },
+  );
 
   test("plugin-v3-okf package fingerprint equals package.sha256 and package.stats.json", async () => {
     // The shared copy lacks the bundle's non-Markdown file; the OKF snapshot carries its bytes.
@@ -52,7 +54,9 @@ describeReference("digests of the A3S Use fixtures", () => {
     const files = walk(join(dir, "package"));
     const snap = snapshots.find((s) => s.source.endsWith("plugin-v3-okf/package/okf/domain-knowledge"))!;
     for (const f of snap.files) files[`okf/domain-knowledge/${f.path}`] ??= Buffer.from(f.base64, "base64");
-    const fs = MemoryFs.from(Object.fromEntries(Object.entries(files).map(([k, v]) => [`/pkg/${k}`, new Uint8Array(v)])));
+    const fs = MemoryFs.from(
+      Object.fromEntries(Object.entries(files).map(([k, v]) => [`/pkg/${k}`, new Uint8Array(v)])),
+    );
     const stats = JSON.parse(readFileSync(join(dir, "package.stats.json"), "utf8"));
     expect(await detectA3s(fs, "/pkg")).toBe(true);
     const r = await checkA3s(fs, "/pkg");
@@ -61,14 +65,20 @@ describeReference("digests of the A3S Use fixtures", () => {
     expect(r.extra?.["fileCount"]).toBe(stats.fileCount);
     expect(r.extra?.["byteCount"]).toBe(stats.byteCount);
     // The bundle's one dangling link is a reference diagnostic, not an error (§5.3).
-    expect(r.diagnostics.map((d) => [d.code, d.severity, d.file])).toEqual([["a3s.okf.dangling_link", "warning", "/pkg/okf/domain-knowledge/concepts/package-lifecycle.md"]]);
+    expect(r.diagnostics.map((d) => [d.code, d.severity, d.file])).toEqual([
+      ["a3s.okf.dangling_link", "warning", "/pkg/okf/domain-knowledge/concepts/package-lifecycle.md"],
+    ]);
     expect(r.valid).toBe(true);
     expect(r.identity).toBe(stats.sha256);
   });
 });
 
 describeReference("readiness against manifest-models.json", () => {
-  const models = referenceJson<{ file: string; surfaceGraph: unknown; readiness: unknown }[]>("reference", "a3s", "manifest-models.json");
+  const models = referenceJson<{ file: string; surfaceGraph: unknown; readiness: unknown }[]>(
+    "reference",
+    "a3s",
+    "manifest-models.json",
+  );
   // Doc snippets are shared under doc-snippets/; the science package's manifest is not shared.
   const sharedPath = (file: string): string =>
     file.startsWith("generated/doc-snippets/")

@@ -1,12 +1,20 @@
 import { expect, test } from "vitest";
-import { formatVersion, formatVersionReq, parseVersion, parseVersionReq, reqMatches } from "../../src/a3s/resolve/semver.js";
+import {
+  formatVersion,
+  formatVersionReq,
+  parseVersion,
+  parseVersionReq,
+  reqMatches,
+} from "../../src/a3s/resolve/semver.js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describeReference, REPO, referenceJson } from "./reference.js";
 
 interface ReqCase {
   requirement: string;
-  result: { ok: true; display: string; canonical: boolean; matches: Record<string, boolean> } | { ok: false; error: string };
+  result:
+    | { ok: true; display: string; canonical: boolean; matches: Record<string, boolean> }
+    | { ok: false; error: string };
 }
 interface VersionCase {
   version: string;
@@ -50,8 +58,16 @@ describeReference("Cargo SemVer against semver-1.0.27-version-cases.json", () =>
 });
 
 describeReference("our SemVer cases (fixtures/a3s/cases) against the reference on the inputs both have", () => {
-  const ownReqs = JSON.parse(readFileSync(join(REPO, "fixtures/a3s/cases/semver-requirements.json"), "utf8")) as { requirement: string; expect: string }[];
-  const refReqs = new Map(referenceJson<ReqCase[]>("reference", "a3s", "semver-1.0.27-requirement-cases.json").map((c) => [c.requirement, c.result.ok]));
+  const ownReqs = JSON.parse(readFileSync(join(REPO, "fixtures/a3s/cases/semver-requirements.json"), "utf8")) as {
+    requirement: string;
+    expect: string;
+  }[];
+  const refReqs = new Map(
+    referenceJson<ReqCase[]>("reference", "a3s", "semver-1.0.27-requirement-cases.json").map((c) => [
+      c.requirement,
+      c.result.ok,
+    ]),
+  );
   test("the same requirement has the same verdict", () => {
     const shared = ownReqs.filter((c) => refReqs.has(c.requirement));
     expect(shared.length).toBeGreaterThanOrEqual(4);

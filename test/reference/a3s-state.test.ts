@@ -9,7 +9,12 @@ import { A3S as SHARED_A3S, describeReference } from "./reference.js";
 const by = (r: ReturnType<typeof packageState>) => Object.fromEntries(r.surfaces.map((s) => [s.surface, s]));
 
 describeReference("package state (reference §4.2 expected results for plugin-v3)", () => {
-  const graph = surfaceGraph(checkManifestText(readFileSync(join(SHARED_A3S, "Use", "crates", "extension", "fixtures", "manifests", "plugin-v3.acl"), "utf8"), "a3s-use-extension.acl").manifest!);
+  const graph = surfaceGraph(
+    checkManifestText(
+      readFileSync(join(SHARED_A3S, "Use", "crates", "extension", "fixtures", "manifests", "plugin-v3.acl"), "utf8"),
+      "a3s-use-extension.acl",
+    ).manifest!,
+  );
   test("local-library failed, ui status unobserved: degraded, capability ready, both unpublished", () => {
     // The upstream test observes the required surfaces (and quick-look), fails local-library and
     // leaves the optional ui status without an observation.
@@ -19,10 +24,19 @@ describeReference("package state (reference §4.2 expected results for plugin-v3
     expect(by(r)["ui:status"]!.reason).toBe("ui-observation-missing");
     expect(r.state).toBe("degraded");
     expect(r.capabilityReady).toBe(true);
-    expect(r.surfaces.filter((s) => !s.published).map((s) => s.surface).sort()).toEqual(["mcp:local-library", "ui:status"]);
+    expect(
+      r.surfaces
+        .filter((s) => !s.published)
+        .map((s) => s.surface)
+        .sort(),
+    ).toEqual(["mcp:local-library", "ui:status"]);
   });
   test("required tool convert failed: broken; skill review and ui review carry dependency-failed", () => {
-    const r = packageState(graph, { desired: "enabled", hostCompatible: true, observations: unavailableObservations(graph, ["tool:convert"]) });
+    const r = packageState(graph, {
+      desired: "enabled",
+      hostCompatible: true,
+      observations: unavailableObservations(graph, ["tool:convert"]),
+    });
     expect(r.state).toBe("broken");
     expect(r.capabilityReady).toBe(false);
     expect(by(r)["skill:review"]!.reason).toBe("dependency-failed");
@@ -36,23 +50,45 @@ describeReference("package state (reference §4.2 expected results for plugin-v3
     expect(by(r)["tool:convert"]!.reason).toBe("runtime-observation-missing");
   });
   test("--unavailable mcp:local-library alone: degraded, only local-library unpublished", () => {
-    const r = packageState(graph, { desired: "enabled", hostCompatible: true, observations: unavailableObservations(graph, ["mcp:local-library"]) });
+    const r = packageState(graph, {
+      desired: "enabled",
+      hostCompatible: true,
+      observations: unavailableObservations(graph, ["mcp:local-library"]),
+    });
     expect(r.state).toBe("degraded");
     expect(r.surfaces.filter((s) => !s.published).map((s) => s.surface)).toEqual(["mcp:local-library"]);
   });
   test("all observed as desired: ready; host incompatible; disabled; absent", () => {
-    expect(packageState(graph, { desired: "enabled", hostCompatible: true, observations: unavailableObservations(graph, []) }).state).toBe("ready");
-    expect(packageState(graph, { desired: "enabled", hostCompatible: false, observations: new Map() }).state).toBe("incompatible");
-    expect(packageState(graph, { desired: "installed-disabled", hostCompatible: true, observations: new Map() }).state).toBe("installed");
+    expect(
+      packageState(graph, {
+        desired: "enabled",
+        hostCompatible: true,
+        observations: unavailableObservations(graph, []),
+      }).state,
+    ).toBe("ready");
+    expect(packageState(graph, { desired: "enabled", hostCompatible: false, observations: new Map() }).state).toBe(
+      "incompatible",
+    );
+    expect(
+      packageState(graph, { desired: "installed-disabled", hostCompatible: true, observations: new Map() }).state,
+    ).toBe("installed");
     const draining = new Map<string, { state: ObservedState }>([["tool:convert", { state: "draining" }]]);
-    expect(packageState(graph, { desired: "installed-disabled", hostCompatible: true, observations: draining }).state).toBe("draining");
-    expect(packageState(graph, { desired: "absent", hostCompatible: true, observations: draining }).state).toBe("draining");
-    expect(packageState(graph, { desired: "absent", hostCompatible: true, observations: new Map() }).state).toBe("removed");
+    expect(
+      packageState(graph, { desired: "installed-disabled", hostCompatible: true, observations: draining }).state,
+    ).toBe("draining");
+    expect(packageState(graph, { desired: "absent", hostCompatible: true, observations: draining }).state).toBe(
+      "draining",
+    );
+    expect(packageState(graph, { desired: "absent", hostCompatible: true, observations: new Map() }).state).toBe(
+      "removed",
+    );
   });
   test("starting is never satisfied; unknown surfaces are rejected", () => {
     const obs = unavailableObservations(graph, []);
     obs.set("tool:convert", { state: "starting" });
-    expect(packageState(graph, { desired: "enabled", hostCompatible: true, observations: obs }).state).toBe("reconciling");
+    expect(packageState(graph, { desired: "enabled", hostCompatible: true, observations: obs }).state).toBe(
+      "reconciling",
+    );
     expect(() => unavailableObservations(graph, ["tool:nope"])).toThrow(/unknown surface/);
   });
 });

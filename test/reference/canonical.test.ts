@@ -33,7 +33,9 @@ describeReference("typed canonical text and content hash (Morphz cases)", () => 
   });
 
   it("drops comments and whitespace, keeps the string/symbol distinction", () => {
-    expect(canonical(morphzText("inline/yao/src/canonical.rs@70e0787/identity_left.yao"))).toBe('(eval (seq "a" symbol))');
+    expect(canonical(morphzText("inline/yao/src/canonical.rs@70e0787/identity_left.yao"))).toBe(
+      '(eval (seq "a" symbol))',
+    );
     expect(canonical('"true"')).not.toBe(canonical("true"));
   });
 
@@ -61,14 +63,14 @@ describeReference("package identity: worked examples of yao-v0.1.md §2.5", () =
     return /sha256:[0-9a-f]{64}/.exec(reference.slice(at))![0];
   };
 
-  it.each([["**Example A: minimal single file.**"], ["**Example B: comments, dropped fields, block string, mind, functions, model-owned entry.**"]])(
-    "%s",
-    (marker) => {
-      const loaded = loadFromSource("example.hns", blockAfter(marker));
-      if (!loaded.ok) throw new Error(loaded.diagnostics.map((d) => d.message).join("; "));
-      expect(loaded.package.identity).toBe(hashAfter(marker));
-    },
-  );
+  it.each([
+    ["**Example A: minimal single file.**"],
+    ["**Example B: comments, dropped fields, block string, mind, functions, model-owned entry.**"],
+  ])("%s", (marker) => {
+    const loaded = loadFromSource("example.hns", blockAfter(marker));
+    if (!loaded.ok) throw new Error(loaded.diagnostics.map((d) => d.message).join("; "));
+    expect(loaded.package.identity).toBe(hashAfter(marker));
+  });
 
   it("Example B's canonical text is the documented one, and its loadable form reloads to the same identity", () => {
     const marker = "**Example B: comments, dropped fields, block string, mind, functions, model-owned entry.**";

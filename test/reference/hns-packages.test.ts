@@ -59,12 +59,19 @@ const EXTRA: Record<string, (pkg: ReturnType<typeof loaded>) => void> = {
 };
 
 describeReference("Morphz reference package fixtures (INDEX.json)", () => {
-  const packages = referenceJson<IndexEntry[]>("reference", "morphz-fixtures", "INDEX.json").filter((e) => /\.hns\/?$/.test(e.path));
+  const packages = referenceJson<IndexEntry[]>("reference", "morphz-fixtures", "INDEX.json").filter((e) =>
+    /\.hns\/?$/.test(e.path),
+  );
   it("the index lists the package cases", () => {
     expect(packages.length).toBeGreaterThanOrEqual(20);
     // Every package case states either an identity or a load outcome we can check.
     for (const e of packages) {
-      expect(e.artifact_hash !== undefined || rejectionMessage(e.outcome) !== undefined || /accept|valid=true/.test(e.outcome), e.path).toBe(true);
+      expect(
+        e.artifact_hash !== undefined ||
+          rejectionMessage(e.outcome) !== undefined ||
+          /accept|valid=true/.test(e.outcome),
+        e.path,
+      ).toBe(true);
     }
   });
 
@@ -83,8 +90,11 @@ describeReference("Morphz reference package fixtures (INDEX.json)", () => {
   });
 
   it("equal-identity pairs of the index agree (single file ≡ directory, comments ignored)", async () => {
-    const load = async (p: string): Promise<string> => loaded(await loadPackage(new NodeFs(), join(ROOT, "inline/morphz/src", p))).identity;
-    expect(await load("harness_package.rs@fda7137/dir-coding/coding.hns")).toBe(await load("harness_package.rs@fda7137/single.hns"));
+    const load = async (p: string): Promise<string> =>
+      loaded(await loadPackage(new NodeFs(), join(ROOT, "inline/morphz/src", p))).identity;
+    expect(await load("harness_package.rs@fda7137/dir-coding/coding.hns")).toBe(
+      await load("harness_package.rs@fda7137/single.hns"),
+    );
     const functions = await load("harness_package.rs@fda7137/single_with_functions.hns");
     expect(await load("harness_package.rs@fda7137/dir-functions/coding.hns")).toBe(functions);
     expect(await load("harness_package.rs@fda7137/single_with_functions_commented.hns")).toBe(functions);

@@ -14,7 +14,14 @@ describeReference("RFC 8785 vectors (jcs-vectors)", () => {
     vectors: Record<string, { bytes: number; sha256: string; first16: string }>;
   };
   it("has all six vectors", () => {
-    expect(names).toEqual(["arrays.json", "french.json", "structures.json", "unicode.json", "values.json", "weird.json"]);
+    expect(names).toEqual([
+      "arrays.json",
+      "french.json",
+      "structures.json",
+      "unicode.json",
+      "values.json",
+      "weird.json",
+    ]);
   });
   for (const name of names) {
     it(name, () => {
@@ -22,7 +29,9 @@ describeReference("RFC 8785 vectors (jcs-vectors)", () => {
       const out = canonicalJson(input);
       const bytes = Buffer.from(out, "utf8");
       expect(bytes.equals(readFileSync(join(vectors, "output", name)))).toBe(true);
-      const hex = readFileSync(join(vectors, "outhex", name.replace(/\.json$/, ".txt")), "utf8").replace(/\s+/g, "").toLowerCase();
+      const hex = readFileSync(join(vectors, "outhex", name.replace(/\.json$/, ".txt")), "utf8")
+        .replace(/\s+/g, "")
+        .toLowerCase();
       expect(bytes.toString("hex")).toBe(hex);
       const e = expected.vectors[name]!;
       expect(bytes.length).toBe(e.bytes);
@@ -31,4 +40,3 @@ describeReference("RFC 8785 vectors (jcs-vectors)", () => {
     });
   }
 });
-

@@ -10,7 +10,8 @@ import { yaoc } from "../support/cli.js";
 import { describeReference, referencePath } from "./reference.js";
 
 // A CommonJS default export: under NodeNext the class is `.default` of the module object.
-const AjvDraft04 = ((AjvDraft04Module as unknown as { default?: unknown }).default ?? AjvDraft04Module) as typeof AjvDraft04Module.default;
+const AjvDraft04 = ((AjvDraft04Module as unknown as { default?: unknown }).default ??
+  AjvDraft04Module) as typeof AjvDraft04Module.default;
 
 const SCHEMA = referencePath("reference", "sarif", "sarif-schema-2.1.0.json");
 
@@ -35,7 +36,18 @@ describeReference("SARIF 2.1.0 (Errata 01) official schema", () => {
   const validate = validator();
 
   it.each([
-    ["check, several frontends", ["check", "--format", "sarif", "fixtures/hns/failure/yao.unclosed_list/single.hns", "fixtures/harp/invalid-types", "fixtures/hcp/policy-unknown-stimulus", "fixtures/a3s/packages/readme-missing"]],
+    [
+      "check, several frontends",
+      [
+        "check",
+        "--format",
+        "sarif",
+        "fixtures/hns/failure/yao.unclosed_list/single.hns",
+        "fixtures/harp/invalid-types",
+        "fixtures/hcp/policy-unknown-stimulus",
+        "fixtures/a3s/packages/readme-missing",
+      ],
+    ],
     ["check, a valid package (no results)", ["check", "--format", "sarif", "examples/review.hns"]],
     ["hcp lint", ["hcp", "lint", "--format", "sarif", "fixtures/hcp/id-missing"]],
     ["harp validate", ["harp", "validate", "--format", "sarif", "fixtures/harp/invalid-duplicate-key"]],
@@ -47,7 +59,9 @@ describeReference("SARIF 2.1.0 (Errata 01) official schema", () => {
   });
 
   it("the schema catches a broken log (the check can fail)", () => {
-    const log = JSON.parse(yaoc(["check", "--format", "sarif", "fixtures/harp/invalid-types"]).out) as { runs: { results: { level: string }[] }[] };
+    const log = JSON.parse(yaoc(["check", "--format", "sarif", "fixtures/harp/invalid-types"]).out) as {
+      runs: { results: { level: string }[] }[];
+    };
     log.runs[0]!.results[0]!.level = "fatal";
     expect(validate(log)).toBe(false);
   });

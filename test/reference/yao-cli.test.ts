@@ -42,7 +42,12 @@ describeReference("yaoc ir / profile on the Morphz packages", () => {
   it("static tool arguments are checked against --tools schemas; without them the tool is dynamic", async () => {
     const dir = join(MORPHZ, "inline/morphz/src/harness_authoring.rs@70e0787");
     expect((await run(["ir", "--hash-only", join(dir, "schema_literal_check.hns")])).code).toBe(0);
-    const r = await run(["ir", "--tools", join(REPO, "fixtures/yao/tools/schema_literal_check.tools.json"), join(dir, "schema_literal_check.hns")]);
+    const r = await run([
+      "ir",
+      "--tools",
+      join(REPO, "fixtures/yao/tools/schema_literal_check.tools.json"),
+      join(dir, "schema_literal_check.hns"),
+    ]);
     expect(r.code).toBe(1);
     expect(r.err).toContain("yao.type_mismatch");
   });
@@ -50,9 +55,12 @@ describeReference("yaoc ir / profile on the Morphz packages", () => {
   it("reference packages whose function bodies are ill-typed are rejected at load, naming file, line and function", async () => {
     const dir = join(MORPHZ, "inline/morphz/src/harness_authoring.rs@70e0787");
     const single = await run(["ir", join(dir, "check_wrong_fn.hns")]);
-    expect(single.err).toMatch(/check_wrong_fn\.hns:3:\d+: error\[yao\.type_mismatch\]: in fn 'wrong': expected Int, found String/);
+    expect(single.err).toMatch(
+      /check_wrong_fn\.hns:3:\d+: error\[yao\.type_mismatch\]: in fn 'wrong': expected Int, found String/,
+    );
     const directory = await run(["ir", join(dir, "dir-check/test.hns")]);
-    expect(directory.err).toMatch(/functions\/wrong\.yao:4:\d+: error\[yao\.type_mismatch\]: in fn 'outer': in fn 'wrong'/);
+    expect(directory.err).toMatch(
+      /functions\/wrong\.yao:4:\d+: error\[yao\.type_mismatch\]: in fn 'outer': in fn 'wrong'/,
+    );
   });
-
 });

@@ -19,22 +19,27 @@ function compile(source: string) {
 }
 
 describeReference("v0.1.2 persisted programs", () => {
-  const fixture = parseJson(readFileSync(join(MORPHZ, "repo/yao/tests/fixtures/v0.1.2-programs@ba8397d.json"), "utf8")) as JObject[];
+  const fixture = parseJson(
+    readFileSync(join(MORPHZ, "repo/yao/tests/fixtures/v0.1.2-programs@ba8397d.json"), "utf8"),
+  ) as JObject[];
   const programs = fixture.map((p) => ({
     name: p.get("name") as string,
     source: p.get("source") as string,
     program: p.get("program")!,
     hash: (p.get("program") as JObject).get("source_hash") as string,
   }));
-  it.each(programs)("$name: stored IR reproduces its source_hash and re-serialises identically", ({ program, hash }) => {
-    const r = readPersistedProgram(program);
-    expect(r.ok).toBe(true);
-    if (!r.ok) return;
-    expect(r.programHash).toBe(hash);
-    // Same data, keys sorted (the fixture file is written with sorted keys).
-    expect(writeJson(encodeProgram(r.program), false).length).toBe(writeJson(program).length);
-    expect(sortedText(encodeProgram(r.program))).toBe(sortedText(program));
-  });
+  it.each(programs)(
+    "$name: stored IR reproduces its source_hash and re-serialises identically",
+    ({ program, hash }) => {
+      const r = readPersistedProgram(program);
+      expect(r.ok).toBe(true);
+      if (!r.ok) return;
+      expect(r.programHash).toBe(hash);
+      // Same data, keys sorted (the fixture file is written with sorted keys).
+      expect(writeJson(encodeProgram(r.program), false).length).toBe(writeJson(program).length);
+      expect(sortedText(encodeProgram(r.program))).toBe(sortedText(program));
+    },
+  );
 
   it.each(programs.filter((p) => p.name === "literal" || p.name === "legacy_returns"))(
     "$name: recompiling the source gives the stored hash and the whole stored program",
@@ -68,8 +73,12 @@ describeReference("v0.1.2 persisted programs", () => {
 
 describeReference("IR JSON Schema on the v0.1.2 persisted programs", () => {
   it("the v0.1.2 persisted programs are valid (legacy path kept)", () => {
-    const validate = new Ajv2020({ strict: false }).compile(JSON.parse(readFileSync(join(REPO, "ir/yao-ir-0.1.schema.json"), "utf8")));
-    const fixture = JSON.parse(readFileSync(join(MORPHZ, "repo/yao/tests/fixtures/v0.1.2-programs@ba8397d.json"), "utf8")) as { program: unknown }[];
+    const validate = new Ajv2020({ strict: false }).compile(
+      JSON.parse(readFileSync(join(REPO, "ir/yao-ir-0.1.schema.json"), "utf8")),
+    );
+    const fixture = JSON.parse(
+      readFileSync(join(MORPHZ, "repo/yao/tests/fixtures/v0.1.2-programs@ba8397d.json"), "utf8"),
+    ) as { program: unknown }[];
     for (const p of fixture) expect(validate(p.program), JSON.stringify(validate.errors)).toBe(true);
   });
 });
@@ -80,10 +89,13 @@ describeReference("worked example of yao-v0.1.md §9.7", () => {
     // The reference prints the example with reading whitespace at line starts; the real text is compact.
     const doc = referenceText("reference", "yao-v0.1.md");
     const from = doc.indexOf("```json", doc.indexOf("### 9.7 Example")) + "```json\n".length;
-    const expected = doc.slice(from, doc.indexOf("```", from)).split("\n").map((l) => l.trim()).join("");
+    const expected = doc
+      .slice(from, doc.indexOf("```", from))
+      .split("\n")
+      .map((l) => l.trim())
+      .join("");
     expect(programJson(r.program!)).toBe(expected);
   });
-
 });
 
 function sortedText(v: Parameters<typeof writeJson>[0]): string {
@@ -92,6 +104,7 @@ function sortedText(v: Parameters<typeof writeJson>[0]): string {
 
 function sortKeys(v: Parameters<typeof writeJson>[0]): Parameters<typeof writeJson>[0] {
   if (Array.isArray(v)) return v.map(sortKeys);
-  if (v instanceof JObject) return new JObject([...v.entries].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([k, x]) => [k, sortKeys(x)]));
+  if (v instanceof JObject)
+    return new JObject([...v.entries].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([k, x]) => [k, sortKeys(x)]));
   return v;
 }

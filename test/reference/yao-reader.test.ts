@@ -33,7 +33,10 @@ describeReference("reader: Morphz syntax cases", () => {
   });
 
   it("decodes exactly the five declared escapes", () => {
-    expect(one(morphzText(`${SYNTAX}declared_escapes.yao`))).toMatchObject({ kind: "string", value: 'a\\b"c\nd\re\tf' });
+    expect(one(morphzText(`${SYNTAX}declared_escapes.yao`))).toMatchObject({
+      kind: "string",
+      value: 'a\\b"c\nd\re\tf',
+    });
   });
 
   it.each([
@@ -65,4 +68,3 @@ describeReference("reader: Morphz syntax cases", () => {
     expect(d.span?.start.column).toBe(3);
   });
 });
-

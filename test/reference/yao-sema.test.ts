@@ -71,9 +71,7 @@ describeReference("Morphz sema cases", () => {
   it("static_effects: infer, tool read, tool search, host objective.report", () => {
     const r = analyze("static_effects.yao");
     expect(r.diagnostics).toEqual([]);
-    expect(debugEffects(r.effects!)).toBe(
-      'EffectSet({Infer, Tool("read"), Tool("search"), Host("objective.report")})',
-    );
+    expect(debugEffects(r.effects!)).toBe('EffectSet({Infer, Tool("read"), Tool("search"), Host("objective.report")})');
   });
 
   it("module_cycle: the cycle path, wrapped per enclosing function", () => {

@@ -30,7 +30,20 @@ export function namesReferenceFolder(text: string): string | null {
   return null;
 }
 
-const CODE_ROOTS = ["src", "test", "scripts", "bench", "grammar", "bin", "ir", "schemas", "conformance", "examples", "playground", ".ci"].filter((d) => existsSync(join(REPO_ROOT, d)));
+const CODE_ROOTS = [
+  "src",
+  "test",
+  "scripts",
+  "bench",
+  "grammar",
+  "bin",
+  "ir",
+  "schemas",
+  "conformance",
+  "examples",
+  "playground",
+  ".ci",
+].filter((d) => existsSync(join(REPO_ROOT, d)));
 const ROOT_FILES = ["package.json", "vitest.config.ts", "tsconfig.json", "tsconfig.build.json", ".gitignore"];
 const HELPER = join("test", "reference", "reference.ts");
 
@@ -44,7 +57,9 @@ function files(dir: string): string[] {
   return out;
 }
 
-const all = [...CODE_ROOTS.flatMap((d) => files(join(REPO_ROOT, d))), ...ROOT_FILES.map((f) => join(REPO_ROOT, f))].map((p) => relative(REPO_ROOT, p));
+const all = [...CODE_ROOTS.flatMap((d) => files(join(REPO_ROOT, d))), ...ROOT_FILES.map((f) => join(REPO_ROOT, f))].map(
+  (p) => relative(REPO_ROOT, p),
+);
 
 describe("the reference folder is read only by the reference-conformance tests", () => {
   it("the scan finds the code it is meant to scan", () => {
@@ -56,19 +71,32 @@ describe("the reference folder is read only by the reference-conformance tests",
 
   it("recognises every way of naming the folder (so the scan can fail)", () => {
     const dotdot = "..";
-    for (const sample of [`${dotdot}/${FOLDER}/reference/x.json`, `join(REPO, "${dotdot}", "${FOLDER}", "reference")`, `${FOLDER}/seeds/000.md`, `/work/${FOLDER}`, `${dotdot}\\${FOLDER}`]) {
+    for (const sample of [
+      `${dotdot}/${FOLDER}/reference/x.json`,
+      `join(REPO, "${dotdot}", "${FOLDER}", "reference")`,
+      `${FOLDER}/seeds/000.md`,
+      `/work/${FOLDER}`,
+      `${dotdot}\\${FOLDER}`,
+    ]) {
       expect(namesReferenceFolder(sample), sample).not.toBeNull();
     }
-    for (const fine of ['rec("acme/shared", "1.9.0")', "shared types of the entry", "const sharedPath = 1", "SharedArrayBuffer"]) {
+    for (const fine of [
+      'rec("acme/shared", "1.9.0")',
+      "shared types of the entry",
+      "const sharedPath = 1",
+      "SharedArrayBuffer",
+    ]) {
       expect(namesReferenceFolder(fine), fine).toBeNull();
     }
   });
 
   it("no file but test/reference/reference.ts names it", () => {
-    const offenders = all.filter((f) => f !== HELPER).flatMap((f) => {
-      const hit = namesReferenceFolder(readFileSync(join(REPO_ROOT, f), "latin1"));
-      return hit === null ? [] : [`${f}: ${hit}`];
-    });
+    const offenders = all
+      .filter((f) => f !== HELPER)
+      .flatMap((f) => {
+        const hit = namesReferenceFolder(readFileSync(join(REPO_ROOT, f), "latin1"));
+        return hit === null ? [] : [`${f}: ${hit}`];
+      });
     expect(offenders).toEqual([]);
   });
 
@@ -89,7 +117,12 @@ describe("the reference folder is read only by the reference-conformance tests",
 
   it("only test/reference/ uses the helper", () => {
     const inside = `${join("test", "reference")}${sep}`;
-    const offenders = all.filter((f) => !f.startsWith(inside) && /\.(ts|mts|js|mjs)$/.test(f) && HELPER_IMPORT.test(readFileSync(join(REPO_ROOT, f), "utf8")));
+    const offenders = all.filter(
+      (f) =>
+        !f.startsWith(inside) &&
+        /\.(ts|mts|js|mjs)$/.test(f) &&
+        HELPER_IMPORT.test(readFileSync(join(REPO_ROOT, f), "utf8")),
+    );
     expect(offenders).toEqual([]);
   });
 });

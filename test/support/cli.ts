@@ -12,8 +12,16 @@ export interface CliRun {
 }
 
 /** Colour off unless `env` asks otherwise; FORCE_COLOR from the runner never leaks in. */
-export function yaoc(args: readonly string[], options: { cwd?: string; env?: Record<string, string>; input?: string } = {}): CliRun {
-  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", FORCE_COLOR: undefined, ...options.env };
+export function yaoc(
+  args: readonly string[],
+  options: { cwd?: string; env?: Record<string, string>; input?: string } = {},
+): CliRun {
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    NO_COLOR: "1",
+    FORCE_COLOR: undefined,
+    ...options.env,
+  };
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
   const r = spawnSync(process.execPath, [BIN, ...args], {
     cwd: options.cwd ?? REPO_ROOT,

@@ -22,7 +22,9 @@ const announced = new Set<string>();
 export function announceSandboxSkip(file: string): void {
   if (!SKIP_WITHOUT_SANDBOX || announced.has(file)) return;
   announced.add(file);
-  process.stderr.write(`${file}: tests that start HARP apps are skipped: this machine cannot sandbox them (${NO_SANDBOX})\n`);
+  process.stderr.write(
+    `${file}: tests that start HARP apps are skipped: this machine cannot sandbox them (${NO_SANDBOX})\n`,
+  );
 }
 
 /** The note a test that needed the sandbox is skipped with. */

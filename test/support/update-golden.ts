@@ -8,7 +8,9 @@
 export function updateGoldenRequested(env: Readonly<Record<string, string | undefined>>): boolean {
   if (env["UPDATE_GOLDEN"] !== "1") return false;
   if (env["CI"] !== undefined && env["CI"] !== "" && env["CI"] !== "0" && env["CI"] !== "false") {
-    throw new Error("UPDATE_GOLDEN=1 is refused when CI is set: rewrite golden files on a developer machine, review them and commit with [golden]");
+    throw new Error(
+      "UPDATE_GOLDEN=1 is refused when CI is set: rewrite golden files on a developer machine, review them and commit with [golden]",
+    );
   }
   return true;
 }

@@ -3,7 +3,8 @@ import { readAll, readOne, referenceDisplay } from "../../src/syntax/reader.js";
 import type { SNode } from "../../src/syntax/tree.js";
 import { readFileSync } from "node:fs";
 
-const fixture = (name: string): string => readFileSync(new URL(`../../fixtures/yao/reader/${name}`, import.meta.url), "utf8");
+const fixture = (name: string): string =>
+  readFileSync(new URL(`../../fixtures/yao/reader/${name}`, import.meta.url), "utf8");
 
 function one(source: string | Uint8Array): SNode {
   const r = readOne(source);
@@ -135,7 +136,12 @@ describe("reader: lexical rules", () => {
   it("ends symbols at ; and quotes, and keeps ; inside strings", () => {
     const r = readAll('a;b\nc"d" "e;f"');
     if (!r.ok) throw new Error("read failed");
-    expect(r.forms.map((f) => (f.kind === "symbol" ? f.name : f.kind === "string" ? `"${f.value}` : "()"))).toEqual(["a", "c", '"d', '"e;f']);
+    expect(r.forms.map((f) => (f.kind === "symbol" ? f.name : f.kind === "string" ? `"${f.value}` : "()"))).toEqual([
+      "a",
+      "c",
+      '"d',
+      '"e;f',
+    ]);
   });
 
   it("uses the Unicode White_Space property: U+0085 separates, U+FEFF does not", () => {

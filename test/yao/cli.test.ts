@@ -47,7 +47,12 @@ describe("yaoc ir / profile / admit", () => {
 
   it("static tool arguments are checked against --tools schemas; without them the tool is dynamic", async () => {
     expect((await run(["ir", "--hash-only", join(PKG, "static-tool-argument.hns")])).code).toBe(0);
-    const r = await run(["ir", "--tools", join(REPO, "fixtures/yao/tools/schema_literal_check.tools.json"), join(PKG, "static-tool-argument.hns")]);
+    const r = await run([
+      "ir",
+      "--tools",
+      join(REPO, "fixtures/yao/tools/schema_literal_check.tools.json"),
+      join(PKG, "static-tool-argument.hns"),
+    ]);
     expect(r.code).toBe(1);
     expect(r.err).toContain("yao.type_mismatch");
   });
@@ -55,10 +60,14 @@ describe("yaoc ir / profile / admit", () => {
   it("packages whose function bodies are ill-typed are rejected at load, naming file, line and function", async () => {
     const single = await run(["ir", join(PKG, "ill-typed-fn.hns")]);
     expect(single.code).toBe(1);
-    expect(single.err).toMatch(/ill-typed-fn\.hns:4:\d+: error\[yao\.type_mismatch\]: in fn 'answer': expected Int, found String/);
+    expect(single.err).toMatch(
+      /ill-typed-fn\.hns:4:\d+: error\[yao\.type_mismatch\]: in fn 'answer': expected Int, found String/,
+    );
     const directory = await run(["ir", join(PKG, "ill-typed-dir.hns")]);
     expect(directory.code).toBe(1);
-    expect(directory.err).toMatch(/functions\/value\.yao:5:\d+: error\[yao\.type_mismatch\]: in fn 'main-step': in fn 'value'/);
+    expect(directory.err).toMatch(
+      /functions\/value\.yao:5:\d+: error\[yao\.type_mismatch\]: in fn 'main-step': in fn 'value'/,
+    );
   });
 
   it("a missing file is a usage error", async () => {

@@ -7,7 +7,13 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { analyzeProgram, morphzProfile, programJson, readPersistedProgram, toolsFromManifest } from "../../src/yao/index.js";
+import {
+  analyzeProgram,
+  morphzProfile,
+  programJson,
+  readPersistedProgram,
+  toolsFromManifest,
+} from "../../src/yao/index.js";
 import { parseFile, REPO } from "./helpers.js";
 import { UPDATE_GOLDEN } from "../support/update-golden.js";
 
@@ -18,12 +24,18 @@ const { tools } = toolsFromManifest(["read", "search"], {
 });
 const profile = morphzProfile(tools);
 
-const cases = readdirSync(FIXTURES).filter((f) => f.endsWith(".yao")).map((f) => f.slice(0, -4));
+const cases = readdirSync(FIXTURES)
+  .filter((f) => f.endsWith(".yao"))
+  .map((f) => f.slice(0, -4));
 
 describe("golden IR", () => {
   it.each(cases)("%s", (name) => {
     const fnDir = join(FIXTURES, `${name}.functions`);
-    const functions = existsSync(fnDir) ? readdirSync(fnDir).sort().map((f) => parseFile(join(fnDir, f))) : [];
+    const functions = existsSync(fnDir)
+      ? readdirSync(fnDir)
+          .sort()
+          .map((f) => parseFile(join(fnDir, f)))
+      : [];
     const r = analyzeProgram(parseFile(join(FIXTURES, `${name}.yao`)), { profile, functions, allowInternal: true });
     expect(r.diagnostics).toEqual([]);
     const text = programJson(r.program!);

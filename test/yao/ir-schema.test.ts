@@ -10,7 +10,10 @@ const validate = ajv.compile(JSON.parse(readFileSync(join(REPO, "ir/yao-ir-0.1.s
 
 describe("ir/yao-ir-0.1.schema.json", () => {
   it.each(readdirSync(join(REPO, "golden/yao")))("golden %s is valid", (f) => {
-    expect(validate(JSON.parse(readFileSync(join(REPO, "golden/yao", f), "utf8"))), JSON.stringify(validate.errors)).toBe(true);
+    expect(
+      validate(JSON.parse(readFileSync(join(REPO, "golden/yao", f), "utf8"))),
+      JSON.stringify(validate.errors),
+    ).toBe(true);
   });
 
   it("a legacy persisted program is valid (legacy reference.path kept)", () => {

@@ -7,7 +7,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type JObject, parseJson, writeJson } from "../../src/yao/json-text.js";
-import { analyzeProgram, encodeProgram, programJson, readPersistedProgram, semaTestProfile } from "../../src/yao/index.js";
+import {
+  analyzeProgram,
+  encodeProgram,
+  programJson,
+  readPersistedProgram,
+  semaTestProfile,
+} from "../../src/yao/index.js";
 import { parse, REPO } from "./helpers.js";
 
 function compile(source: string) {
@@ -34,7 +40,12 @@ describe("persisted programs (fixtures/yao/persisted, golden/yao)", () => {
     const legacy = readPersistedProgram(legacyText);
     expect(legacy.ok && legacy.programHash).not.toBe(r.programHash);
     // Without the legacy path the two programs are the same data.
-    expect(programJson(r.program!)).toBe(legacyText.trimEnd().replaceAll(',"path":[]', "").replace(/"source_hash":"sha256:[0-9a-f]{64}"/, `"source_hash":"${r.programHash}"`));
+    expect(programJson(r.program!)).toBe(
+      legacyText
+        .trimEnd()
+        .replaceAll(',"path":[]', "")
+        .replace(/"source_hash":"sha256:[0-9a-f]{64}"/, `"source_hash":"${r.programHash}"`),
+    );
   });
 
   it("a tampered program is rejected", () => {

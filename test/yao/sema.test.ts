@@ -81,7 +81,9 @@ describe("sema rules (fixtures/yao/sema)", () => {
     });
     const [d] = r.diagnostics;
     expect(d?.code).toBe("yao.recursive_function");
-    expect(d?.message).toBe("in fn 'ping': in fn 'pong': recursive HNS function cycle is not supported: ping -> pong -> ping");
+    expect(d?.message).toBe(
+      "in fn 'ping': in fn 'pong': recursive HNS function cycle is not supported: ping -> pong -> ping",
+    );
     expect(r.failedFunction).toBe("pong");
   });
 
@@ -102,9 +104,15 @@ describe("sema rules (fixtures/yao/sema)", () => {
     });
 
     it("entry-reject-package-bound (allowInternal): module tool bound", () => {
-      const r = analyzeProgram(parseFile(join(dir, "entry-reject-package-bound.yao")), { profile, allowInternal: true, functions: functions() });
+      const r = analyzeProgram(parseFile(join(dir, "entry-reject-package-bound.yao")), {
+        profile,
+        allowInternal: true,
+        functions: functions(),
+      });
       expect(r.diagnostics[0]?.code).toBe("yao.effect_escape");
-      expect(r.diagnostics[0]?.message).toBe("HNS function 'fetch' reaches tool 'read' outside the package entry requires.tools set");
+      expect(r.diagnostics[0]?.message).toBe(
+        "HNS function 'fetch' reaches tool 'read' outside the package entry requires.tools set",
+      );
     });
   });
 });

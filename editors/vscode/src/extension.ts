@@ -4,7 +4,12 @@
  * by scripts/bundle-extension.mjs.
  */
 import { workspace, type ExtensionContext } from "vscode";
-import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from "vscode-languageclient/node";
+import {
+  LanguageClient,
+  TransportKind,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from "vscode-languageclient/node";
 
 let client: LanguageClient | undefined;
 

@@ -57,7 +57,13 @@ export function parseAcl(text: string, file: string): AclParse {
   // The size limit is in UTF-8 bytes and comes before lexing, so an oversized document costs
   // nothing beyond measuring it.
   if (text.length > ACL_MAX_BYTES || utf8Length(text) > ACL_MAX_BYTES) {
-    strict.push(diagnostic("a3s.acl.too_large", `the manifest is larger than ${ACL_MAX_BYTES} bytes (ACL 0.3 document limit)`, at(0, 0)));
+    strict.push(
+      diagnostic(
+        "a3s.acl.too_large",
+        `the manifest is larger than ${ACL_MAX_BYTES} bytes (ACL 0.3 document limit)`,
+        at(0, 0),
+      ),
+    );
     return { blocks: null, referenceError: null, strict, index };
   }
 
@@ -72,7 +78,9 @@ export function parseAcl(text: string, file: string): AclParse {
   for (const t of trivia) {
     if (t.tokenType === Comment && t.image.startsWith("/") && !t.image.startsWith("//")) {
       flagged.add(t.startOffset);
-      const what = t.image.startsWith("/*") ? "block comments ('/* … */') are not ACL" : "a single '/' is not a comment marker";
+      const what = t.image.startsWith("/*")
+        ? "block comments ('/* … */') are not ACL"
+        : "a single '/' is not a comment marker";
       strict.push(
         diagnostic("a3s.acl.slash_comment", `${what}; A3S Use 0.2.2 silently ignores the rest of the line from '/'`, {
           ...at(t.startOffset, tokenEnd(t)),
@@ -96,19 +104,30 @@ export function parseAcl(text: string, file: string): AclParse {
           diagnostic(
             "a3s.acl.unterminated_string",
             "unterminated string: it has no closing quote before the end of the line; A3S Use 0.2.2 silently ends it there",
-            { ...at(t.startOffset, tokenEnd(t)), hint: "close the string on the same line; ACL has no multi-line strings" },
+            {
+              ...at(t.startOffset, tokenEnd(t)),
+              hint: "close the string on the same line; ACL has no multi-line strings",
+            },
           ),
         );
       } else if (s.continuedOverNewline) {
         strict.push(
-          diagnostic("a3s.acl.multiline_string", "a backslash before a line break continues this string over two lines; ACL has no multi-line strings", at(t.startOffset, tokenEnd(t))),
+          diagnostic(
+            "a3s.acl.multiline_string",
+            "a backslash before a line break continues this string over two lines; ACL has no multi-line strings",
+            at(t.startOffset, tokenEnd(t)),
+          ),
         );
       }
       for (const e of s.unknownEscapes) {
         strict.push(
-          diagnostic("a3s.acl.unknown_escape", `unknown escape '${e}' is kept as the two characters '${e}' (ACL knows only \\n \\r \\t \\\\ \\")`, {
-            ...at(t.startOffset, tokenEnd(t)),
-          }),
+          diagnostic(
+            "a3s.acl.unknown_escape",
+            `unknown escape '${e}' is kept as the two characters '${e}' (ACL knows only \\n \\r \\t \\\\ \\")`,
+            {
+              ...at(t.startOffset, tokenEnd(t)),
+            },
+          ),
         );
       }
     } else if (t.tokenType === NumberLit) {
@@ -124,14 +143,21 @@ export function parseAcl(text: string, file: string): AclParse {
           diagnostic(
             "a3s.acl.malformed_number",
             `malformed number '${t.image}'; A3S Use 0.2.2 reads it as ${Number.isNaN(n) ? "0" : String(n)}`,
-            { ...at(t.startOffset, tokenEnd(t)), hint: "write digits with an optional fraction and exponent, e.g. 3 or 1.5e3" },
+            {
+              ...at(t.startOffset, tokenEnd(t)),
+              hint: "write digits with an optional fraction and exponent, e.g. 3 or 1.5e3",
+            },
           ),
         );
       }
     } else if (t.tokenType === PlusEquals) {
       flagged.add(t.startOffset);
       strict.push(
-        diagnostic("a3s.acl.append_operator", "'+=' is not ACL; A3S Use 0.2.2 ignores it (inside a block) or makes an empty block (at top level)", at(t.startOffset, tokenEnd(t))),
+        diagnostic(
+          "a3s.acl.append_operator",
+          "'+=' is not ACL; A3S Use 0.2.2 ignores it (inside a block) or makes an empty block (at top level)",
+          at(t.startOffset, tokenEnd(t)),
+        ),
       );
     }
   }
@@ -140,7 +166,11 @@ export function parseAcl(text: string, file: string): AclParse {
   const depth = maxNesting(significant);
   if (depth.depth > REFERENCE_MAX_DEPTH) {
     strict.push(
-      diagnostic("a3s.acl.too_deep", `brackets and braces nest deeper than ${REFERENCE_MAX_DEPTH} levels (ACL 0.3 depth limit)`, at(depth.offset, depth.offset + 1)),
+      diagnostic(
+        "a3s.acl.too_deep",
+        `brackets and braces nest deeper than ${REFERENCE_MAX_DEPTH} levels (ACL 0.3 depth limit)`,
+        at(depth.offset, depth.offset + 1),
+      ),
     );
   } else {
     const parsed = parseStrict(significant.filter((t) => t.tokenType !== Junk));
@@ -148,7 +178,8 @@ export function parseAcl(text: string, file: string): AclParse {
     if (parsed.error !== null) {
       const found = parsed.error.token;
       const offset = Number.isNaN(found.startOffset) || found.image === "" ? text.length : found.startOffset;
-      if (!flagged.has(offset)) strict.push(syntaxDiagnostic(parsed.error.context.ruleStack, found, offset, significant, at));
+      if (!flagged.has(offset))
+        strict.push(syntaxDiagnostic(parsed.error.context.ruleStack, found, offset, significant, at));
     } else if (strict.every((d) => d.severity !== "error")) {
       blocks = parsed.blocks;
     }
@@ -161,12 +192,22 @@ export function parseAcl(text: string, file: string): AclParse {
       blocks = ref.blocks;
     } else if (ref.limit === true) {
       if (!strict.some((d) => d.code === "a3s.acl.too_deep")) {
-        strict.push(diagnostic("a3s.acl.too_deep", `blocks nest deeper than ${REFERENCE_MAX_DEPTH} levels`, at(ref.offset, ref.offset)));
+        strict.push(
+          diagnostic(
+            "a3s.acl.too_deep",
+            `blocks nest deeper than ${REFERENCE_MAX_DEPTH} levels`,
+            at(ref.offset, ref.offset),
+          ),
+        );
       }
     } else {
       const pos = index.position(ref.offset);
       const wording = `Failed to parse extension ACL: Parse error at line ${pos.line}, column ${pos.column}: ${ref.message}`;
-      referenceError = diagnostic("a3s.acl.parse_error", referenceMessage("use.extension.manifest_invalid", wording), at(ref.offset, ref.offset));
+      referenceError = diagnostic(
+        "a3s.acl.parse_error",
+        referenceMessage("use.extension.manifest_invalid", wording),
+        at(ref.offset, ref.offset),
+      );
     }
   }
   return { blocks, referenceError, strict, index };
@@ -179,7 +220,8 @@ function junkDiagnostic(t: IToken, text: string, at: At): Diagnostic {
   const before = text[t.startOffset - 1] ?? "";
   const after = text[t.startOffset + ch.length] ?? "";
   const code = ch.codePointAt(0)!;
-  const shown = code < 0x20 || code === 0x7f || code === 0xa0 ? `U+${code.toString(16).toUpperCase().padStart(4, "0")}` : `'${ch}'`;
+  const shown =
+    code < 0x20 || code === 0x7f || code === 0xa0 ? `U+${code.toString(16).toUpperCase().padStart(4, "0")}` : `'${ch}'`;
   const inName = (ch === "-" || ch === ".") && /[\p{L}\p{N}_]/u.test(before) && /[\p{L}_]/u.test(after);
   const message = inName
     ? `'${ch}' is not allowed in a name; A3S Use 0.2.2 drops everything up to it and reads only the part after '${ch}'`
@@ -193,17 +235,31 @@ function junkDiagnostic(t: IToken, text: string, at: At): Diagnostic {
 function issueDiagnostic(issue: AclIssue, at: At): Diagnostic {
   switch (issue.code) {
     case "duplicate_attribute":
-      return diagnostic("a3s.acl.duplicate_attribute", `attribute '${issue.name}' is set more than once in this block; A3S Use 0.2.2 silently keeps the last value`, {
-        ...at(issue.range.start, issue.range.end),
-        related: issue.related ? [{ ...at(issue.related.start, issue.related.end), message: "first set here" }] : undefined,
-      });
+      return diagnostic(
+        "a3s.acl.duplicate_attribute",
+        `attribute '${issue.name}' is set more than once in this block; A3S Use 0.2.2 silently keeps the last value`,
+        {
+          ...at(issue.range.start, issue.range.end),
+          related: issue.related
+            ? [{ ...at(issue.related.start, issue.related.end), message: "first set here" }]
+            : undefined,
+        },
+      );
     case "unquoted_word":
-      return diagnostic("a3s.acl.unquoted_word", `unquoted word '${issue.name}' used as a value; A3S Use 0.2.2 reads it as the string "${issue.name}"`, {
-        ...at(issue.range.start, issue.range.end),
-        hint: `quote it: "${issue.name}"`,
-      });
+      return diagnostic(
+        "a3s.acl.unquoted_word",
+        `unquoted word '${issue.name}' used as a value; A3S Use 0.2.2 reads it as the string "${issue.name}"`,
+        {
+          ...at(issue.range.start, issue.range.end),
+          hint: `quote it: "${issue.name}"`,
+        },
+      );
     case "nested_block_in_object":
-      return diagnostic("a3s.acl.syntax", "a nested block inside an object value is dropped by A3S Use 0.2.2", at(issue.range.start, issue.range.end));
+      return diagnostic(
+        "a3s.acl.syntax",
+        "a nested block inside an object value is dropped by A3S Use 0.2.2",
+        at(issue.range.start, issue.range.end),
+      );
   }
 }
 
@@ -222,19 +278,31 @@ function syntaxDiagnostic(ruleStack: string[], found: IToken, offset: number, to
   const atEof = found.image === "" || Number.isNaN(found.startOffset);
   const unclosed = atEof ? lastUnclosedBrace(tokens) : null;
   if (unclosed !== null) {
-    return diagnostic("a3s.acl.unclosed_block", "a block is never closed: '}' is missing at the end of the file; A3S Use 0.2.2 silently closes it there", {
-      ...at(offset, offset),
-      related: [{ ...at(unclosed.startOffset, unclosed.startOffset + 1), message: "this '{' is never closed" }],
-    });
+    return diagnostic(
+      "a3s.acl.unclosed_block",
+      "a block is never closed: '}' is missing at the end of the file; A3S Use 0.2.2 silently closes it there",
+      {
+        ...at(offset, offset),
+        related: [{ ...at(unclosed.startOffset, unclosed.startOffset + 1), message: "this '{' is never closed" }],
+      },
+    );
   }
-  const what = atEof ? "the end of the file" : found.tokenType === Ident ? `the word '${found.image}'` : `'${found.image}'`;
+  const what = atEof
+    ? "the end of the file"
+    : found.tokenType === Ident
+      ? `the word '${found.image}'`
+      : `'${found.image}'`;
   let hint: string | undefined;
   if (rule === "blockTail" && found.tokenType === Ident) hint = `block labels must be quoted: "${found.image}"`;
   else if (rule === "blockTail") hint = "a block needs '{' after its name and labels";
-  return diagnostic("a3s.acl.syntax", `syntax error: found ${what} where ${EXPECTED[rule] ?? "something else"} was expected (reference token ${rustTokenDebug(atEof ? undefined : found)})`, {
-    ...at(offset, atEof ? offset : offset + found.image.length),
-    hint,
-  });
+  return diagnostic(
+    "a3s.acl.syntax",
+    `syntax error: found ${what} where ${EXPECTED[rule] ?? "something else"} was expected (reference token ${rustTokenDebug(atEof ? undefined : found)})`,
+    {
+      ...at(offset, atEof ? offset : offset + found.image.length),
+      hint,
+    },
+  );
 }
 
 function lastUnclosedBrace(tokens: readonly IToken[]): IToken | null {
@@ -274,4 +342,3 @@ function mergeByOffset(a: IToken[], b: IToken[]): IToken[] {
   }
   return out;
 }
-

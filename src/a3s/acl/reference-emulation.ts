@@ -153,7 +153,13 @@ class Machine {
         this.skipTrivia();
         const value = this.value();
         const attr: AclAttribute = { name: t.image, nameRange: rangeOf(t), value };
-        blocks.push({ name: t.image, nameRange: rangeOf(t), labels: [], attributes: new Map([[t.image, attr]]), blocks: [] });
+        blocks.push({
+          name: t.image,
+          nameRange: rangeOf(t),
+          labels: [],
+          attributes: new Map([[t.image, attr]]),
+          blocks: [],
+        });
       } else {
         blocks.push(this.block());
       }
@@ -164,7 +170,13 @@ class Machine {
     const name = this.peek()!;
     this.enter(name.startOffset);
     this.i++;
-    const b: MutableBlock = { name: name.image, nameRange: rangeOf(name), labels: [], attributes: new Map(), blocks: [] };
+    const b: MutableBlock = {
+      name: name.image,
+      nameRange: rangeOf(name),
+      labels: [],
+      attributes: new Map(),
+      blocks: [],
+    };
     while (this.is(this.peek(), StringLit)) {
       const l = this.peek()!;
       b.labels.push({ value: stringPayload(l).value, ...rangeOf(l) });
@@ -300,7 +312,13 @@ class Machine {
       // `k = foo { … }` is the object {_block: {name, labels, attributes}} (reference §1.4).
       this.enter(name.startOffset);
       this.i++;
-      const inner: MutableBlock = { name: name.image, nameRange: rangeOf(name), labels: [], attributes: new Map(), blocks: [] };
+      const inner: MutableBlock = {
+        name: name.image,
+        nameRange: rangeOf(name),
+        labels: [],
+        attributes: new Map(),
+        blocks: [],
+      };
       this.body(inner);
       this.depth--;
       const r = { start: name.startOffset, end: this.lastEnd() };

@@ -19,12 +19,20 @@ export function checkManifestText(text: string, file: string): ManifestCheck {
   const acl = parseAcl(text, file);
   if (acl.blocks === null) {
     const first = acl.referenceError ? [acl.referenceError] : [];
-    return { manifest: null, diagnostics: [...first, ...acl.strict], reference: first[0] ? splitReferenceMessage(first[0].message) : null };
+    return {
+      manifest: null,
+      diagnostics: [...first, ...acl.strict],
+      reference: first[0] ? splitReferenceMessage(first[0].message) : null,
+    };
   }
   const v = validateManifest(acl.blocks, file, acl.index);
   const strictErrors = acl.strict.some((d) => d.severity === "error");
   const firstRef = v.diagnostics.map((d) => splitReferenceMessage(d.message)).find((r) => r !== null) ?? null;
-  return { manifest: strictErrors ? null : v.manifest, diagnostics: [...v.diagnostics, ...acl.strict], reference: firstRef };
+  return {
+    manifest: strictErrors ? null : v.manifest,
+    diagnostics: [...v.diagnostics, ...acl.strict],
+    reference: firstRef,
+  };
 }
 
 /** Bytes → text; A3S Use requires UTF-8 and says so in its own words. */

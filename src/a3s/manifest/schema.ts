@@ -19,7 +19,14 @@ const INVALID = "use.extension.manifest_invalid";
 
 export type SurfaceKind = "tool" | "mcp" | "okf" | "flow" | "skill" | "ui";
 export const SURFACE_KINDS: readonly SurfaceKind[] = ["tool", "mcp", "okf", "flow", "skill", "ui"];
-const KIND_LABEL: Record<SurfaceKind, string> = { tool: "Tool", mcp: "MCP", okf: "OKF", flow: "Flow", skill: "Skill", ui: "UI" };
+const KIND_LABEL: Record<SurfaceKind, string> = {
+  tool: "Tool",
+  mcp: "MCP",
+  okf: "OKF",
+  flow: "Flow",
+  skill: "Skill",
+  ui: "UI",
+};
 
 export type ToolWorkload =
   | {
@@ -118,7 +125,20 @@ const SEGMENT = /^[a-z][a-z0-9-]*$/;
 const COMMAND = /^[a-z][a-z0-9-]{0,127}$/;
 const EXPORT = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 const REVISION = /^([0-9a-f]{40}|[0-9a-f]{64})$/;
-const RESERVED_ROUTES = new Set(["browser", "box", "capability", "ocr", "capabilities", "component", "registry", "extension", "doctor", "mcp", "help", "version"]);
+const RESERVED_ROUTES = new Set([
+  "browser",
+  "box",
+  "capability",
+  "ocr",
+  "capabilities",
+  "component",
+  "registry",
+  "extension",
+  "doctor",
+  "mcp",
+  "help",
+  "version",
+]);
 const ACTIONS = new Set(["read", "navigate", "mutate", "submit", "download", "execute"]);
 const MAX_SURFACES_PER_KIND = 64;
 const MAX_REFERENCES = 64;
@@ -187,7 +207,11 @@ class Attrs {
   }
 
   private typeError(kind: string, name: string, at: AclAttribute | undefined): void {
-    this.c.error("a3s.manifest.attribute_type", `'${this.block.name}' requires ${kind} attribute '${name}'.`, at?.value ?? this.block.nameRange);
+    this.c.error(
+      "a3s.manifest.attribute_type",
+      `'${this.block.name}' requires ${kind} attribute '${name}'.`,
+      at?.value ?? this.block.nameRange,
+    );
   }
 
   string(name: string, required: boolean): string | undefined {
@@ -251,7 +275,11 @@ class Attrs {
     const n = this.number(name, required);
     if (n === undefined) return undefined;
     if (!Number.isFinite(n.value) || !Number.isInteger(n.value) || n.value < 0 || n.value > 2 ** 64) {
-      this.c.error("a3s.manifest.attribute_type", `'${this.block.name}' attribute '${name}' must be a non-negative integer.`, n.at);
+      this.c.error(
+        "a3s.manifest.attribute_type",
+        `'${this.block.name}' attribute '${name}' must be a non-negative integer.`,
+        n.at,
+      );
       return undefined;
     }
     return n.value;
@@ -261,7 +289,11 @@ class Attrs {
     const n = this.number(name, false);
     if (n === undefined) return undefined;
     if (!Number.isFinite(n.value) || !Number.isInteger(n.value) || n.value < -(2 ** 31) || n.value > 2 ** 31 - 1) {
-      this.c.error("a3s.manifest.attribute_type", `'${this.block.name}' attribute '${name}' must be a 32-bit integer.`, n.at);
+      this.c.error(
+        "a3s.manifest.attribute_type",
+        `'${this.block.name}' attribute '${name}' must be a 32-bit integer.`,
+        n.at,
+      );
       return undefined;
     }
     return n.value;
@@ -272,7 +304,12 @@ class Attrs {
     const p = this.string(name, required);
     if (p === undefined) return undefined;
     if (rejectsRelativePath(p)) {
-      this.c.error("a3s.manifest.path_escape", `Surface path '${p}' is not package-relative.`, this.get(name)?.value, "use.extension.path_escape");
+      this.c.error(
+        "a3s.manifest.path_escape",
+        `Surface path '${p}' is not package-relative.`,
+        this.get(name)?.value,
+        "use.extension.path_escape",
+      );
       return undefined;
     }
     return p;
@@ -285,7 +322,8 @@ class Attrs {
   /** First unknown attribute in source order (the reference's HashMap order is unspecified). */
   unknown(allowed: readonly string[]): void {
     for (const [k, a] of this.block.attributes) {
-      if (!allowed.includes(k)) this.c.error("a3s.manifest.unknown_attribute", `Unknown '${this.block.name}' attribute '${k}'.`, a.nameRange);
+      if (!allowed.includes(k))
+        this.c.error("a3s.manifest.unknown_attribute", `Unknown '${this.block.name}' attribute '${k}'.`, a.nameRange);
     }
   }
 
@@ -293,7 +331,11 @@ class Attrs {
     for (const n of names) {
       const a = this.get(n);
       if (a !== undefined) {
-        this.c.error("a3s.manifest.surface_contract", `'${this.block.name}' attribute '${n}' is not valid for the selected surface contract.`, a.nameRange);
+        this.c.error(
+          "a3s.manifest.surface_contract",
+          `'${this.block.name}' attribute '${n}' is not valid for the selected surface contract.`,
+          a.nameRange,
+        );
       }
     }
   }
@@ -302,7 +344,11 @@ class Attrs {
     const v = this.string("activation", false);
     if (v === undefined) return fallback;
     if (v !== "eager" && v !== "lazy") {
-      this.c.error("a3s.manifest.activation", `'${this.block.name}' activation '${v}' is invalid.`, this.valueRange("activation"));
+      this.c.error(
+        "a3s.manifest.activation",
+        `'${this.block.name}' activation '${v}' is invalid.`,
+        this.valueRange("activation"),
+      );
       return fallback;
     }
     return v;
@@ -312,13 +358,21 @@ class Attrs {
     const items = this.list(name, false);
     if (items === undefined) return [];
     if (items.length > MAX_REFERENCES) {
-      this.c.error("a3s.manifest.reference_list", `'${name}' accepts at most ${MAX_REFERENCES} ${KIND_LABEL[kind]} references.`, this.valueRange(name));
+      this.c.error(
+        "a3s.manifest.reference_list",
+        `'${name}' accepts at most ${MAX_REFERENCES} ${KIND_LABEL[kind]} references.`,
+        this.valueRange(name),
+      );
       return items;
     }
     const seen = new Set<string>();
     for (const id of items) {
       if (!isSegment(id) || seen.has(id)) {
-        this.c.error("a3s.manifest.reference_list", `'${name}' contains an invalid or duplicate ${KIND_LABEL[kind]} surface ID.`, this.valueRange(name));
+        this.c.error(
+          "a3s.manifest.reference_list",
+          `'${name}' contains an invalid or duplicate ${KIND_LABEL[kind]} surface ID.`,
+          this.valueRange(name),
+        );
         break;
       }
       seen.add(id);
@@ -351,7 +405,11 @@ export function validateManifest(blocks: readonly AclBlock[], file: string, inde
   if (ext.labels.length !== 1) {
     c.error("a3s.manifest.package_id", "The extension block requires a package ID label.", ext.nameRange);
   } else if (!isPackageId(ext.labels[0]!.value, false)) {
-    c.error("a3s.manifest.package_id", "Package IDs must be '<publisher>/<name>' lowercase identifiers.", ext.labels[0]);
+    c.error(
+      "a3s.manifest.package_id",
+      "Package IDs must be '<publisher>/<name>' lowercase identifiers.",
+      ext.labels[0],
+    );
   } else {
     packageId = ext.labels[0]!.value;
   }
@@ -359,11 +417,19 @@ export function validateManifest(blocks: readonly AclBlock[], file: string, inde
   const schemaAttr = a.get("schema_version");
   let schemaVersion: number | undefined;
   if (schemaAttr === undefined || schemaAttr.value.kind !== "number") {
-    c.error("a3s.manifest.attribute_type", "'extension' requires numeric attribute 'schema_version'.", schemaAttr?.value ?? ext.nameRange);
+    c.error(
+      "a3s.manifest.attribute_type",
+      "'extension' requires numeric attribute 'schema_version'.",
+      schemaAttr?.value ?? ext.nameRange,
+    );
   } else {
     const n = schemaAttr.value.value;
     if (!Number.isFinite(n) || !Number.isInteger(n) || n < 0 || n > 2 ** 32 - 1) {
-      c.error("a3s.manifest.schema_version", "Extension schema_version must be a non-negative integer.", schemaAttr.value);
+      c.error(
+        "a3s.manifest.schema_version",
+        "Extension schema_version must be a non-negative integer.",
+        schemaAttr.value,
+      );
     } else if (n !== 3) {
       c.error(
         "a3s.manifest.schema_version",
@@ -442,7 +508,11 @@ export function validateManifest(blocks: readonly AclBlock[], file: string, inde
   }
 
   if (SURFACE_KINDS.every((k) => surfaces[k].length === 0)) {
-    c.error("a3s.manifest.no_surfaces", "A schema version 3 extension must declare Tool, MCP, OKF, Flow, Skill, and/or UI.", ext.nameRange);
+    c.error(
+      "a3s.manifest.no_surfaces",
+      "A schema version 3 extension must declare Tool, MCP, OKF, Flow, Skill, and/or UI.",
+      ext.nameRange,
+    );
   }
   crossSurface(c, surfaces);
 
@@ -450,12 +520,20 @@ export function validateManifest(blocks: readonly AclBlock[], file: string, inde
   dependencies.sort((x, y) => byteCompare(x.d.packageId, y.d.packageId));
   for (let i = 1; i < dependencies.length; i++) {
     if (dependencies[i]!.d.packageId === dependencies[i - 1]!.d.packageId) {
-      c.error("a3s.manifest.dependency", "Package dependencies must be sorted and unique by package ID.", dependencies[i]!.at);
+      c.error(
+        "a3s.manifest.dependency",
+        "Package dependencies must be sorted and unique by package ID.",
+        dependencies[i]!.at,
+      );
       break;
     }
   }
   if (packageId !== undefined && dependencies.some((d) => d.d.packageId === packageId)) {
-    c.error("a3s.manifest.dependency", "A cognitive package cannot depend on itself.", dependencies.find((d) => d.d.packageId === packageId)!.at);
+    c.error(
+      "a3s.manifest.dependency",
+      "A cognitive package cannot depend on itself.",
+      dependencies.find((d) => d.d.packageId === packageId)!.at,
+    );
   }
   if (dependencies.length > MAX_DEPENDENCIES || (packageId !== undefined && !isPackageId(packageId, true))) {
     c.error(
@@ -472,12 +550,20 @@ export function validateManifest(blocks: readonly AclBlock[], file: string, inde
   if (requiresUseAttr === undefined) {
     c.error("a3s.manifest.requires_use", "Cognitive-package manifests require 'requires_use'.", ext.nameRange);
   } else if (requiresUseAttr.value.kind !== "string") {
-    c.error("a3s.manifest.attribute_type", "'extension' requires string attribute 'requires_use'.", requiresUseAttr.value);
+    c.error(
+      "a3s.manifest.attribute_type",
+      "'extension' requires string attribute 'requires_use'.",
+      requiresUseAttr.value,
+    );
   } else {
     const text = requiresUseAttr.value.value;
     const req = parseVersionReq(text);
     if (!req.ok) {
-      c.error("a3s.manifest.requires_use", `Invalid A3S Use compatibility requirement '${text}': ${req.error}`, requiresUseAttr.value);
+      c.error(
+        "a3s.manifest.requires_use",
+        `Invalid A3S Use compatibility requirement '${text}': ${req.error}`,
+        requiresUseAttr.value,
+      );
     } else {
       requiresUse = text;
     }
@@ -490,11 +576,24 @@ export function validateManifest(blocks: readonly AclBlock[], file: string, inde
     const v030 = parseVersion("0.3.0");
     const v021 = parseVersion("0.2.1");
     if (req.ok && v030.ok && v021.ok && (!reqMatches(req.value, v030.value) || reqMatches(req.value, v021.value))) {
-      c.error("a3s.manifest.requires_use", "Schema version 3 must require A3S Use 0.3 and exclude pre-0.3 hosts.", requiresUseAttr!.value);
+      c.error(
+        "a3s.manifest.requires_use",
+        "Schema version 3 must require A3S Use 0.3 and exclude pre-0.3 hosts.",
+        requiresUseAttr!.value,
+      );
     }
   }
 
-  if (c.count > 0 || packageId === undefined || schemaVersion === undefined || version === undefined || route === undefined || actions === undefined || requiresUse === undefined || repository === undefined) {
+  if (
+    c.count > 0 ||
+    packageId === undefined ||
+    schemaVersion === undefined ||
+    version === undefined ||
+    route === undefined ||
+    actions === undefined ||
+    requiresUse === undefined ||
+    repository === undefined
+  ) {
     return { manifest: null, diagnostics: c.diagnostics };
   }
   const m: ExtensionManifest = { schemaVersion, packageId, version, route, requiresUse, repository, actions };
@@ -517,18 +616,61 @@ export function byteCompare(a: string, b: string): number {
 }
 
 const ALLOWED: Record<SurfaceKind, readonly string[]> = {
-  tool: ["workload", "interface", "executable", "release", "command", "json_output", "interactive", "timeout_ms", "base_path", "contract", "activation", "optional"],
+  tool: [
+    "workload",
+    "interface",
+    "executable",
+    "release",
+    "command",
+    "json_output",
+    "interactive",
+    "timeout_ms",
+    "base_path",
+    "contract",
+    "activation",
+    "optional",
+  ],
   mcp: ["transport", "executable", "args", "release", "activation", "optional"],
-  okf: ["format_version", "root", "content_digest", "concept_count", "file_count", "expanded_bytes", "max_files", "max_concepts", "max_expanded_bytes", "max_document_bytes", "max_links_per_document", "optional"],
+  okf: [
+    "format_version",
+    "root",
+    "content_digest",
+    "concept_count",
+    "file_count",
+    "expanded_bytes",
+    "max_files",
+    "max_concepts",
+    "max_expanded_bytes",
+    "max_document_bytes",
+    "max_links_per_document",
+    "optional",
+  ],
   flow: ["engine", "runtime", "source", "export", "requires_tool", "requires_mcp", "requires_okf", "optional"],
   skill: ["path", "requires_tool", "requires_mcp", "requires_okf", "requires_flow", "optional"],
-  ui: ["title", "description", "icon", "order", "entry", "styles", "scripts", "skill", "bind_tool", "bind_mcp", "bind_flow", "optional"],
+  ui: [
+    "title",
+    "description",
+    "icon",
+    "order",
+    "entry",
+    "styles",
+    "scripts",
+    "skill",
+    "bind_tool",
+    "bind_mcp",
+    "bind_flow",
+    "optional",
+  ],
 };
 
 function surfaceBlock(c: Checker, b: AclBlock, kind: SurfaceKind, out: Surfaces): void {
   const label = KIND_LABEL[kind];
   if (b.labels.length !== 1 || b.blocks.length > 0) {
-    c.error("a3s.manifest.surface_label", `A schema version 3 ${label} surface requires one ID label and no nested blocks.`, b.nameRange);
+    c.error(
+      "a3s.manifest.surface_label",
+      `A schema version 3 ${label} surface requires one ID label and no nested blocks.`,
+      b.nameRange,
+    );
     return;
   }
   const id = b.labels[0]!.value;
@@ -586,7 +728,11 @@ function toolSurface(c: Checker, a: Attrs, id: string): ToolSurface | undefined 
     const hasRelease = a.has("release");
     let source: { executable: { executable: string } } | { release: { release: string } } | undefined;
     if (hasExec === hasRelease) {
-      c.error("a3s.manifest.tool", `Tool Task '${id}' must declare exactly one of 'executable' or 'release'.`, a.valueRange(hasExec ? "release" : "workload"));
+      c.error(
+        "a3s.manifest.tool",
+        `Tool Task '${id}' must declare exactly one of 'executable' or 'release'.`,
+        a.valueRange(hasExec ? "release" : "workload"),
+      );
     } else if (hasExec) {
       const p = a.path("executable", true);
       if (p !== undefined) source = { executable: { executable: p } };
@@ -599,22 +745,40 @@ function toolSurface(c: Checker, a: Attrs, id: string): ToolSurface | undefined 
       c.error("a3s.manifest.tool", `Tool Task '${id}' command '${command}' is invalid.`, a.valueRange("command"));
     }
     const interactive = a.bool("interactive") ?? false;
-    if (interactive) c.error("a3s.manifest.tool", "Tool Tasks must be non-interactive in extension schema version 3.", a.valueRange("interactive"));
+    if (interactive)
+      c.error(
+        "a3s.manifest.tool",
+        "Tool Tasks must be non-interactive in extension schema version 3.",
+        a.valueRange("interactive"),
+      );
     const timeout = a.u64("timeout_ms", false) ?? 120000;
     if (timeout < 1 || timeout > 3600000) {
-      c.error("a3s.manifest.tool", `Tool Task '${id}' timeout_ms must be between 1 and 3600000.`, a.valueRange("timeout_ms"));
+      c.error(
+        "a3s.manifest.tool",
+        `Tool Task '${id}' timeout_ms must be between 1 and 3600000.`,
+        a.valueRange("timeout_ms"),
+      );
     }
     const activation = a.activation("lazy");
     const jsonOutput = a.bool("json_output") ?? false;
     if (source === undefined || command === undefined) return undefined;
-    return { id, activation, optional, workload: { task: { source, command, jsonOutput, interactive, timeoutMs: timeout } } };
+    return {
+      id,
+      activation,
+      optional,
+      workload: { task: { source, command, jsonOutput, interactive, timeoutMs: timeout } },
+    };
   }
   if (pair === "service/http") {
     a.forbidden(["executable", "command", "json_output", "interactive", "timeout_ms"]);
     const release = a.path("release", true);
     const basePath = a.string("base_path", true);
     if (basePath !== undefined && !isHttpBasePath(basePath)) {
-      c.error("a3s.manifest.tool", `Tool Service '${id}' base_path '${basePath}' is invalid.`, a.valueRange("base_path"));
+      c.error(
+        "a3s.manifest.tool",
+        `Tool Service '${id}' base_path '${basePath}' is invalid.`,
+        a.valueRange("base_path"),
+      );
     }
     const contract = a.path("contract", false);
     if (contract !== undefined && !["json", "yaml", "yml"].includes(extension(contract) ?? "")) {
@@ -626,7 +790,11 @@ function toolSurface(c: Checker, a: Attrs, id: string): ToolSurface | undefined 
     if (contract !== undefined) service.contract = contract;
     return { id, activation, optional, workload: { service } };
   }
-  c.error("a3s.manifest.tool", `Tool '${id}' must use workload/interface 'task/cli' or 'service/http'.`, a.valueRange("interface"));
+  c.error(
+    "a3s.manifest.tool",
+    `Tool '${id}' must use workload/interface 'task/cli' or 'service/http'.`,
+    a.valueRange("interface"),
+  );
   return undefined;
 }
 
@@ -649,18 +817,35 @@ function mcpSurface(c: Checker, a: Attrs, id: string): McpSurface | undefined {
     if (release === undefined) return undefined;
     return { id, activation, optional, launch: { "streamable-http": { release } } };
   }
-  c.error("a3s.manifest.mcp", `MCP surface '${id}' transport '${transport}' is unsupported.`, a.valueRange("transport"));
+  c.error(
+    "a3s.manifest.mcp",
+    `MCP surface '${id}' transport '${transport}' is unsupported.`,
+    a.valueRange("transport"),
+  );
   return undefined;
 }
 
 function okfSurface(c: Checker, a: Attrs, id: string): OkfSurface | undefined {
   const format = a.string("format_version", true);
   if (format !== undefined && format !== "0.2") {
-    c.error("a3s.manifest.okf", `OKF surface '${id}' format_version '${format}' is unsupported.`, a.valueRange("format_version"));
+    c.error(
+      "a3s.manifest.okf",
+      `OKF surface '${id}' format_version '${format}' is unsupported.`,
+      a.valueRange("format_version"),
+    );
   }
   const root = a.string("root", true);
   const digest = a.string("content_digest", true);
-  const names = ["concept_count", "file_count", "expanded_bytes", "max_files", "max_concepts", "max_expanded_bytes", "max_document_bytes", "max_links_per_document"] as const;
+  const names = [
+    "concept_count",
+    "file_count",
+    "expanded_bytes",
+    "max_files",
+    "max_concepts",
+    "max_expanded_bytes",
+    "max_document_bytes",
+    "max_links_per_document",
+  ] as const;
   const n: Partial<Record<(typeof names)[number], number>> = {};
   for (const name of names) n[name] = a.u64(name, true);
   if (format !== "0.2" || root === undefined || digest === undefined || names.some((k) => n[k] === undefined)) {
@@ -685,7 +870,11 @@ function okfSurface(c: Checker, a: Attrs, id: string): OkfSurface | undefined {
   };
   const problem = validateOkfContract(bundle);
   if (problem !== null) {
-    c.error("a3s.manifest.okf", `OKF surface '${id}' has an invalid bundle contract: ${problem.message}`, a.valueRange(problem.field === "root" ? "root" : problem.field === "evidence" ? "content_digest" : "max_files"));
+    c.error(
+      "a3s.manifest.okf",
+      `OKF surface '${id}' has an invalid bundle contract: ${problem.message}`,
+      a.valueRange(problem.field === "root" ? "root" : problem.field === "evidence" ? "content_digest" : "max_files"),
+    );
   }
   const optional = a.bool("optional") ?? false;
   return problem === null ? { id, bundle, optional } : undefined;
@@ -693,25 +882,43 @@ function okfSurface(c: Checker, a: Attrs, id: string): OkfSurface | undefined {
 
 function flowSurface(c: Checker, a: Attrs, id: string): FlowSurface {
   const engine = a.string("engine", true);
-  if (engine !== undefined && engine !== "a3s-flow") c.error("a3s.manifest.flow", `Flow surface '${id}' engine '${engine}' is unsupported.`, a.valueRange("engine"));
+  if (engine !== undefined && engine !== "a3s-flow")
+    c.error("a3s.manifest.flow", `Flow surface '${id}' engine '${engine}' is unsupported.`, a.valueRange("engine"));
   const runtime = a.string("runtime", true);
-  if (runtime !== undefined && runtime !== "native-ts") c.error("a3s.manifest.flow", `Flow surface '${id}' runtime '${runtime}' is unsupported.`, a.valueRange("runtime"));
+  if (runtime !== undefined && runtime !== "native-ts")
+    c.error("a3s.manifest.flow", `Flow surface '${id}' runtime '${runtime}' is unsupported.`, a.valueRange("runtime"));
   const source = a.path("source", true);
-  if (source !== undefined && extension(source) !== "ts") c.error("a3s.manifest.flow", `Flow surface '${id}' source must be a TypeScript .ts file.`, a.valueRange("source"));
+  if (source !== undefined && extension(source) !== "ts")
+    c.error("a3s.manifest.flow", `Flow surface '${id}' source must be a TypeScript .ts file.`, a.valueRange("source"));
   const exportName = a.string("export", true);
   if (exportName !== undefined && !EXPORT.test(exportName)) {
-    c.error("a3s.manifest.flow", `Flow surface '${id}' export must be a portable TypeScript identifier.`, a.valueRange("export"));
+    c.error(
+      "a3s.manifest.flow",
+      `Flow surface '${id}' export must be a portable TypeScript identifier.`,
+      a.valueRange("export"),
+    );
   }
   const requiresTools = a.references("requires_tool", "tool");
   const requiresMcp = a.references("requires_mcp", "mcp");
   const requiresOkf = a.references("requires_okf", "okf");
   const optional = a.bool("optional") ?? false;
-  return { id, engine: "a3s-flow", runtime: "native-ts", source: source ?? "", exportName: exportName ?? "", requiresTools, requiresMcp, requiresOkf, optional };
+  return {
+    id,
+    engine: "a3s-flow",
+    runtime: "native-ts",
+    source: source ?? "",
+    exportName: exportName ?? "",
+    requiresTools,
+    requiresMcp,
+    requiresOkf,
+    optional,
+  };
 }
 
 function skillSurface(c: Checker, a: Attrs, id: string): SkillSurface {
   const path = a.path("path", true);
-  if (path !== undefined && fileName(path) !== "SKILL.md") c.error("a3s.manifest.skill", `Skill surface '${id}' must point to SKILL.md.`, a.valueRange("path"));
+  if (path !== undefined && fileName(path) !== "SKILL.md")
+    c.error("a3s.manifest.skill", `Skill surface '${id}' must point to SKILL.md.`, a.valueRange("path"));
   const requiresTools = a.references("requires_tool", "tool");
   const requiresMcp = a.references("requires_mcp", "mcp");
   const requiresOkf = a.references("requires_okf", "okf");
@@ -726,7 +933,8 @@ function uiSurface(c: Checker, a: Attrs, id: string): UiSurface | undefined {
   if (titleRaw !== undefined) {
     const t = titleRaw.trim();
     const n = [...t].length;
-    if (n < 1 || n > 64) c.error("a3s.manifest.ui", "UI title must contain between 1 and 64 characters.", a.valueRange("title"));
+    if (n < 1 || n > 64)
+      c.error("a3s.manifest.ui", "UI title must contain between 1 and 64 characters.", a.valueRange("title"));
     title = t;
   }
   const descRaw = a.string("description", false);
@@ -734,14 +942,21 @@ function uiSurface(c: Checker, a: Attrs, id: string): UiSurface | undefined {
   if (descRaw !== undefined) {
     const d = descRaw.trim();
     const n = [...d].length;
-    if (n < 1 || n > 240) c.error("a3s.manifest.ui", "UI description must contain between 1 and 240 characters.", a.valueRange("description"));
+    if (n < 1 || n > 240)
+      c.error(
+        "a3s.manifest.ui",
+        "UI description must contain between 1 and 240 characters.",
+        a.valueRange("description"),
+      );
     description = d;
   }
   const icon = a.string("icon", false) ?? "package";
-  if (a.has("icon") && !isSegment(icon)) c.error("a3s.manifest.ui", `UI icon '${icon}' must be a lowercase icon identifier.`, a.valueRange("icon"));
+  if (a.has("icon") && !isSegment(icon))
+    c.error("a3s.manifest.ui", `UI icon '${icon}' must be a lowercase icon identifier.`, a.valueRange("icon"));
   const order = a.i32("order") ?? 100;
   const entry = a.path("entry", true);
-  if (entry !== undefined && extension(entry) !== "html") c.error("a3s.manifest.ui", `UI surface '${id}' entry must be an HTML file.`, a.valueRange("entry"));
+  if (entry !== undefined && extension(entry) !== "html")
+    c.error("a3s.manifest.ui", `UI surface '${id}' entry must be an HTML file.`, a.valueRange("entry"));
   const styles = uiAssets(c, a, "styles", "css");
   const scripts = uiAssets(c, a, "scripts", "js");
   const all = [...(entry !== undefined ? [entry] : []), ...styles, ...scripts];
@@ -755,13 +970,27 @@ function uiSurface(c: Checker, a: Attrs, id: string): UiSurface | undefined {
     keys.add(k);
   }
   const skill = a.string("skill", false);
-  if (skill !== undefined && !isSegment(skill)) c.error("a3s.manifest.ui", `UI surface '${id}' Skill reference is invalid.`, a.valueRange("skill"));
+  if (skill !== undefined && !isSegment(skill))
+    c.error("a3s.manifest.ui", `UI surface '${id}' Skill reference is invalid.`, a.valueRange("skill"));
   const bindTools = a.references("bind_tool", "tool");
   const bindMcp = a.references("bind_mcp", "mcp");
   const bindFlows = a.references("bind_flow", "flow");
   const optional = a.bool("optional") ?? false;
   if (entry === undefined) return undefined;
-  const s: UiSurface = { id, title, description, icon, order, entry, styles, scripts, bindTools, bindMcp, bindFlows, optional };
+  const s: UiSurface = {
+    id,
+    title,
+    description,
+    icon,
+    order,
+    entry,
+    styles,
+    scripts,
+    bindTools,
+    bindMcp,
+    bindFlows,
+    optional,
+  };
   if (skill !== undefined) {
     const { bindTools: bt, bindMcp: bm, bindFlows: bf, optional: op, ...head } = s;
     return { ...head, skill, bindTools: bt, bindMcp: bm, bindFlows: bf, optional: op };
@@ -780,7 +1009,12 @@ function uiAssets(c: Checker, a: Attrs, name: "styles" | "scripts", ext: string)
   const out: string[] = [];
   for (const p of items) {
     if (rejectsRelativePath(p)) {
-      c.error("a3s.manifest.path_escape", `Surface path '${p}' is not package-relative.`, a.valueRange(name), "use.extension.path_escape");
+      c.error(
+        "a3s.manifest.path_escape",
+        `Surface path '${p}' is not package-relative.`,
+        a.valueRange(name),
+        "use.extension.path_escape",
+      );
       return out;
     }
     if (extension(p) !== ext) {
@@ -800,7 +1034,11 @@ function uiAssets(c: Checker, a: Attrs, name: "styles" | "scripts", ext: string)
 
 function dependencyBlock(c: Checker, b: AclBlock): PackageDependency | undefined {
   if (b.labels.length !== 1 || b.blocks.length > 0) {
-    c.error("a3s.manifest.dependency", "A dependency block requires exactly one package ID label and no nested blocks.", b.nameRange);
+    c.error(
+      "a3s.manifest.dependency",
+      "A dependency block requires exactly one package ID label and no nested blocks.",
+      b.nameRange,
+    );
     return undefined;
   }
   const a = new Attrs(c, b);
@@ -809,7 +1047,11 @@ function dependencyBlock(c: Checker, b: AclBlock): PackageDependency | undefined
   const req = a.string("version", true);
   if (req === undefined) return undefined;
   const fail = (inner: string) =>
-    c.error("a3s.manifest.dependency", `Package dependency '${id}' must use a canonical semantic-version requirement: ${inner}`, a.valueRange("version"));
+    c.error(
+      "a3s.manifest.dependency",
+      `Package dependency '${id}' must use a canonical semantic-version requirement: ${inner}`,
+      a.valueRange("version"),
+    );
   if (!isPackageId(id, true) || req === "" || new TextEncoder().encode(req).length > 256) {
     fail("A cognitive-package dependency ID or version requirement is invalid.");
     return undefined;
@@ -847,15 +1089,30 @@ function repositoryBlock(c: Checker, b: AclBlock): { url: string; revision?: str
     }
     if (parsed !== null) {
       // `?` and `#` count even when empty, which WHATWG parsing hides; look at the raw text.
-      if (parsed.protocol !== "https:" || parsed.username !== "" || parsed.password !== "" || parsed.hostname === "" || url.includes("?") || url.includes("#")) {
-        c.error("a3s.manifest.repository", "Repository URLs must be credential-free HTTPS URLs without a query or fragment.", a.valueRange("url"));
+      if (
+        parsed.protocol !== "https:" ||
+        parsed.username !== "" ||
+        parsed.password !== "" ||
+        parsed.hostname === "" ||
+        url.includes("?") ||
+        url.includes("#")
+      ) {
+        c.error(
+          "a3s.manifest.repository",
+          "Repository URLs must be credential-free HTTPS URLs without a query or fragment.",
+          a.valueRange("url"),
+        );
         ok = false;
       }
     }
   }
   const revision = a.string("revision", false);
   if (revision !== undefined && !REVISION.test(revision)) {
-    c.error("a3s.manifest.repository", "Repository revisions must be lowercase 40- or 64-character commit digests.", a.valueRange("revision"));
+    c.error(
+      "a3s.manifest.repository",
+      "Repository revisions must be lowercase 40- or 64-character commit digests.",
+      a.valueRange("revision"),
+    );
     ok = false;
   }
   if (!ok || url === undefined) return undefined;
@@ -865,18 +1122,38 @@ function repositoryBlock(c: Checker, b: AclBlock): { url: string; revision?: str
 function crossSurface(c: Checker, s: Surfaces): void {
   for (const k of SURFACE_KINDS) {
     if (s[k].length > MAX_SURFACES_PER_KIND) {
-      c.error("a3s.manifest.surface_count", `A plugin may declare at most ${MAX_SURFACES_PER_KIND} ${KIND_LABEL[k]} surfaces.`, s[k][MAX_SURFACES_PER_KIND]!.at);
+      c.error(
+        "a3s.manifest.surface_count",
+        `A plugin may declare at most ${MAX_SURFACES_PER_KIND} ${KIND_LABEL[k]} surfaces.`,
+        s[k][MAX_SURFACES_PER_KIND]!.at,
+      );
     }
   }
-  const ids: Record<SurfaceKind, Set<string>> = { tool: new Set(), mcp: new Set(), okf: new Set(), flow: new Set(), skill: new Set(), ui: new Set() };
+  const ids: Record<SurfaceKind, Set<string>> = {
+    tool: new Set(),
+    mcp: new Set(),
+    okf: new Set(),
+    flow: new Set(),
+    skill: new Set(),
+    ui: new Set(),
+  };
   for (const k of SURFACE_KINDS) {
     for (const { s: surf, at } of s[k]) {
-      if (ids[k].has(surf.id)) c.error("a3s.manifest.duplicate_surface", `Duplicate ${KIND_LABEL[k]} surface ID '${surf.id}'.`, at);
+      if (ids[k].has(surf.id))
+        c.error("a3s.manifest.duplicate_surface", `Duplicate ${KIND_LABEL[k]} surface ID '${surf.id}'.`, at);
       ids[k].add(surf.id);
     }
   }
-  const missing = (owner: string, verb: string, what: string, kind: SurfaceKind, list: readonly string[], at: AclRange) => {
-    for (const x of list) if (!ids[kind].has(x)) c.error("a3s.manifest.unknown_reference", `${owner} ${verb} unknown ${what} '${x}'.`, at);
+  const missing = (
+    owner: string,
+    verb: string,
+    what: string,
+    kind: SurfaceKind,
+    list: readonly string[],
+    at: AclRange,
+  ) => {
+    for (const x of list)
+      if (!ids[kind].has(x)) c.error("a3s.manifest.unknown_reference", `${owner} ${verb} unknown ${what} '${x}'.`, at);
   };
   for (const { s: f, at } of s.flow) {
     missing(`Flow '${f.id}'`, "requires", "Tool", "tool", f.requiresTools, at);
@@ -899,6 +1176,13 @@ function crossSurface(c: Checker, s: Surfaces): void {
 
 /** Kinds present, in the order tool, mcp, okf, flow, skill, ui (`surface_kinds()`). */
 export function surfaceKinds(m: ExtensionManifest): SurfaceKind[] {
-  const present: Record<SurfaceKind, unknown[] | undefined> = { tool: m.tools, mcp: m.mcpServers, okf: m.okf, flow: m.flows, skill: m.skills, ui: m.ui };
+  const present: Record<SurfaceKind, unknown[] | undefined> = {
+    tool: m.tools,
+    mcp: m.mcpServers,
+    okf: m.okf,
+    flow: m.flows,
+    skill: m.skills,
+    ui: m.ui,
+  };
   return SURFACE_KINDS.filter((k) => (present[k]?.length ?? 0) > 0);
 }

@@ -47,7 +47,13 @@ export function limitsProblem(l: OkfLimits): ContractProblem | null {
     within(l.maxExpandedBytes, 512 * 1024 * 1024) &&
     within(l.maxDocumentBytes, Math.min(l.maxExpandedBytes, 8 * 1024 * 1024)) &&
     within(l.maxLinksPerDocument, 16384);
-  return ok ? null : { field: "limits", code: "use.okf.contract_invalid", message: "The OKF bundle limits are outside the supported bounds." };
+  return ok
+    ? null
+    : {
+        field: "limits",
+        code: "use.okf.contract_invalid",
+        message: "The OKF bundle limits are outside the supported bounds.",
+      };
 }
 
 /** OKF canonical bundle-relative path: no empty/`.`/`..` segments, no `\`, no controls, ≤1024 bytes. */
@@ -62,7 +68,11 @@ export function validateOkfContract(c: OkfBundleContract): ContractProblem | nul
   const limits = limitsProblem(c.limits);
   if (limits !== null) return limits;
   if (!isCanonicalOkfPath(c.root)) {
-    return { field: "root", code: "use.okf.path_escape", message: `The OKF bundle root '${c.root}' is not a canonical bundle-relative path.` };
+    return {
+      field: "root",
+      code: "use.okf.path_escape",
+      message: `The OKF bundle root '${c.root}' is not a canonical bundle-relative path.`,
+    };
   }
   const l = c.limits;
   const evidenceOk =
@@ -73,5 +83,7 @@ export function validateOkfContract(c: OkfBundleContract): ContractProblem | nul
     c.conceptCount <= l.maxConcepts &&
     c.expandedBytes >= 1 &&
     c.expandedBytes <= l.maxExpandedBytes;
-  return evidenceOk ? null : { field: "evidence", code: "use.okf.contract_invalid", message: "The OKF bundle evidence is invalid." };
+  return evidenceOk
+    ? null
+    : { field: "evidence", code: "use.okf.contract_invalid", message: "The OKF bundle evidence is invalid." };
 }

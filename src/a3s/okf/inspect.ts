@@ -20,7 +20,12 @@ import { byteCompare } from "../manifest/schema.js";
 import { expandedDigest, OKF_DOMAIN, type DigestFile } from "../package/digest.js";
 import { isCanonicalOkfPath, limitsProblem, type OkfBundleContract, type OkfLimits } from "./contract.js";
 
-export type OkfErrorCode = "use.okf.bundle_invalid" | "use.okf.path_escape" | "use.okf.limit_exceeded" | "use.okf.contract_invalid" | "use.okf.contract_mismatch";
+export type OkfErrorCode =
+  | "use.okf.bundle_invalid"
+  | "use.okf.path_escape"
+  | "use.okf.limit_exceeded"
+  | "use.okf.contract_invalid"
+  | "use.okf.contract_mismatch";
 
 export interface OkfError {
   code: OkfErrorCode;
@@ -66,7 +71,9 @@ export interface OkfInspection {
   diagnostics: OkfDiagnostic[];
 }
 
-export type OkfResult = { ok: true; inspection: OkfInspection; locations?: OkfDiagnosticLocation[] } | { ok: false; errors: OkfError[] };
+export type OkfResult =
+  | { ok: true; inspection: OkfInspection; locations?: OkfDiagnosticLocation[] }
+  | { ok: false; errors: OkfError[] };
 
 export const OKF_FORMAT_VERSION = "0.2";
 const LIMIT_MESSAGE = "The OKF bundle exceeds its declared conformance limits.";
@@ -77,7 +84,16 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
 // ---------------------------------------------------------------------------------------------
 // Markdown
 
-function wikilinkRule(state: { src: string; pos: number; posMax: number; silent?: boolean; push(type: string, tag: string, nesting: number): Token }, silent: boolean): boolean {
+function wikilinkRule(
+  state: {
+    src: string;
+    pos: number;
+    posMax: number;
+    silent?: boolean;
+    push(type: string, tag: string, nesting: number): Token;
+  },
+  silent: boolean,
+): boolean {
   const { src, pos } = state;
   if (src.charCodeAt(pos) !== 0x5b || src.charCodeAt(pos + 1) !== 0x5b) return false;
   const m = /^\[\[([^[\]\n|]+)(?:\|([^[\]\n]*))?\]\]/.exec(src.slice(pos, state.posMax));
@@ -193,8 +209,20 @@ export function splitFrontmatter(text: string): Frontmatter {
       const body = lines.slice(i + 1).join("");
       // The YAML parser is neither linear nor flat on adversarial input (deep flow collections):
       // bound what reaches it.
-      if (yamlText.length > MAX_FRONTMATTER_CHARS) return { error: "invalid", detail: `YAML frontmatter is larger than ${MAX_FRONTMATTER_CHARS} characters`, line: 2, column: 1 };
-      if (flowDepth(yamlText) > MAX_FRONTMATTER_DEPTH) return { error: "invalid", detail: `YAML frontmatter nests deeper than ${MAX_FRONTMATTER_DEPTH} levels`, line: 2, column: 1 };
+      if (yamlText.length > MAX_FRONTMATTER_CHARS)
+        return {
+          error: "invalid",
+          detail: `YAML frontmatter is larger than ${MAX_FRONTMATTER_CHARS} characters`,
+          line: 2,
+          column: 1,
+        };
+      if (flowDepth(yamlText) > MAX_FRONTMATTER_DEPTH)
+        return {
+          error: "invalid",
+          detail: `YAML frontmatter nests deeper than ${MAX_FRONTMATTER_DEPTH} levels`,
+          line: 2,
+          column: 1,
+        };
       const doc = parseDocument(yamlText, { version: "1.2", schema: "core", uniqueKeys: true, prettyErrors: false });
       if (doc.errors.length > 0) {
         const e = doc.errors[0]!;
@@ -213,7 +241,8 @@ export function splitFrontmatter(text: string): Frontmatter {
   return { error: "unterminated" };
 }
 
-const isMapping = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Map);
+const isMapping = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Map);
 
 // ---------------------------------------------------------------------------------------------
 // References
@@ -244,8 +273,12 @@ function resolveReference(doc: string, raw: string, scopeDescriptorAllowed: bool
   const t = raw.trim();
   if (t === "" || t.startsWith("#") || t.startsWith("//")) return { kind: "ignored" };
   // The reference's sentences name only the document; the target goes in `detail`.
-  const fail = (code: OkfErrorCode, message: string, why: string): RefOutcome => ({ kind: "error", error: { code, path: doc, message, detail: `'${t}' ${why}` } });
-  const unsafe = (why: string) => fail("use.okf.path_escape", `OKF document '${doc}' contains an unsafe path reference.`, why);
+  const fail = (code: OkfErrorCode, message: string, why: string): RefOutcome => ({
+    kind: "error",
+    error: { code, path: doc, message, detail: `'${t}' ${why}` },
+  });
+  const unsafe = (why: string) =>
+    fail("use.okf.path_escape", `OKF document '${doc}' contains an unsafe path reference.`, why);
   if (t.includes("\\")) return unsafe("contains a backslash");
   if (CONTROL.test(t)) return unsafe("contains a control character");
   let url: URL | null = null;
@@ -257,7 +290,11 @@ function resolveReference(doc: string, raw: string, scopeDescriptorAllowed: bool
   if (url !== null) {
     const scheme = url.protocol.replace(/:$/, "");
     if (scheme === "data" || scheme === "file" || scheme === "javascript") {
-      return fail("use.okf.bundle_invalid", `OKF document '${doc}' contains unsafe URI scheme '${scheme}'.`, "is not a bundle path or a safe URL");
+      return fail(
+        "use.okf.bundle_invalid",
+        `OKF document '${doc}' contains unsafe URI scheme '${scheme}'.`,
+        "is not a bundle path or a safe URL",
+      );
     }
     return { kind: "ignored" };
   }
@@ -265,20 +302,35 @@ function resolveReference(doc: string, raw: string, scopeDescriptorAllowed: bool
   const cut = t.split(/[?#]/, 1)[0]!;
   if (cut === "") return { kind: "ignored" };
   const decoded = percentDecode(cut);
-  if (decoded === null) return fail("use.okf.path_escape", `OKF document '${doc}' contains a non-UTF-8 path reference.`, "percent-decodes to bytes that are not UTF-8");
+  if (decoded === null)
+    return fail(
+      "use.okf.path_escape",
+      `OKF document '${doc}' contains a non-UTF-8 path reference.`,
+      "percent-decodes to bytes that are not UTF-8",
+    );
   if (decoded.includes("\\")) return unsafe("decodes to a backslash");
   if (CONTROL.test(decoded)) return unsafe("decodes to a control character");
   const stack = decoded.startsWith("/") ? [] : doc.split("/").slice(0, -1);
   for (const seg of decoded.split("/")) {
     if (seg === "" || seg === ".") continue;
     if (seg === "..") {
-      if (stack.length === 0) return fail("use.okf.path_escape", `OKF document '${doc}' contains a reference outside the bundle.`, "leaves the bundle root");
+      if (stack.length === 0)
+        return fail(
+          "use.okf.path_escape",
+          `OKF document '${doc}' contains a reference outside the bundle.`,
+          "leaves the bundle root",
+        );
       stack.pop();
     } else stack.push(seg);
   }
   if (decoded.endsWith("/") || stack.length === 0) stack.push("index.md");
   const resolved = stack.join("/");
-  if (utf8Length(resolved) > 1024) return fail("use.okf.path_escape", `OKF document '${doc}' contains an oversized path reference.`, "resolves to a path longer than 1024 bytes");
+  if (utf8Length(resolved) > 1024)
+    return fail(
+      "use.okf.path_escape",
+      `OKF document '${doc}' contains an oversized path reference.`,
+      "resolves to a path longer than 1024 bytes",
+    );
   return { kind: "target", path: resolved };
 }
 
@@ -295,15 +347,23 @@ interface Reference {
 
 /** References of one document in the reference's order: Markdown, then frontmatter fields. */
 function collectReferences(fm: unknown, facts: MdFacts): Reference[] {
-  const out: Reference[] = facts.destinations.map((d, i) => ({ target: d, scope: false, bodyLine: facts.destinationLines[i]! }));
+  const out: Reference[] = facts.destinations.map((d, i) => ({
+    target: d,
+    scope: false,
+    bodyLine: facts.destinationLines[i]!,
+  }));
   if (!isMapping(fm)) return out;
-  for (const k of ["resource", "computation"]) if (typeof fm[k] === "string") out.push({ target: fm[k] as string, scope: false, key: k });
+  for (const k of ["resource", "computation"])
+    if (typeof fm[k] === "string") out.push({ target: fm[k] as string, scope: false, key: k });
   for (const k of ["executor", "attester"]) {
     const v = fm[k];
     if (isMapping(v) && typeof v["resource"] === "string") out.push({ target: v["resource"], scope: false, key: k });
   }
   const sources = fm["sources"];
-  if (Array.isArray(sources)) for (const s of sources) if (isMapping(s) && typeof s["resource"] === "string") out.push({ target: s["resource"], scope: true, key: "sources" });
+  if (Array.isArray(sources))
+    for (const s of sources)
+      if (isMapping(s) && typeof s["resource"] === "string")
+        out.push({ target: s["resource"], scope: true, key: "sources" });
   return out;
 }
 
@@ -322,7 +382,9 @@ function isDate(s: string): boolean {
   if (m === null) return false;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
   if (mo < 1 || mo > 12 || d < 1) return false;
-  const days = [31, y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo - 1]!;
+  const days = [31, y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][
+    mo - 1
+  ]!;
   return d <= days;
 }
 
@@ -336,11 +398,32 @@ export function inspectOkfBundleFiles(files: readonly DigestFile[], limits: OkfL
   const seen = new Set<string>();
   let expanded = 0;
   for (const f of files) {
-    if (!isCanonicalOkfPath(f.path)) return { ok: false, errors: [{ code: "use.okf.path_escape", path: f.path, message: `The OKF bundle file '${f.path}' is not a canonical bundle-relative path.` }] };
-    if (seen.has(f.path)) return { ok: false, errors: [{ code: "use.okf.bundle_invalid", path: f.path, message: `OKF bundle file '${f.path}' is declared more than once.` }] };
+    if (!isCanonicalOkfPath(f.path))
+      return {
+        ok: false,
+        errors: [
+          {
+            code: "use.okf.path_escape",
+            path: f.path,
+            message: `The OKF bundle file '${f.path}' is not a canonical bundle-relative path.`,
+          },
+        ],
+      };
+    if (seen.has(f.path))
+      return {
+        ok: false,
+        errors: [
+          {
+            code: "use.okf.bundle_invalid",
+            path: f.path,
+            message: `OKF bundle file '${f.path}' is declared more than once.`,
+          },
+        ],
+      };
     seen.add(f.path);
     expanded += f.bytes.length;
-    if (expanded > limits.maxExpandedBytes || seen.size > limits.maxFiles) return { ok: false, errors: [{ code: "use.okf.limit_exceeded", path: f.path, message: LIMIT_MESSAGE }] };
+    if (expanded > limits.maxExpandedBytes || seen.size > limits.maxFiles)
+      return { ok: false, errors: [{ code: "use.okf.limit_exceeded", path: f.path, message: LIMIT_MESSAGE }] };
   }
   const errors: OkfError[] = [];
   const concepts: OkfConcept[] = [];
@@ -352,7 +435,12 @@ export function inspectOkfBundleFiles(files: readonly DigestFile[], limits: OkfL
     if (!f.path.endsWith(".md")) continue;
     const p = f.path;
     if (f.bytes.length > limits.maxDocumentBytes) {
-      errors.push({ code: "use.okf.limit_exceeded", path: p, message: LIMIT_MESSAGE, detail: `'${p}' is ${f.bytes.length} bytes; maxDocumentBytes is ${limits.maxDocumentBytes}` });
+      errors.push({
+        code: "use.okf.limit_exceeded",
+        path: p,
+        message: LIMIT_MESSAGE,
+        detail: `'${p}' is ${f.bytes.length} bytes; maxDocumentBytes is ${limits.maxDocumentBytes}`,
+      });
       break; // a limit is fatal
     }
     let text: string;
@@ -360,17 +448,44 @@ export function inspectOkfBundleFiles(files: readonly DigestFile[], limits: OkfL
       text = utf8.decode(f.bytes);
     } catch {
       const bad = firstInvalidUtf8Offset(f.bytes);
-      errors.push({ code: "use.okf.bundle_invalid", path: p, message: `OKF Markdown document '${p}' must be UTF-8: ${rustUtf8ErrorText(f.bytes, bad)}`, at: positionOfByte(f.bytes, bad) });
+      errors.push({
+        code: "use.okf.bundle_invalid",
+        path: p,
+        message: `OKF Markdown document '${p}' must be UTF-8: ${rustUtf8ErrorText(f.bytes, bad)}`,
+        at: positionOfByte(f.bytes, bad),
+      });
       continue;
     }
     const positions = new TextPositions(text);
     const fm = splitFrontmatter(text);
     if ("error" in fm) {
-      if (fm.error === "unterminated") errors.push({ code: "use.okf.bundle_invalid", path: p, message: `OKF document '${p}' has an unterminated YAML frontmatter block.`, at: START, detail: "no closing '---' line" });
+      if (fm.error === "unterminated")
+        errors.push({
+          code: "use.okf.bundle_invalid",
+          path: p,
+          message: `OKF document '${p}' has an unterminated YAML frontmatter block.`,
+          at: START,
+          detail: "no closing '---' line",
+        });
       else {
         const lineStart = positions.lineStart(fm.line);
-        const at = positions.at(lineStart + [...text.slice(lineStart, text.indexOf("\n", lineStart) === -1 ? text.length : text.indexOf("\n", lineStart))].slice(0, fm.column - 1).join("").length);
-        errors.push({ code: "use.okf.bundle_invalid", path: p, message: `OKF document '${p}' has invalid YAML frontmatter: ${fm.detail}`, at });
+        const at = positions.at(
+          lineStart +
+            [
+              ...text.slice(
+                lineStart,
+                text.indexOf("\n", lineStart) === -1 ? text.length : text.indexOf("\n", lineStart),
+              ),
+            ]
+              .slice(0, fm.column - 1)
+              .join("").length,
+        );
+        errors.push({
+          code: "use.okf.bundle_invalid",
+          path: p,
+          message: `OKF document '${p}' has invalid YAML frontmatter: ${fm.detail}`,
+          at,
+        });
       }
       continue;
     }
@@ -389,8 +504,13 @@ export function inspectOkfBundleFiles(files: readonly DigestFile[], limits: OkfL
     };
     let concept: OkfConcept | null = null;
     const bad = (message: string, at: Position = START, detail?: string) =>
-      errors.push(detail === undefined ? { code: "use.okf.bundle_invalid", path: p, message, at } : { code: "use.okf.bundle_invalid", path: p, message, at, detail });
-    const notMapping = () => bad(`OKF document '${p}' frontmatter must be a YAML mapping.`, positions.at(positions.lineStart(2)));
+      errors.push(
+        detail === undefined
+          ? { code: "use.okf.bundle_invalid", path: p, message, at }
+          : { code: "use.okf.bundle_invalid", path: p, message, at, detail },
+      );
+    const notMapping = () =>
+      bad(`OKF document '${p}' frontmatter must be a YAML mapping.`, positions.at(positions.lineStart(2)));
     if (name === "index.md") {
       if (fm.present) {
         if (p !== "index.md") {
@@ -404,7 +524,11 @@ export function inspectOkfBundleFiles(files: readonly DigestFile[], limits: OkfL
         }
         const extra = Object.keys(v).find((k) => k !== "okf_version");
         if (extra !== undefined) {
-          bad("The bundle-root index.md frontmatter may contain only okf_version.", keyAt(extra), `unexpected key '${extra}'`);
+          bad(
+            "The bundle-root index.md frontmatter may contain only okf_version.",
+            keyAt(extra),
+            `unexpected key '${extra}'`,
+          );
           continue;
         }
         if (typeof v["okf_version"] !== "string") {
@@ -412,7 +536,10 @@ export function inspectOkfBundleFiles(files: readonly DigestFile[], limits: OkfL
           continue;
         }
         if (v["okf_version"] !== OKF_FORMAT_VERSION) {
-          bad(`The bundle-root okf_version '${v["okf_version"]}' does not match the declared format version '${OKF_FORMAT_VERSION}'.`, keyAt("okf_version"));
+          bad(
+            `The bundle-root okf_version '${v["okf_version"]}' does not match the declared format version '${OKF_FORMAT_VERSION}'.`,
+            keyAt("okf_version"),
+          );
           continue;
         }
       }
@@ -431,7 +558,13 @@ export function inspectOkfBundleFiles(files: readonly DigestFile[], limits: OkfL
         continue;
       }
       const type = fmValue["type"];
-      if (typeof type !== "string" || type === "" || type !== type.trim() || utf8Length(type) > 256 || CONTROL.test(type)) {
+      if (
+        typeof type !== "string" ||
+        type === "" ||
+        type !== type.trim() ||
+        utf8Length(type) > 256 ||
+        CONTROL.test(type)
+      ) {
         bad(`OKF concept '${p}' requires a non-empty string type.`, "type" in fmValue ? keyAt("type") : START);
         continue;
       }
@@ -443,13 +576,23 @@ export function inspectOkfBundleFiles(files: readonly DigestFile[], limits: OkfL
       let wrong = facts.h2.findIndex((h) => !isDate(h));
       for (let i = 1; wrong < 0 && i < facts.h2.length; i++) if (!(facts.h2[i - 1]! > facts.h2[i]!)) wrong = i;
       if (wrong >= 0) {
-        bad(`OKF log '${p}' requires unique ISO 8601 date headings in newest-first order.`, bodyLineAt(facts.h2Lines[wrong]!), `heading '${facts.h2[wrong]}'`);
+        bad(
+          `OKF log '${p}' requires unique ISO 8601 date headings in newest-first order.`,
+          bodyLineAt(facts.h2Lines[wrong]!),
+          `heading '${facts.h2[wrong]}'`,
+        );
         continue;
       }
     }
     const refs = collectReferences(fmValue, facts);
     if (refs.length > limits.maxLinksPerDocument) {
-      errors.push({ code: "use.okf.limit_exceeded", path: p, message: LIMIT_MESSAGE, at: START, detail: `'${p}' has ${refs.length} references; maxLinksPerDocument is ${limits.maxLinksPerDocument}` });
+      errors.push({
+        code: "use.okf.limit_exceeded",
+        path: p,
+        message: LIMIT_MESSAGE,
+        at: START,
+        detail: `'${p}' has ${refs.length} references; maxLinksPerDocument is ${limits.maxLinksPerDocument}`,
+      });
       break;
     }
     // Where a reference was written: its destination text inside its block when it is found there
@@ -478,7 +621,12 @@ export function inspectOkfBundleFiles(files: readonly DigestFile[], limits: OkfL
     }
     if (refError) continue;
     for (const [target, at] of dangling) {
-      diagnostics.push({ code: "dangling-link", path: p, target, message: `OKF document '${p}' references missing bundle target '${target}'.` });
+      diagnostics.push({
+        code: "dangling-link",
+        path: p,
+        target,
+        message: `OKF document '${p}' references missing bundle target '${target}'.`,
+      });
       locations.push({ path: p, target, at });
     }
     if (concept !== null) {
@@ -487,10 +635,19 @@ export function inspectOkfBundleFiles(files: readonly DigestFile[], limits: OkfL
     }
   }
   if (errors.length > 0) return { ok: false, errors };
-  if (concepts.length === 0) return { ok: false, errors: [{ code: "use.okf.bundle_invalid", message: "An OKF bundle must contain at least one concept document." }] };
-  if (concepts.length > limits.maxConcepts) return { ok: false, errors: [{ code: "use.okf.limit_exceeded", message: LIMIT_MESSAGE }] };
+  if (concepts.length === 0)
+    return {
+      ok: false,
+      errors: [
+        { code: "use.okf.bundle_invalid", message: "An OKF bundle must contain at least one concept document." },
+      ],
+    };
+  if (concepts.length > limits.maxConcepts)
+    return { ok: false, errors: [{ code: "use.okf.limit_exceeded", message: LIMIT_MESSAGE }] };
   concepts.sort((a, b) => byteCompare(a.path, b.path));
-  diagnostics.sort((a, b) => byteCompare(a.path, b.path) || byteCompare(a.target, b.target) || byteCompare(a.code, b.code));
+  diagnostics.sort(
+    (a, b) => byteCompare(a.path, b.path) || byteCompare(a.target, b.target) || byteCompare(a.code, b.code),
+  );
   locations.sort((a, b) => byteCompare(a.path, b.path) || byteCompare(a.target, b.target)); // index-aligned with diagnostics
   return {
     ok: true,

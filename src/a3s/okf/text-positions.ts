@@ -33,7 +33,8 @@ export class TextPositions {
         i++;
         continue;
       }
-      const pair = c >= 0xd800 && c <= 0xdbff && i + 1 < this.text.length && (this.text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+      const pair =
+        c >= 0xd800 && c <= 0xdbff && i + 1 < this.text.length && (this.text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
       byte += c < 0x80 ? 1 : c < 0x800 ? 2 : pair ? 4 : 3;
       i += pair ? 2 : 1;
       column++;
@@ -80,7 +81,8 @@ export function rustUtf8ErrorText(b: Uint8Array, validUpTo: number): string {
   for (let k = 1; k <= need; k++) {
     const d = b[validUpTo + k];
     if (d === undefined) return `incomplete utf-8 byte sequence from index ${validUpTo}`;
-    if (d < (k === 1 ? lo : 0x80) || d > (k === 1 ? hi : 0xbf)) return `invalid utf-8 sequence of ${k} bytes from index ${validUpTo}`;
+    if (d < (k === 1 ? lo : 0x80) || d > (k === 1 ? hi : 0xbf))
+      return `invalid utf-8 sequence of ${k} bytes from index ${validUpTo}`;
   }
   return `invalid utf-8 sequence of 1 bytes from index ${validUpTo}`;
 }

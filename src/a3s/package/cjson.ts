@@ -26,9 +26,12 @@ export class CJsonError extends Error {
 
 const enc = new TextEncoder();
 
-
 function writeString(s: string, out: string[]): void {
-  out.push('"', s.normalize("NFC").replace(/["\\]/g, (c) => `\\${c}`), '"');
+  out.push(
+    '"',
+    s.normalize("NFC").replace(/["\\]/g, (c) => `\\${c}`),
+    '"',
+  );
 }
 
 function write(v: unknown, out: string[], depth: number): void {
@@ -50,8 +53,12 @@ function write(v: unknown, out: string[], depth: number): void {
     out.push("]");
   } else if (typeof v === "object") {
     const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined);
-    const keyed = entries.map(([k, x]) => [k.normalize("NFC"), x] as const).sort((a, b) => compareCodePoints(a[0], b[0]));
-    for (let i = 1; i < keyed.length; i++) if (keyed[i - 1]![0] === keyed[i]![0]) throw new CJsonError(`duplicate key '${keyed[i]![0]}' after normalisation`);
+    const keyed = entries
+      .map(([k, x]) => [k.normalize("NFC"), x] as const)
+      .sort((a, b) => compareCodePoints(a[0], b[0]));
+    for (let i = 1; i < keyed.length; i++)
+      if (keyed[i - 1]![0] === keyed[i]![0])
+        throw new CJsonError(`duplicate key '${keyed[i]![0]}' after normalisation`);
     out.push("{");
     keyed.forEach(([k, x], i) => {
       if (i > 0) out.push(",");

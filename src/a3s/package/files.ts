@@ -38,40 +38,89 @@ export async function scanPackage(fs: PackageFs, root: string): Promise<PackageS
     try {
       names = await fs.readdir(rel === "" ? root : joinPath(root, rel));
     } catch (e) {
-      diagnostics.push(diagnostic("a3s.package.io", `cannot list '${rel || "."}': ${e instanceof Error ? e.message : String(e)}`, { file: rel || "." }));
+      diagnostics.push(
+        diagnostic("a3s.package.io", `cannot list '${rel || "."}': ${e instanceof Error ? e.message : String(e)}`, {
+          file: rel || ".",
+        }),
+      );
       continue;
     }
     names.sort();
     for (const name of names) {
       const childRel = rel === "" ? name : `${rel}/${name}`;
       if (isUndecodableName(name)) {
-        diagnostics.push(diagnostic("a3s.package.non_utf8_name", undecodableNameMessage(childRel), { file: displayName(childRel), hint: UNDECODABLE_NAME_HINT }));
+        diagnostics.push(
+          diagnostic("a3s.package.non_utf8_name", undecodableNameMessage(childRel), {
+            file: displayName(childRel),
+            hint: UNDECODABLE_NAME_HINT,
+          }),
+        );
       }
       const st = await fs.lstat(joinPath(root, childRel));
       if (st === null) continue;
       entries++;
       if (entries > MAX_PACKAGE_ENTRIES) {
-        diagnostics.push(diagnostic("a3s.package.too_large", referenceMessage("use.extension.package_too_large", `The cognitive package exceeds ${MAX_PACKAGE_ENTRIES} entries.`), { file: childRel }));
+        diagnostics.push(
+          diagnostic(
+            "a3s.package.too_large",
+            referenceMessage(
+              "use.extension.package_too_large",
+              `The cognitive package exceeds ${MAX_PACKAGE_ENTRIES} entries.`,
+            ),
+            { file: childRel },
+          ),
+        );
         tooLarge = true;
         break;
       }
       if (st.kind === "directory") {
         stack.push(childRel);
       } else if (st.kind === "symlink") {
-        diagnostics.push(diagnostic("a3s.package.symlink", referenceMessage("use.extension.package_symlink", `Cognitive packages cannot contain links: '${childRel}'.`), { file: childRel }));
+        diagnostics.push(
+          diagnostic(
+            "a3s.package.symlink",
+            referenceMessage(
+              "use.extension.package_symlink",
+              `Cognitive packages cannot contain links: '${childRel}'.`,
+            ),
+            { file: childRel },
+          ),
+        );
       } else if (st.kind !== "file") {
-        diagnostics.push(diagnostic("a3s.package.entry_invalid", referenceMessage("use.extension.package_entry_invalid", `Cognitive package entry '${childRel}' is not a regular file or directory.`), { file: childRel }));
+        diagnostics.push(
+          diagnostic(
+            "a3s.package.entry_invalid",
+            referenceMessage(
+              "use.extension.package_entry_invalid",
+              `Cognitive package entry '${childRel}' is not a regular file or directory.`,
+            ),
+            { file: childRel },
+          ),
+        );
       } else {
         bytes += st.size;
         if (bytes > MAX_PACKAGE_BYTES) {
-          diagnostics.push(diagnostic("a3s.package.too_large", referenceMessage("use.extension.package_too_large", `The cognitive package exceeds ${MAX_PACKAGE_BYTES} bytes.`), { file: childRel }));
+          diagnostics.push(
+            diagnostic(
+              "a3s.package.too_large",
+              referenceMessage(
+                "use.extension.package_too_large",
+                `The cognitive package exceeds ${MAX_PACKAGE_BYTES} bytes.`,
+              ),
+              { file: childRel },
+            ),
+          );
           tooLarge = true;
           break;
         }
         try {
           files.push({ path: childRel, bytes: await fs.readFile(joinPath(root, childRel), st.size + 1) });
         } catch (e) {
-          diagnostics.push(diagnostic("a3s.package.io", `cannot read '${childRel}': ${e instanceof FsError ? e.message : String(e)}`, { file: childRel }));
+          diagnostics.push(
+            diagnostic("a3s.package.io", `cannot read '${childRel}': ${e instanceof FsError ? e.message : String(e)}`, {
+              file: childRel,
+            }),
+          );
         }
       }
     }
@@ -115,7 +164,16 @@ function declaredFiles(m: ExtensionManifest): DeclaredFile[] {
     } else {
       out.push({ path: t.workload.service.release, what: `Tool '${t.id}' release` });
       if (t.workload.service.contract) {
-        out.push({ path: t.workload.service.contract, what: `Tool '${t.id}' contract`, content: { code: "use.extension.tool_contract_invalid", reason: "a3s.package.tool_contract", max: 4 * MIB, wording: "Tool Service API contracts must be bounded UTF-8" } });
+        out.push({
+          path: t.workload.service.contract,
+          what: `Tool '${t.id}' contract`,
+          content: {
+            code: "use.extension.tool_contract_invalid",
+            reason: "a3s.package.tool_contract",
+            max: 4 * MIB,
+            wording: "Tool Service API contracts must be bounded UTF-8",
+          },
+        });
       }
     }
   }
@@ -127,21 +185,52 @@ function declaredFiles(m: ExtensionManifest): DeclaredFile[] {
     );
   }
   for (const f of m.flows ?? []) {
-    out.push({ path: f.source, what: `Flow '${f.id}' source`, content: { code: "use.extension.flow_source_invalid", reason: "a3s.package.flow_source", max: 4 * MIB, wording: "Flow sources must be bounded UTF-8" } });
+    out.push({
+      path: f.source,
+      what: `Flow '${f.id}' source`,
+      content: {
+        code: "use.extension.flow_source_invalid",
+        reason: "a3s.package.flow_source",
+        max: 4 * MIB,
+        wording: "Flow sources must be bounded UTF-8",
+      },
+    });
   }
   for (const s of m.skills ?? []) {
-    out.push({ path: s.path, what: `Skill '${s.id}'`, content: { code: "use.extension.skill_invalid", reason: "a3s.package.skill", max: 2 * MIB, wording: "SKILL.md must be bounded UTF-8" } });
+    out.push({
+      path: s.path,
+      what: `Skill '${s.id}'`,
+      content: {
+        code: "use.extension.skill_invalid",
+        reason: "a3s.package.skill",
+        max: 2 * MIB,
+        wording: "SKILL.md must be bounded UTF-8",
+      },
+    });
   }
   for (const u of m.ui ?? []) {
     for (const p of [u.entry, ...u.styles, ...u.scripts]) {
-      out.push({ path: p, what: `UI '${u.id}' asset`, content: { code: "use.extension.ui_asset_invalid", reason: "a3s.package.ui_asset", max: 2 * MIB, wording: "UI assets must be bounded UTF-8" } });
+      out.push({
+        path: p,
+        what: `UI '${u.id}' asset`,
+        content: {
+          code: "use.extension.ui_asset_invalid",
+          reason: "a3s.package.ui_asset",
+          max: 2 * MIB,
+          wording: "UI assets must be bounded UTF-8",
+        },
+      });
     }
   }
   return out;
 }
 
 /** README and declared-file rules against the canonical package root. */
-export async function checkPackageFiles(fs: PackageFs, realRoot: string, manifest: ExtensionManifest | null): Promise<Diagnostic[]> {
+export async function checkPackageFiles(
+  fs: PackageFs,
+  realRoot: string,
+  manifest: ExtensionManifest | null,
+): Promise<Diagnostic[]> {
   const out: Diagnostic[] = [];
   const readme = await fs.lstat(joinPath(realRoot, "README.md"));
   let readmeProblem: string | null = null;
@@ -150,20 +239,51 @@ export async function checkPackageFiles(fs: PackageFs, realRoot: string, manifes
   else if (readme.size > 2 * MIB) readmeProblem = "README.md is larger than 2 MiB";
   else readmeProblem = boundedUtf8(await fs.readFile(joinPath(realRoot, "README.md"), 2 * MIB + 1), 2 * MIB);
   if (readmeProblem !== null) {
-    out.push(diagnostic("a3s.package.readme", referenceMessage("use.extension.readme_invalid", `Cognitive packages require a bounded UTF-8 README.md: ${readmeProblem}`), { file: "README.md" }));
+    out.push(
+      diagnostic(
+        "a3s.package.readme",
+        referenceMessage(
+          "use.extension.readme_invalid",
+          `Cognitive packages require a bounded UTF-8 README.md: ${readmeProblem}`,
+        ),
+        { file: "README.md" },
+      ),
+    );
   }
   if (manifest === null) return out;
   for (const f of declaredFiles(manifest)) {
     const lst = await fs.lstat(joinPath(realRoot, f.path));
     if (lst !== null && lst.kind === "symlink") {
-      out.push(diagnostic("a3s.package.symlink", referenceMessage("use.extension.package_symlink", `${f.what} path '${f.path}' is a link; declared files must be regular files.`), { file: f.path }));
+      out.push(
+        diagnostic(
+          "a3s.package.symlink",
+          referenceMessage(
+            "use.extension.package_symlink",
+            `${f.what} path '${f.path}' is a link; declared files must be regular files.`,
+          ),
+          { file: f.path },
+        ),
+      );
       continue;
     }
     const r = await resolveContainedFile(fs, realRoot, f.path);
     if (!r.ok) {
       const code = r.reason === "escape" ? "use.extension.path_escape" : "use.extension.surface_invalid";
-      const why = r.reason === "not_found" ? "does not exist" : r.reason === "escape" ? "resolves outside the package" : r.reason === "not_regular_file" ? "is not a regular file" : `cannot be read (${r.detail})`;
-      out.push(diagnostic(r.reason === "escape" ? "a3s.package.path_escape" : "a3s.package.declared_file", referenceMessage(code, `${f.what} path '${f.path}' ${why}.`), { file: f.path }));
+      const why =
+        r.reason === "not_found"
+          ? "does not exist"
+          : r.reason === "escape"
+            ? "resolves outside the package"
+            : r.reason === "not_regular_file"
+              ? "is not a regular file"
+              : `cannot be read (${r.detail})`;
+      out.push(
+        diagnostic(
+          r.reason === "escape" ? "a3s.package.path_escape" : "a3s.package.declared_file",
+          referenceMessage(code, `${f.what} path '${f.path}' ${why}.`),
+          { file: f.path },
+        ),
+      );
       continue;
     }
     if (f.executable === true && r.stat.executable === false) {
@@ -176,8 +296,18 @@ export async function checkPackageFiles(fs: PackageFs, realRoot: string, manifes
       );
     }
     if (f.content !== undefined) {
-      const problem = r.stat.size > f.content.max ? `the file is larger than ${f.content.max} bytes` : boundedUtf8(await fs.readFile(r.realPath, f.content.max + 1), f.content.max);
-      if (problem !== null) out.push(diagnostic(f.content.reason, referenceMessage(f.content.code, `${f.content.wording}: '${f.path}': ${problem}`), { file: f.path }));
+      const problem =
+        r.stat.size > f.content.max
+          ? `the file is larger than ${f.content.max} bytes`
+          : boundedUtf8(await fs.readFile(r.realPath, f.content.max + 1), f.content.max);
+      if (problem !== null)
+        out.push(
+          diagnostic(
+            f.content.reason,
+            referenceMessage(f.content.code, `${f.content.wording}: '${f.path}': ${problem}`),
+            { file: f.path },
+          ),
+        );
     }
   }
   return out;

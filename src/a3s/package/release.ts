@@ -28,7 +28,11 @@ interface Expect {
 
 const obj = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
 
-export async function checkReleaseDescriptors(fs: PackageFs, realRoot: string, m: ExtensionManifest): Promise<Diagnostic[]> {
+export async function checkReleaseDescriptors(
+  fs: PackageFs,
+  realRoot: string,
+  m: ExtensionManifest,
+): Promise<Diagnostic[]> {
   const expects: Expect[] = [];
   for (const t of m.tools ?? []) {
     const w = t.workload;
@@ -42,8 +46,11 @@ export async function checkReleaseDescriptors(fs: PackageFs, realRoot: string, m
           schema: "a3s.use.tool-release.v1",
           check: async (d) => {
             const wl = d["workload"];
-            if (d["kind"] !== "tool" || !obj(wl) || wl["class"] !== "task") return "it must describe a Tool Task workload";
-            return wl["timeoutMs"] === timeout ? null : `its workload.timeoutMs ${String(wl["timeoutMs"])} differs from the manifest's timeout_ms ${timeout}`;
+            if (d["kind"] !== "tool" || !obj(wl) || wl["class"] !== "task")
+              return "it must describe a Tool Task workload";
+            return wl["timeoutMs"] === timeout
+              ? null
+              : `its workload.timeoutMs ${String(wl["timeoutMs"])} differs from the manifest's timeout_ms ${timeout}`;
           },
         });
       }
@@ -55,13 +62,16 @@ export async function checkReleaseDescriptors(fs: PackageFs, realRoot: string, m
         schema: "a3s.use.tool-release.v1",
         check: async (d) => {
           const wl = d["workload"];
-          if (d["kind"] !== "tool" || !obj(wl) || wl["class"] !== "service") return "it must describe a Tool Service workload";
-          if (wl["basePath"] !== svc.basePath) return `its workload.basePath ${JSON.stringify(wl["basePath"])} differs from the manifest's base_path '${svc.basePath}'`;
+          if (d["kind"] !== "tool" || !obj(wl) || wl["class"] !== "service")
+            return "it must describe a Tool Service workload";
+          if (wl["basePath"] !== svc.basePath)
+            return `its workload.basePath ${JSON.stringify(wl["basePath"])} differs from the manifest's base_path '${svc.basePath}'`;
           if (svc.contract !== undefined) {
             const c = await resolveContainedFile(fs, realRoot, svc.contract);
             if (c.ok && c.stat.size <= MAX_CONTRACT) {
               const digest = rawDigest(await fs.readFile(c.realPath, MAX_CONTRACT + 1));
-              if (wl["apiContractDigest"] !== digest) return `its workload.apiContractDigest does not equal ${digest}, the digest of '${svc.contract}'`;
+              if (wl["apiContractDigest"] !== digest)
+                return `its workload.apiContractDigest does not equal ${digest}, the digest of '${svc.contract}'`;
             }
           }
           return null;
@@ -88,14 +98,25 @@ export async function checkReleaseDescriptors(fs: PackageFs, realRoot: string, m
     const r = await resolveContainedFile(fs, realRoot, e.path);
     if (!r.ok) continue; // missing or escaping files are reported by the declared-file checks
     const bad = (why: string) =>
-      out.push(diagnostic("a3s.package.release_descriptor", referenceMessage("use.extension.release_descriptor_invalid", `${e.what} release descriptor '${e.path}' is invalid: ${why}.`), { file: e.path }));
+      out.push(
+        diagnostic(
+          "a3s.package.release_descriptor",
+          referenceMessage(
+            "use.extension.release_descriptor_invalid",
+            `${e.what} release descriptor '${e.path}' is invalid: ${why}.`,
+          ),
+          { file: e.path },
+        ),
+      );
     if (r.stat.size < 1 || r.stat.size > MAX_DESCRIPTOR) {
       bad(`its size must be 1 B to 256 KiB`);
       continue;
     }
     let d: unknown;
     try {
-      d = parseStrictJson(new TextDecoder("utf-8", { fatal: true }).decode(await fs.readFile(r.realPath, MAX_DESCRIPTOR + 1)));
+      d = parseStrictJson(
+        new TextDecoder("utf-8", { fatal: true }).decode(await fs.readFile(r.realPath, MAX_DESCRIPTOR + 1)),
+      );
     } catch (err) {
       bad(`it is not UTF-8 JSON (${err instanceof Error ? err.message : String(err)})`);
       continue;

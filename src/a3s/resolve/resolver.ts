@@ -14,7 +14,14 @@ export const MAX_ATTEMPTS = 65_536;
 export const MAX_PACKAGES = 512;
 export const MAX_CONSTRAINED_IDS = 511;
 
-export type FailureKind = "missing" | "incompatible" | "registry_ambiguous" | "conflict" | "cycle" | "limit" | "invalid";
+export type FailureKind =
+  | "missing"
+  | "incompatible"
+  | "registry_ambiguous"
+  | "conflict"
+  | "cycle"
+  | "limit"
+  | "invalid";
 
 export interface ResolutionFailure {
   kind: FailureKind;
@@ -29,19 +36,52 @@ export function failure(kind: FailureKind, packageId?: string, detail?: string):
   const id = packageId ?? "";
   switch (kind) {
     case "missing":
-      return { kind, packageId, referenceCode: "use.plugin.package_dependency_missing", message: `No verified candidate exists for required cognitive package '${id}'.` };
+      return {
+        kind,
+        packageId,
+        referenceCode: "use.plugin.package_dependency_missing",
+        message: `No verified candidate exists for required cognitive package '${id}'.`,
+      };
     case "incompatible":
-      return { kind, packageId, referenceCode: "use.plugin.package_dependency_incompatible", message: `No verified release of cognitive package '${id}' is compatible with the selected host.` };
+      return {
+        kind,
+        packageId,
+        referenceCode: "use.plugin.package_dependency_incompatible",
+        message: `No verified release of cognitive package '${id}' is compatible with the selected host.`,
+      };
     case "registry_ambiguous":
-      return { kind, packageId, referenceCode: "use.plugin.package_registry_ambiguous", message: `Required cognitive package '${id}' is present in more than one registry.` };
+      return {
+        kind,
+        packageId,
+        referenceCode: "use.plugin.package_registry_ambiguous",
+        message: `Required cognitive package '${id}' is present in more than one registry.`,
+      };
     case "conflict":
-      return { kind, packageId, referenceCode: "use.plugin.package_dependency_conflict", message: `No version of cognitive package '${id}' satisfies the complete dependency constraint set.` };
+      return {
+        kind,
+        packageId,
+        referenceCode: "use.plugin.package_dependency_conflict",
+        message: `No version of cognitive package '${id}' satisfies the complete dependency constraint set.`,
+      };
     case "cycle":
-      return { kind, referenceCode: "use.plugin.package_dependency_cycle", message: "The cognitive-package dependency graph contains a cycle." };
+      return {
+        kind,
+        referenceCode: "use.plugin.package_dependency_cycle",
+        message: "The cognitive-package dependency graph contains a cycle.",
+      };
     case "limit":
-      return { kind, referenceCode: "use.plugin.package_resolution_limit", message: "Cognitive-package resolution exceeded its package or search-attempt bound." };
+      return {
+        kind,
+        referenceCode: "use.plugin.package_resolution_limit",
+        message: "Cognitive-package resolution exceeded its package or search-attempt bound.",
+      };
     case "invalid":
-      return { kind, packageId, referenceCode: "use.plugin.package_resolution_invalid", message: detail ?? "The cognitive-package resolution input is invalid." };
+      return {
+        kind,
+        packageId,
+        referenceCode: "use.plugin.package_resolution_invalid",
+        message: detail ?? "The cognitive-package resolution input is invalid.",
+      };
   }
 }
 
@@ -84,13 +124,22 @@ function hasCycle(selected: Map<string, VerifiedRecord>): boolean {
   return [...selected.keys()].some((id) => visit(id));
 }
 
-export function resolve(host: Host, root: VerifiedRecord, candidates: readonly VerifiedRecord[]): Resolution | ResolutionFailure {
+export function resolve(
+  host: Host,
+  root: VerifiedRecord,
+  candidates: readonly VerifiedRecord[],
+): Resolution | ResolutionFailure {
   const hp = hostProblem(host);
   if (hp !== null) return failure("invalid", undefined, `The selected host is invalid: ${hp}.`);
   if (candidates.length > MAX_CANDIDATES) return failure("limit");
   const seen = new Set<string>();
   for (const c of candidates) {
-    if (seen.has(c.verifiedDigest)) return failure("invalid", c.packageId, `Verified catalog record '${c.verifiedDigest}' for '${c.packageId}' is supplied more than once.`);
+    if (seen.has(c.verifiedDigest))
+      return failure(
+        "invalid",
+        c.packageId,
+        `Verified catalog record '${c.verifiedDigest}' for '${c.packageId}' is supplied more than once.`,
+      );
     seen.add(c.verifiedDigest);
   }
   if (!hostCompatible(root, host) || root.withdrawn) return failure("incompatible", root.packageId);
@@ -104,7 +153,8 @@ export function resolve(host: Host, root: VerifiedRecord, candidates: readonly V
     attempts++;
     if (attempts > MAX_ATTEMPTS || selected.size > MAX_PACKAGES) throw new LimitAbort();
     const constraints = new Map<string, VersionReq[]>();
-    for (const s of selected.values()) for (const d of s.dependencies) constraints.set(d.packageId, [...(constraints.get(d.packageId) ?? []), d.req]);
+    for (const s of selected.values())
+      for (const d of s.dependencies) constraints.set(d.packageId, [...(constraints.get(d.packageId) ?? []), d.req]);
     if (constraints.size > MAX_CONSTRAINED_IDS) throw new LimitAbort();
     for (const [id, s] of selected) {
       const cs = constraints.get(id);
@@ -115,7 +165,9 @@ export function resolve(host: Host, root: VerifiedRecord, candidates: readonly V
     if (next === undefined) return { ok: true, selected, attempts };
     const all = byId.get(next) ?? [];
     if (all.length === 0) return failure("missing", next);
-    const registries = new Set(all.map((c) => JSON.stringify([c.registry.name, c.registry.url, c.registry.rootSha256])));
+    const registries = new Set(
+      all.map((c) => JSON.stringify([c.registry.name, c.registry.url, c.registry.rootSha256])),
+    );
     if (registries.size > 1) return failure("registry_ambiguous", next);
     const usable = all.filter((c) => !c.withdrawn && hostCompatible(c, host));
     if (usable.length === 0) return failure("incompatible", next);
@@ -142,7 +194,10 @@ export interface PluginPackageLock {
   schema: typeof LOCK_SCHEMA;
   rootPackageId: string;
   host: Host;
-  packages: { catalog: { record: CJson; provenance: CJson }; dependencies: { packageId: string; versionRequirement: string; version: string }[] }[];
+  packages: {
+    catalog: { record: CJson; provenance: CJson };
+    dependencies: { packageId: string; versionRequirement: string; version: string }[];
+  }[];
 }
 
 /** Freeze a resolution into the canonical lock: packages sorted by ID, edges in record order. */
@@ -156,7 +211,11 @@ export function buildLock(host: Host, rootPackageId: string, selected: Map<strin
       const r = selected.get(id)!;
       return {
         catalog: { record: r.raw.record, provenance: r.raw.provenance },
-        dependencies: r.dependencies.map((d) => ({ packageId: d.packageId, versionRequirement: d.versionRequirement, version: selected.get(d.packageId)!.versionText })),
+        dependencies: r.dependencies.map((d) => ({
+          packageId: d.packageId,
+          versionRequirement: d.versionRequirement,
+          version: selected.get(d.packageId)!.versionText,
+        })),
       };
     }),
   };

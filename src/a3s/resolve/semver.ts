@@ -5,7 +5,12 @@
  * Numbers are bigint because the crate's are u64.
  */
 
-export type Position = "major version number" | "minor version number" | "patch version number" | "pre-release identifier" | "build metadata";
+export type Position =
+  | "major version number"
+  | "minor version number"
+  | "patch version number"
+  | "pre-release identifier"
+  | "build metadata";
 
 export interface Version {
   readonly major: bigint;
@@ -75,7 +80,7 @@ function identifier(input: string, pos: Position): [string, string] {
   let nondigit = false;
   for (;;) {
     const c = input[acc + seg];
-    if (c !== undefined && (/[A-Za-z-]/.test(c))) {
+    if (c !== undefined && /[A-Za-z-]/.test(c)) {
       seg++;
       nondigit = true;
     } else if (c !== undefined && c >= "0" && c <= "9") {
@@ -145,7 +150,8 @@ function wildcard(input: string): [string, string] | null {
 }
 
 function op(input: string): [Op, string] | null {
-  for (const o of [">=", "<=", "=", ">", "<", "~", "^"] as const) if (input.startsWith(o)) return [o, input.slice(o.length)];
+  for (const o of [">=", "<=", "=", ">", "<", "~", "^"] as const)
+    if (input.startsWith(o)) return [o, input.slice(o.length)];
   return null;
 }
 
@@ -213,7 +219,8 @@ export function parseVersionReq(input: string): Parsed<VersionReq> {
     if (w !== null) {
       const rest = trimSpaces(w[1]);
       if (rest === "") return { comparators: [] };
-      if (rest.startsWith(",")) throw new SemverError(`wildcard req (${w[0]}) must be the only comparator in the version req`);
+      if (rest.startsWith(","))
+        throw new SemverError(`wildcard req (${w[0]}) must be the only comparator in the version req`);
       throw new SemverError("unexpected character after wildcard in version req");
     }
     const comparators: Comparator[] = [];
@@ -226,14 +233,16 @@ export function parseVersionReq(input: string): Parsed<VersionReq> {
         const wc = wildcard(rest);
         if (e instanceof SemverError && wc !== null) {
           const after = trimSpaces(wc[1]);
-          if (after === "" || after.startsWith(",")) throw new SemverError(`wildcard req (${wc[0]}) must be the only comparator in the version req`);
+          if (after === "" || after.startsWith(","))
+            throw new SemverError(`wildcard req (${wc[0]}) must be the only comparator in the version req`);
         }
         throw e;
       }
       const [cmp, pos, after] = parsed;
       comparators.push(cmp);
       if (after === "") return { comparators };
-      if (!after.startsWith(",")) throw new SemverError(`expected comma after ${pos}, found ${charDebug(firstChar(after)!)}`);
+      if (!after.startsWith(","))
+        throw new SemverError(`expected comma after ${pos}, found ${charDebug(firstChar(after)!)}`);
       if (comparators.length === MAX_COMPARATORS) throw new SemverError("excessive number of version comparators");
       rest = trimSpaces(after.slice(1));
     }

@@ -25,18 +25,41 @@ const refs = (kind: SurfaceKind, ids: readonly string[]): SurfaceRef[] => ids.ma
 
 export function surfaceGraph(m: ExtensionManifest): SurfaceNode[] {
   const nodes: SurfaceNode[] = [];
-  for (const t of m.tools ?? []) nodes.push({ surface: { kind: "tool", id: t.id }, activation: t.activation, optional: t.optional, dependencies: [] });
-  for (const s of m.mcpServers ?? []) nodes.push({ surface: { kind: "mcp", id: s.id }, activation: s.activation, optional: s.optional, dependencies: [] });
-  for (const o of m.okf ?? []) nodes.push({ surface: { kind: "okf", id: o.id }, activation: "eager", optional: o.optional, dependencies: [] });
+  for (const t of m.tools ?? [])
+    nodes.push({
+      surface: { kind: "tool", id: t.id },
+      activation: t.activation,
+      optional: t.optional,
+      dependencies: [],
+    });
+  for (const s of m.mcpServers ?? [])
+    nodes.push({
+      surface: { kind: "mcp", id: s.id },
+      activation: s.activation,
+      optional: s.optional,
+      dependencies: [],
+    });
+  for (const o of m.okf ?? [])
+    nodes.push({ surface: { kind: "okf", id: o.id }, activation: "eager", optional: o.optional, dependencies: [] });
   for (const f of m.flows ?? []) {
-    nodes.push({ surface: { kind: "flow", id: f.id }, activation: "lazy", optional: f.optional, dependencies: [...refs("tool", f.requiresTools), ...refs("mcp", f.requiresMcp), ...refs("okf", f.requiresOkf)] });
+    nodes.push({
+      surface: { kind: "flow", id: f.id },
+      activation: "lazy",
+      optional: f.optional,
+      dependencies: [...refs("tool", f.requiresTools), ...refs("mcp", f.requiresMcp), ...refs("okf", f.requiresOkf)],
+    });
   }
   for (const s of m.skills ?? []) {
     nodes.push({
       surface: { kind: "skill", id: s.id },
       activation: "lazy",
       optional: s.optional,
-      dependencies: [...refs("tool", s.requiresTools), ...refs("mcp", s.requiresMcp), ...refs("okf", s.requiresOkf), ...refs("flow", s.requiresFlows)],
+      dependencies: [
+        ...refs("tool", s.requiresTools),
+        ...refs("mcp", s.requiresMcp),
+        ...refs("okf", s.requiresOkf),
+        ...refs("flow", s.requiresFlows),
+      ],
     });
   }
   for (const u of m.ui ?? []) {
@@ -44,7 +67,12 @@ export function surfaceGraph(m: ExtensionManifest): SurfaceNode[] {
       surface: { kind: "ui", id: u.id },
       activation: "lazy",
       optional: u.optional,
-      dependencies: [...(u.skill ? refs("skill", [u.skill]) : []), ...refs("tool", u.bindTools), ...refs("mcp", u.bindMcp), ...refs("flow", u.bindFlows)],
+      dependencies: [
+        ...(u.skill ? refs("skill", [u.skill]) : []),
+        ...refs("tool", u.bindTools),
+        ...refs("mcp", u.bindMcp),
+        ...refs("flow", u.bindFlows),
+      ],
     });
   }
   for (const n of nodes) n.dependencies.sort(cmpRef);
@@ -71,7 +99,8 @@ export function readinessLevels(graph: readonly SurfaceNode[]): ReadinessEntry[]
     const done: [string, number][] = [];
     for (const n of pending) {
       const deps = n.dependencies.map((d) => level.get(key(d)));
-      if (deps.every((d) => d !== undefined)) done.push([key(n.surface), deps.length === 0 ? 0 : 1 + (deps as number[]).reduce((a, b) => Math.max(a, b))]);
+      if (deps.every((d) => d !== undefined))
+        done.push([key(n.surface), deps.length === 0 ? 0 : 1 + (deps as number[]).reduce((a, b) => Math.max(a, b))]);
       else next.push(n);
     }
     if (done.length === 0) return null;
@@ -89,5 +118,9 @@ export function readinessLevels(graph: readonly SurfaceNode[]): ReadinessEntry[]
   }
   return [...graph]
     .sort((a, b) => level.get(key(a.surface))! - level.get(key(b.surface))! || cmpRef(a.surface, b.surface))
-    .map((n) => ({ surface: key(n.surface), level: level.get(key(n.surface))!, required: required.has(key(n.surface)) }));
+    .map((n) => ({
+      surface: key(n.surface),
+      level: level.get(key(n.surface))!,
+      required: required.has(key(n.surface)),
+    }));
 }

@@ -45,16 +45,30 @@ function compareRecord(shown: string, expected: string, actual: string): Diagnos
   if (shown.endsWith(".json")) {
     const strict = parseStrictJson(actual);
     // The strict reader stops at 64 levels; a deep IR record is still JSON, compared as such.
-    const parsed = !strict.ok && strict.error.kind === "too_deep" ? lenient(actual) ?? strict : strict;
+    const parsed = !strict.ok && strict.error.kind === "too_deep" ? (lenient(actual) ?? strict) : strict;
     if (!parsed.ok) {
       const at = parsed.error.span ? ` at ${parsed.error.span.start.line}:${parsed.error.span.start.column}` : "";
-      return diagnostic("evidence.golden_unreadable", `golden file ${shown} is not JSON${at}: ${parsed.error.message}`, { file: shown, hint: "restore it from git or regenerate it, then commit with [golden]" });
+      return diagnostic(
+        "evidence.golden_unreadable",
+        `golden file ${shown} is not JSON${at}: ${parsed.error.message}`,
+        { file: shown, hint: "restore it from git or regenerate it, then commit with [golden]" },
+      );
     }
     const pointers = jsonDiff(JSON.parse(expected) as unknown, parsed.json.value);
-    const where = pointers.length === 0 ? "in formatting only (same JSON value)" : `at ${pointers.slice(0, SHOWN_POINTERS).join(", ")}${pointers.length > SHOWN_POINTERS ? ` and ${pointers.length - SHOWN_POINTERS} more` : ""}`;
-    return diagnostic("evidence.golden_mismatch", `${shown}: the recomputed record differs ${where}`, { file: shown, ...(pointers[0] !== undefined ? { pointer: pointers[0] === "/" ? "" : pointers[0] } : {}) });
+    const where =
+      pointers.length === 0
+        ? "in formatting only (same JSON value)"
+        : `at ${pointers.slice(0, SHOWN_POINTERS).join(", ")}${pointers.length > SHOWN_POINTERS ? ` and ${pointers.length - SHOWN_POINTERS} more` : ""}`;
+    return diagnostic("evidence.golden_mismatch", `${shown}: the recomputed record differs ${where}`, {
+      file: shown,
+      ...(pointers[0] !== undefined ? { pointer: pointers[0] === "/" ? "" : pointers[0] } : {}),
+    });
   }
-  return diagnostic("evidence.golden_mismatch", `${shown}: the recomputed record differs from line ${firstDifferentLine(expected, actual)}`, { file: shown });
+  return diagnostic(
+    "evidence.golden_mismatch",
+    `${shown}: the recomputed record differs from line ${firstDifferentLine(expected, actual)}`,
+    { file: shown },
+  );
 }
 
 /** `records` (relative to `folder`) against the files under `root/folder`. */
@@ -72,7 +86,13 @@ export function compareSuite(root: string, folder: string, records: ReadonlyMap<
     try {
       actual = readFileSync(file, "utf8");
     } catch (e) {
-      findings.push(diagnostic("evidence.golden_unreadable", `golden file ${shown} cannot be read (${e instanceof Error ? e.message : String(e)})`, { file: shown }));
+      findings.push(
+        diagnostic(
+          "evidence.golden_unreadable",
+          `golden file ${shown} cannot be read (${e instanceof Error ? e.message : String(e)})`,
+          { file: shown },
+        ),
+      );
       continue;
     }
     const d = compareRecord(shown, expected, actual);
@@ -81,7 +101,13 @@ export function compareSuite(root: string, folder: string, records: ReadonlyMap<
   }
   const dir = join(root, folder);
   for (const rel of existsSync(dir) ? filesUnder(dir) : []) {
-    if (!records.has(rel)) findings.push(diagnostic("evidence.golden_stale", `${folder}/${rel} is not a record of any fixture`, { file: `${folder}/${rel}`, hint: "delete it, or add the fixture it records" }));
+    if (!records.has(rel))
+      findings.push(
+        diagnostic("evidence.golden_stale", `${folder}/${rel} is not a record of any fixture`, {
+          file: `${folder}/${rel}`,
+          hint: "delete it, or add the fixture it records",
+        }),
+      );
   }
   return { folder, records: records.size, matched, findings };
 }

@@ -46,8 +46,7 @@ export type HnsGolden =
  * test/hns/golden.test.ts expects them to fail (`it.fails`) until src/ is fixed; then delete the
  * entry here. Each reason states the clause.
  */
-export const KNOWN_LOADER_BUGS: ReadonlyMap<string, string> = new Map([
-]);
+export const KNOWN_LOADER_BUGS: ReadonlyMap<string, string> = new Map([]);
 
 /** Every fixture: each entry of fixtures/hns/success/ and of each fixtures/hns/failure/<code>/. */
 export function discoverHnsFixtures(repo: string): HnsFixture[] {
@@ -58,7 +57,8 @@ export function discoverHnsFixtures(repo: string): HnsFixture[] {
   }
   for (const code of readdirSync(join(root, "failure")).sort()) {
     const dir = join(root, "failure", code);
-    if (!statSync(dir).isDirectory()) throw new Error(`fixtures/hns/failure/${code} must be a directory named after a diagnostic code`);
+    if (!statSync(dir).isDirectory())
+      throw new Error(`fixtures/hns/failure/${code} must be a directory named after a diagnostic code`);
     for (const name of readdirSync(dir).sort()) {
       out.push({ rel: `failure/${code}/${name}`, abs: join(dir, name), expect: { valid: false, code } });
     }

@@ -35,7 +35,8 @@ async function hnsRecords(root: string): Promise<Map<string, string>> {
   for (const f of discoverHnsFixtures(root)) {
     const rel = `${f.rel}.json`;
     // A known loader bug: the golden holds the spec's value, not ours; it is kept as committed.
-    if (KNOWN_LOADER_BUGS.has(f.rel) && existsSync(join(root, "golden/hns", rel))) out.set(rel, readFileSync(join(root, "golden/hns", rel), "utf8"));
+    if (KNOWN_LOADER_BUGS.has(f.rel) && existsSync(join(root, "golden/hns", rel)))
+      out.set(rel, readFileSync(join(root, "golden/hns", rel), "utf8"));
     else out.set(rel, renderGolden(hnsGoldenView(await loadFixture(f), root)));
   }
   return out;
@@ -49,15 +50,22 @@ async function yaoRecords(root: string): Promise<Map<string, string>> {
     if (!r.ok) throw new Error(`${relative(root, path)} does not parse: ${r.diagnostic.message}`);
     return r.form;
   };
-  const { tools } = toolsFromManifest(["read", "search"], { read: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } });
+  const { tools } = toolsFromManifest(["read", "search"], {
+    read: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+  });
   const profile = morphzProfile(tools);
   const dir = join(root, "fixtures/yao/golden");
   const out = new Map<string, string>();
-  for (const name of entries(dir).filter((f) => f.endsWith(".yao")).map((f) => f.slice(0, -4))) {
+  for (const name of entries(dir)
+    .filter((f) => f.endsWith(".yao"))
+    .map((f) => f.slice(0, -4))) {
     const fnDir = join(dir, `${name}.functions`);
     const functions = entries(fnDir).map((f) => parse(join(fnDir, f)));
     const r = analyzeProgram(parse(join(dir, `${name}.yao`)), { profile, functions, allowInternal: true });
-    out.set(`${name}.program.json`, r.program ? `${programJson(r.program)}\n` : pretty({ diagnostics: r.diagnostics.map((d) => d.code) }));
+    out.set(
+      `${name}.program.json`,
+      r.program ? `${programJson(r.program)}\n` : pretty({ diagnostics: r.diagnostics.map((d) => d.code) }),
+    );
   }
   return out;
 }
@@ -74,7 +82,14 @@ async function harpRecords(root: string): Promise<Map<string, string>> {
         valid: r.valid,
         identity: r.identity,
         extra: r.extra ?? {},
-        diagnostics: r.diagnostics.map((d) => ({ code: d.code, severity: d.severity, pointer: d.pointer ?? null, at: d.span ? `${d.span.start.line}:${d.span.start.column}` : null, message: d.message, hint: d.hint ?? null })),
+        diagnostics: r.diagnostics.map((d) => ({
+          code: d.code,
+          severity: d.severity,
+          pointer: d.pointer ?? null,
+          at: d.span ? `${d.span.start.line}:${d.span.start.column}` : null,
+          message: d.message,
+          hint: d.hint ?? null,
+        })),
       }),
     );
   }
@@ -94,7 +109,10 @@ export function hcpGoldenView(result: CheckResult, absPack: string, shownPack: s
         severity: d.severity,
         file: d.file === undefined ? undefined : rel(d.file),
         pointer: d.pointer,
-        at: d.span === undefined ? undefined : `${d.span.start.line}:${d.span.start.column}-${d.span.end.line}:${d.span.end.column}`,
+        at:
+          d.span === undefined
+            ? undefined
+            : `${d.span.start.line}:${d.span.start.column}-${d.span.end.line}:${d.span.end.column}`,
         message: rel(d.message),
         hint: d.hint === undefined ? undefined : rel(d.hint),
       })),
@@ -130,17 +148,48 @@ async function a3sRecords(root: string): Promise<Map<string, string>> {
     const c = existsSync(contractFile) ? parseOkfContractJson(readFileSync(contractFile)) : null;
     if (c !== null && !c.ok) throw new Error(`${relative(root, contractFile)}: ${c.error.message}`);
     const contract = c?.ok ? c.contract : null;
-    out.set(`okf/${n}.json`, pretty(await checkOkfBundle(fs, join(fix, "okf", n), contract?.limits ?? DEFAULT_OKF_LIMITS, contract)));
+    out.set(
+      `okf/${n}.json`,
+      pretty(await checkOkfBundle(fs, join(fix, "okf", n), contract?.limits ?? DEFAULT_OKF_LIMITS, contract)),
+    );
   }
   for (const n of entries(join(fix, "registry"))) {
-    const args = JSON.parse(readFileSync(join(fix, "registry", n, "resolve.json"), "utf8")) as { root: string; target: string; useVersion: string };
-    const r = await resolveFromRegistry(fs, join(fix, "registry", n, "records"), args.root, { target: args.target, useVersion: args.useVersion });
-    const selected = r.lock?.packages.map((p) => `${(p.catalog.record as Record<string, string>)["packageId"]}@${(p.catalog.record as Record<string, string>)["version"]}`) ?? null;
-    out.set(`registry/${n}.json`, pretty({ diagnostics: r.diagnostics, selected, digest: r.digest, installOrder: r.verification?.installOrder ?? null, removalOrder: r.verification?.removalOrder ?? null }));
+    const args = JSON.parse(readFileSync(join(fix, "registry", n, "resolve.json"), "utf8")) as {
+      root: string;
+      target: string;
+      useVersion: string;
+    };
+    const r = await resolveFromRegistry(fs, join(fix, "registry", n, "records"), args.root, {
+      target: args.target,
+      useVersion: args.useVersion,
+    });
+    const selected =
+      r.lock?.packages.map(
+        (p) =>
+          `${(p.catalog.record as Record<string, string>)["packageId"]}@${(p.catalog.record as Record<string, string>)["version"]}`,
+      ) ?? null;
+    out.set(
+      `registry/${n}.json`,
+      pretty({
+        diagnostics: r.diagnostics,
+        selected,
+        digest: r.digest,
+        installOrder: r.verification?.installOrder ?? null,
+        removalOrder: r.verification?.removalOrder ?? null,
+      }),
+    );
   }
   for (const n of entries(join(fix, "locks"))) {
     const r = await verifyLockFile(fs, `fixtures/a3s/locks/${n}`);
-    out.set(`locks/${n.replace(/\.json$/, "")}.json`, pretty({ diagnostics: r.diagnostics, digest: r.verification?.digest ?? null, installOrder: r.verification?.installOrder ?? null, removalOrder: r.verification?.removalOrder ?? null }));
+    out.set(
+      `locks/${n.replace(/\.json$/, "")}.json`,
+      pretty({
+        diagnostics: r.diagnostics,
+        digest: r.verification?.digest ?? null,
+        installOrder: r.verification?.installOrder ?? null,
+        removalOrder: r.verification?.removalOrder ?? null,
+      }),
+    );
   }
   return out;
 }
@@ -162,18 +211,58 @@ async function fmtRecords(root: string): Promise<Map<string, string>> {
     const rel = relative(root, file).split("\\").join("/");
     const r = formatSource(readFileSync(file), { file: rel });
     if (r.ok) out.set(`${rel}.formatted`, r.text);
-    else out.set(`${rel}.refused`, `${r.diagnostic.code} ${r.diagnostic.span?.start.line}:${r.diagnostic.span?.start.column} ${r.diagnostic.message}\n`);
+    else
+      out.set(
+        `${rel}.refused`,
+        `${r.diagnostic.code} ${r.diagnostic.span?.start.line}:${r.diagnostic.span?.start.column} ${r.diagnostic.message}\n`,
+      );
   }
   return out;
 }
 
 export const GOLDEN_SUITES: readonly GoldenSuite[] = [
-  { name: "hns", folder: "golden/hns", what: "the structural load of every fixtures/hns package (identity, ids, diagnostics)", writtenBy: "node dist/scripts/update-hns-golden.js", records: hnsRecords },
-  { name: "yao", folder: "golden/yao", what: "the typed IR of every fixtures/yao/golden program", writtenBy: "UPDATE_GOLDEN=1 npx vitest run test/yao/golden.test.ts", records: yaoRecords },
-  { name: "harp", folder: "golden/harp", what: "the check result of every fixtures/harp package", writtenBy: "UPDATE_GOLDEN=1 npx vitest run test/harp/fixtures.test.ts", records: harpRecords },
-  { name: "hcp", folder: "golden/hcp", what: "the check result of every fixtures/hcp pack", writtenBy: "YAOC_UPDATE_GOLDEN=1 npx vitest run test/hcp/golden.test.ts", records: hcpRecords },
-  { name: "a3s", folder: "golden/a3s", what: "A3S packages, OKF bundles, registry resolutions and lock files under fixtures/a3s", writtenBy: "UPDATE_GOLDEN=1 npx vitest run test/a3s/golden.test.ts", records: a3sRecords },
-  { name: "fmt", folder: "golden/fmt", what: "`yaoc fmt` of every .yao/.hns file under examples/ and fixtures/{hns,yao,fmt}", writtenBy: "UPDATE_GOLDEN=1 npx vitest run test/fmt/golden.test.ts", records: fmtRecords },
+  {
+    name: "hns",
+    folder: "golden/hns",
+    what: "the structural load of every fixtures/hns package (identity, ids, diagnostics)",
+    writtenBy: "node dist/scripts/update-hns-golden.js",
+    records: hnsRecords,
+  },
+  {
+    name: "yao",
+    folder: "golden/yao",
+    what: "the typed IR of every fixtures/yao/golden program",
+    writtenBy: "UPDATE_GOLDEN=1 npx vitest run test/yao/golden.test.ts",
+    records: yaoRecords,
+  },
+  {
+    name: "harp",
+    folder: "golden/harp",
+    what: "the check result of every fixtures/harp package",
+    writtenBy: "UPDATE_GOLDEN=1 npx vitest run test/harp/fixtures.test.ts",
+    records: harpRecords,
+  },
+  {
+    name: "hcp",
+    folder: "golden/hcp",
+    what: "the check result of every fixtures/hcp pack",
+    writtenBy: "YAOC_UPDATE_GOLDEN=1 npx vitest run test/hcp/golden.test.ts",
+    records: hcpRecords,
+  },
+  {
+    name: "a3s",
+    folder: "golden/a3s",
+    what: "A3S packages, OKF bundles, registry resolutions and lock files under fixtures/a3s",
+    writtenBy: "UPDATE_GOLDEN=1 npx vitest run test/a3s/golden.test.ts",
+    records: a3sRecords,
+  },
+  {
+    name: "fmt",
+    folder: "golden/fmt",
+    what: "`yaoc fmt` of every .yao/.hns file under examples/ and fixtures/{hns,yao,fmt}",
+    writtenBy: "UPDATE_GOLDEN=1 npx vitest run test/fmt/golden.test.ts",
+    records: fmtRecords,
+  },
 ];
 
 /** Files directly in golden/ that are not records: this index and the [golden] rule's start commit. */
@@ -200,7 +289,9 @@ export function renderGoldenIndex(): string {
     "| folder | records | verified by | written by (after a reviewed change) |",
     "| --- | --- | --- | --- |",
     "| `golden/evidence` | receipts (ReproHash and ReproCore) of every case of docs/evidence.md | `yaoc golden verify` (≥ 2 fresh runs, sensitivity self-check) | `yaoc golden freeze` |",
-    ...GOLDEN_SUITES.map((s) => `| \`${s.folder}\` | ${s.what} | \`yaoc golden verify\` (one fresh process) | \`${s.writtenBy}\` |`),
+    ...GOLDEN_SUITES.map(
+      (s) => `| \`${s.folder}\` | ${s.what} | \`yaoc golden verify\` (one fresh process) | \`${s.writtenBy}\` |`,
+    ),
   ];
   return rows.join("\n");
 }

@@ -16,8 +16,13 @@ import { treeDigest, walkPackage, type PackageTree } from "../tree.js";
 import { HostError } from "./host.js";
 
 /** Write `tree` (walked from `snapshot`) into the new directory `staging`, then verify it. */
-export async function writeBundleFromSnapshot(snapshot: PackageSnapshot | null, tree: PackageTree, staging: string): Promise<void> {
-  if (snapshot === null) throw new Error("the package was not read into a snapshot, so there is nothing verified to install");
+export async function writeBundleFromSnapshot(
+  snapshot: PackageSnapshot | null,
+  tree: PackageTree,
+  staging: string,
+): Promise<void> {
+  if (snapshot === null)
+    throw new Error("the package was not read into a snapshot, so there is nothing verified to install");
   const at = (rel: string): Buffer => Buffer.from(encodeName(join(staging, rel)));
   mkdirSync(staging, { recursive: true });
   const dirs: Buffer[] = [Buffer.from(staging)];
@@ -28,13 +33,17 @@ export async function writeBundleFromSnapshot(snapshot: PackageSnapshot | null, 
       dirs.push(to);
     } else if (e.kind === "file") {
       const entry = snapshot.entries.get(e.path);
-      if (entry?.kind !== "file" || entry.bytes === null) throw new Error(`${e.path} is not held in the package snapshot`);
+      if (entry?.kind !== "file" || entry.bytes === null)
+        throw new Error(`${e.path} is not held in the package snapshot`);
       const mode = entry.executable ? 0o555 : 0o444;
       writeFileSync(to, entry.bytes, { mode, flag: "wx" });
       chmodSync(to, mode);
     } else {
       // Internal links are recreated relative, so the bundle stays self-contained.
-      symlinkSync(Buffer.from(encodeName(relative(dirname(join(staging, e.path)), join(staging, e.target)) || ".")), to);
+      symlinkSync(
+        Buffer.from(encodeName(relative(dirname(join(staging, e.path)), join(staging, e.target)) || ".")),
+        to,
+      );
     }
   }
   // §8.2: the bundle is read-only to the app, also where no sandbox is active.
@@ -46,10 +55,14 @@ export async function writeBundleFromSnapshot(snapshot: PackageSnapshot | null, 
   const expected = treeDigest(tree);
   if (writtenDigest !== expected) {
     throw new HostError([
-      diagnostic("harp.install_failed", `the written bundle does not match the checked package (checked ${expected}, written ${writtenDigest ?? written.failure?.message ?? "unreadable"}); nothing was published`, {
-        severity: harpSeverity("harp.install_failed"),
-        hint: "Install again; if it keeps failing, something is changing the app directory while yaoc writes it.",
-      }),
+      diagnostic(
+        "harp.install_failed",
+        `the written bundle does not match the checked package (checked ${expected}, written ${writtenDigest ?? written.failure?.message ?? "unreadable"}); nothing was published`,
+        {
+          severity: harpSeverity("harp.install_failed"),
+          hint: "Install again; if it keeps failing, something is changing the app directory while yaoc writes it.",
+        },
+      ),
     ]);
   }
 }

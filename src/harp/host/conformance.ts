@@ -88,7 +88,8 @@ export class Ctx {
 
   async cleanup(): Promise<void> {
     // uninstall stops the app and removes its read-only bundle.
-    for (const h of this.hosts) for (const id of h.installedIds()) await h.uninstall(id, { purge: true }).catch(() => undefined);
+    for (const h of this.hosts)
+      for (const id of h.installedIds()) await h.uninstall(id, { purge: true }).catch(() => undefined);
     for (const s of this.servers) s.close();
     try {
       removeTree(this.root);
@@ -156,7 +157,10 @@ export const CASES: readonly Case[] = [
       ok(!r.valid, "an invalid manifest was accepted");
       const ptrs = r.diagnostics.map((d) => d.pointer);
       ok(ptrs.includes("/id") && ptrs.includes("/start/argv"), `pointers: ${ptrs.join(", ")}`);
-      ok(r.diagnostics.every((d) => d.message.length > 0 && d.span !== undefined), "every error needs a reason and a position");
+      ok(
+        r.diagnostics.every((d) => d.message.length > 0 && d.span !== undefined),
+        "every error needs a reason and a position",
+      );
       ok((await checkHarp(new NodeFs(), ctx.app())).valid, "the fixture manifest must validate");
     },
   },
@@ -218,16 +222,28 @@ export const CASES: readonly Case[] = [
     clause: "§7.5.2, §17 host 2–3",
     run: async (ctx) => {
       const script = `#!${process.execPath}\n${FIXTURE_SERVER_MJS}`;
-      const dir = ctx.app({ start: { argv: ["./bin/app"] } }, { "bin/app": script, "package.json": '{"type":"module"}' });
+      const dir = ctx.app(
+        { start: { argv: ["./bin/app"] } },
+        { "bin/app": script, "package.json": '{"type":"module"}' },
+      );
       chmodSync(join(dir, "bin/app"), 0o755);
       const h = ctx.host();
       await h.install(dir);
       const st = await h.start(ID);
       ok(((await getJson(`${st.url}/env`))["cwd"] as string).endsWith("bundle"), "bundled executable did not run");
       await h.stop(ID);
-      ok((await validationCodes(ctx, { start: { argv: ["./bin/none"] } })).includes("harp.executable_missing"), "missing executable accepted");
-      ok((await validationCodes(ctx, { start: { argv: ["/usr/bin/node"] } })).includes("harp.executable_path_invalid"), "absolute argv[0] accepted");
-      ok((await validationCodes(ctx, { start: { argv: ["./../x"] } })).includes("harp.executable_path_invalid"), "'..' argv[0] accepted");
+      ok(
+        (await validationCodes(ctx, { start: { argv: ["./bin/none"] } })).includes("harp.executable_missing"),
+        "missing executable accepted",
+      );
+      ok(
+        (await validationCodes(ctx, { start: { argv: ["/usr/bin/node"] } })).includes("harp.executable_path_invalid"),
+        "absolute argv[0] accepted",
+      );
+      ok(
+        (await validationCodes(ctx, { start: { argv: ["./../x"] } })).includes("harp.executable_path_invalid"),
+        "'..' argv[0] accepted",
+      );
       const esc = ctx.app({ start: { argv: ["./bin/app"] } });
       mkdirSync(join(esc, "bin"));
       symlinkSync(process.execPath, join(esc, "bin/app"));
@@ -260,10 +276,14 @@ export const CASES: readonly Case[] = [
       ok(p !== null, "this platform has no HARP triple");
       const other = PLATFORMS.find((x) => x !== p)!;
       const h = ctx.host();
-      await h.install(ctx.app({ start: { argv: ["node", "missing.mjs"], platforms: { [p]: { argv: ["node", "server.mjs"] } } } }));
+      await h.install(
+        ctx.app({ start: { argv: ["node", "missing.mjs"], platforms: { [p]: { argv: ["node", "server.mjs"] } } } }),
+      );
       await h.start(ID);
       await h.stop(ID);
-      await h.install(ctx.app({ start: { argv: ["node", "server.mjs"], platforms: { [other]: { argv: ["node", "server.mjs"] } } } }));
+      await h.install(
+        ctx.app({ start: { argv: ["node", "server.mjs"], platforms: { [other]: { argv: ["node", "server.mjs"] } } } }),
+      );
       await rejects(h.start(ID), "harp.platform_refused");
     },
   },
@@ -330,7 +350,12 @@ export const CASES: readonly Case[] = [
     clause: "§8.3",
     run: async (ctx) => {
       const h = ctx.host();
-      await h.install(ctx.app({ start: { argv: ["node", "server.mjs", "never-ready"] }, health: { path: "/health", timeoutMs: 1000 } }));
+      await h.install(
+        ctx.app({
+          start: { argv: ["node", "server.mjs", "never-ready"] },
+          health: { path: "/health", timeoutMs: 1000 },
+        }),
+      );
       await rejects(h.start(ID), "harp.ready_timeout");
       ok(!h.isRunning(ID), "the unready app was left running");
       ok(h.logs(ID).includes("SIGTERM"), "the stop was not logged");
@@ -380,7 +405,10 @@ export const CASES: readonly Case[] = [
       ok(up.upgraded && up.previousVersion === "1.0.0", "not reported as upgrade");
       st = await h.start(ID);
       ok((await getJson(`${st.url}/counter`))["counter"] === 1, "data lost on upgrade");
-      ok(((await getJson(`${st.url}/env`))["env"] as Record<string, string>)["APP_VERSION"] === "2.0.0", "bundle not replaced");
+      ok(
+        ((await getJson(`${st.url}/env`))["env"] as Record<string, string>)["APP_VERSION"] === "2.0.0",
+        "bundle not replaced",
+      );
     },
   },
   {
@@ -494,8 +522,14 @@ export const CASES: readonly Case[] = [
       await h.install(ctx.app());
       const st = await h.start(ID);
       const probe = async (p: string) => (await getJson(`${st.url}/probe/write?path=${encodeURIComponent(p)}`))["ok"];
-      for (const d of [h.layout.data(ID), h.layout.cache(ID), h.layout.tmp(ID)]) ok((await probe(join(d, "w"))) === true, `cannot write ${d}`);
-      const outside = [join(ctx.root, "outside"), join(tmpdir(), `yaoc-harp-escape-${process.pid}`), join(h.layout.root, "logs", "forged.log"), join(h.layout.root, "runtimes.json")];
+      for (const d of [h.layout.data(ID), h.layout.cache(ID), h.layout.tmp(ID)])
+        ok((await probe(join(d, "w"))) === true, `cannot write ${d}`);
+      const outside = [
+        join(ctx.root, "outside"),
+        join(tmpdir(), `yaoc-harp-escape-${process.pid}`),
+        join(h.layout.root, "logs", "forged.log"),
+        join(h.layout.root, "runtimes.json"),
+      ];
       for (const p of outside) ok((await probe(p)) === false, `wrote outside the data dirs: ${p}`);
       const n = ctx.app({ permissions: { network: "loopback", filesystem: "none" } });
       const h2 = ctx.host({}, join(ctx.root, "h-none"));
@@ -514,7 +548,10 @@ export const CASES: readonly Case[] = [
       await h.install(ctx.app({ permissions: undefined }));
       const st = await h.start(ID);
       ok(st.network === "loopback" && st.filesystem === "data-only", `got ${st.network}/${st.filesystem}`);
-      ok((await getJson(`${st.url}/probe/write?path=${encodeURIComponent(join(ctx.root, "x"))}`))["ok"] === false, "default data-only not enforced");
+      ok(
+        (await getJson(`${st.url}/probe/write?path=${encodeURIComponent(join(ctx.root, "x"))}`))["ok"] === false,
+        "default data-only not enforced",
+      );
     },
   },
   {
@@ -522,7 +559,17 @@ export const CASES: readonly Case[] = [
     title: "a permission the host cannot enforce refuses the start with a reason",
     clause: "§9, §13",
     run: async (ctx) => {
-      const none: SandboxCapabilities = { platform: process.platform, tools: null, mode: null, network: [], filesystem: [], properties: {}, limits: { memory: null, pids: null, cpu: null }, cgroupBases: {}, notes: ["simulated: no sandbox (bubblewrap missing)"] };
+      const none: SandboxCapabilities = {
+        platform: process.platform,
+        tools: null,
+        mode: null,
+        network: [],
+        filesystem: [],
+        properties: {},
+        limits: { memory: null, pids: null, cpu: null },
+        cgroupBases: {},
+        notes: ["simulated: no sandbox (bubblewrap missing)"],
+      };
       const h = ctx.host({ sandbox: none });
       await h.install(ctx.app());
       const msg = await rejects(h.start(ID), "harp.permission_unenforceable");
@@ -535,9 +582,20 @@ export const CASES: readonly Case[] = [
     title: "manifest secrets, absolute paths and home directories are flagged",
     clause: "§9.4, §17",
     run: async (ctx) => {
-      ok((await validationCodes(ctx, { "x-a": { apiKey: "sk-abcdefghijklmnopqrstuvwxyz" } })).includes("harp.secret_in_manifest"), "secret accepted");
-      ok((await validationCodes(ctx, { "x-a": { dir: "/var/lib/app" } })).includes("harp.absolute_path"), "absolute path accepted");
-      ok((await validationCodes(ctx, { "x-a": { dir: "/home/alice/app" } })).includes("harp.home_directory"), "home dir accepted");
+      ok(
+        (await validationCodes(ctx, { "x-a": { apiKey: "sk-abcdefghijklmnopqrstuvwxyz" } })).includes(
+          "harp.secret_in_manifest",
+        ),
+        "secret accepted",
+      );
+      ok(
+        (await validationCodes(ctx, { "x-a": { dir: "/var/lib/app" } })).includes("harp.absolute_path"),
+        "absolute path accepted",
+      );
+      ok(
+        (await validationCodes(ctx, { "x-a": { dir: "/home/alice/app" } })).includes("harp.home_directory"),
+        "home dir accepted",
+      );
     },
   },
   {
@@ -597,9 +655,22 @@ export const CASES: readonly Case[] = [
       ok(over.length === 0, `claims more than this machine enforces: ${over.join("; ")}`);
       ok(JSON.stringify(caps["runtimeKinds"]) === '["http"]', "runtimeKinds must be exactly http");
       // The check itself must catch an over-claiming host configuration.
-      const claimsAll: SandboxCapabilities = { ...probeSandbox(), network: ["none", "loopback", "allow"], limits: { memory: "cgroup-v1", pids: "cgroup-v1", cpu: "cgroup-v1" }, properties: { ...probeSandbox().properties, unprivilegedUid: true } };
+      const claimsAll: SandboxCapabilities = {
+        ...probeSandbox(),
+        network: ["none", "loopback", "allow"],
+        limits: { memory: "cgroup-v1", pids: "cgroup-v1", cpu: "cgroup-v1" },
+        properties: { ...probeSandbox().properties, unprivilegedUid: true },
+      };
       const fake = ctx.host({ sandbox: claimsAll }).capabilities();
-      ok(overClaims(fake, { ...probeSandbox(), network: ["none"], limits: { memory: null, pids: null, cpu: null }, properties: { unprivilegedUid: false } }).length >= 3, "an over-claiming configuration was not caught");
+      ok(
+        overClaims(fake, {
+          ...probeSandbox(),
+          network: ["none"],
+          limits: { memory: null, pids: null, cpu: null },
+          properties: { unprivilegedUid: false },
+        }).length >= 3,
+        "an over-claiming configuration was not caught",
+      );
     },
   },
 ];
@@ -611,12 +682,22 @@ export const CASES: readonly Case[] = [
 export function overClaims(caps: Record<string, unknown>, measured: SandboxCapabilities): string[] {
   const out: string[] = [];
   const perms = (caps["permissions"] ?? {}) as { network?: string[]; filesystem?: string[] };
-  for (const n of perms.network ?? []) if (!(measured.network as readonly string[]).includes(n)) out.push(`network "${n}"`);
-  for (const f of perms.filesystem ?? []) if (!(measured.filesystem as readonly string[]).includes(f)) out.push(`filesystem "${f}"`);
-  const x = (caps["x-yaoc"] ?? {}) as { isolation?: Record<string, boolean>; limits?: Record<string, { mechanism?: string } | null> };
-  for (const [k, v] of Object.entries(x.isolation ?? {})) if (v && measured.properties[k] !== true) out.push(`isolation ${k}`);
+  for (const n of perms.network ?? [])
+    if (!(measured.network as readonly string[]).includes(n)) out.push(`network "${n}"`);
+  for (const f of perms.filesystem ?? [])
+    if (!(measured.filesystem as readonly string[]).includes(f)) out.push(`filesystem "${f}"`);
+  const x = (caps["x-yaoc"] ?? {}) as {
+    isolation?: Record<string, boolean>;
+    limits?: Record<string, { mechanism?: string } | null>;
+  };
+  for (const [k, v] of Object.entries(x.isolation ?? {}))
+    if (v && measured.properties[k] !== true) out.push(`isolation ${k}`);
   const lim = x.limits ?? {};
-  const pairs: [string, string | null][] = [["memory", measured.limits.memory], ["processes", measured.limits.pids], ["cpu", measured.limits.cpu]];
+  const pairs: [string, string | null][] = [
+    ["memory", measured.limits.memory],
+    ["processes", measured.limits.pids],
+    ["cpu", measured.limits.cpu],
+  ];
   for (const [k, m] of pairs) {
     const claimed = lim[k]?.mechanism ?? null;
     if (claimed !== null && claimed !== m) out.push(`${k} limit by ${claimed}`);
@@ -654,17 +735,31 @@ export async function runConformance(opts: RunOptions = {}): Promise<Conformance
 
 const CASE_TIMEOUT_MS = 120_000;
 
-export async function runCase(c: Case, shared: Shared = new Shared(), signal?: AbortSignal): Promise<ConformanceResult> {
+export async function runCase(
+  c: Case,
+  shared: Shared = new Shared(),
+  signal?: AbortSignal,
+): Promise<ConformanceResult> {
   const ctx = new Ctx(shared);
   const t0 = Date.now();
-  const done = (passed: boolean, detail: string): ConformanceResult => ({ id: c.id, title: c.title, clause: c.clause, passed, detail, ms: Date.now() - t0 });
+  const done = (passed: boolean, detail: string): ConformanceResult => ({
+    id: c.id,
+    title: c.title,
+    clause: c.clause,
+    passed,
+    detail,
+    ms: Date.now() - t0,
+  });
   const running = c.run(ctx).then(
     () => done(true, ""),
     (e: unknown) => done(false, e instanceof Error ? e.message : String(e)),
   );
   let stopWaiting: () => void = () => undefined;
   const interrupted = new Promise<ConformanceResult>((resolve) => {
-    const timer = setTimeout(() => resolve(done(false, `did not finish within ${CASE_TIMEOUT_MS / 1000} s`)), CASE_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => resolve(done(false, `did not finish within ${CASE_TIMEOUT_MS / 1000} s`)),
+      CASE_TIMEOUT_MS,
+    );
     const onAbort = () => resolve(done(false, "interrupted"));
     signal?.addEventListener("abort", onAbort, { once: true });
     stopWaiting = () => {
@@ -687,5 +782,8 @@ export async function runCase(c: Case, shared: Shared = new Shared(), signal?: A
 
 /** The published fixture files must match the embedded copy (checked by the tests). */
 export function fixtureMatches(dir: string): boolean {
-  return readFileSync(join(dir, "server.mjs"), "utf8") === FIXTURE_SERVER_MJS && readFileSync(join(dir, "harp.json"), "utf8") === FIXTURE_MANIFEST_JSON;
+  return (
+    readFileSync(join(dir, "server.mjs"), "utf8") === FIXTURE_SERVER_MJS &&
+    readFileSync(join(dir, "harp.json"), "utf8") === FIXTURE_MANIFEST_JSON
+  );
 }

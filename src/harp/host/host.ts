@@ -5,7 +5,20 @@
  * report them the same way as validation errors.
  */
 import { spawn } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { get as httpGet } from "node:http";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
@@ -30,7 +43,19 @@ import { defaultHarpHome, Layout } from "./layout.js";
 import { loadRuntimeTable } from "./runtimes.js";
 import { acquireLock, LockBusyError, type HeldLock } from "./lock.js";
 import { emptyDir, removeTree } from "./remove-tree.js";
-import { appUid, bridgeUid, buildLaunch, createCgroups, DEFAULT_LIMITS, INSTALL_HINT, probeSandbox, removeCgroups, runtimeRoots, type Limits, type SandboxCapabilities } from "./sandbox.js";
+import {
+  appUid,
+  bridgeUid,
+  buildLaunch,
+  createCgroups,
+  DEFAULT_LIMITS,
+  INSTALL_HINT,
+  probeSandbox,
+  removeCgroups,
+  runtimeRoots,
+  type Limits,
+  type SandboxCapabilities,
+} from "./sandbox.js";
 import { BRIDGE_IN_JS, SUPERVISOR_JS } from "./scripts.js";
 
 export const DEFAULT_GRACE_MS = 5_000;
@@ -148,12 +173,18 @@ export class HarpHost {
   // ---------- one operation at a time per app ----------
 
   private async locked<T>(id: string, fn: () => Promise<T>): Promise<T> {
-    if (!ID_RE.test(id)) fail("harp.not_installed", `no app with id ${JSON.stringify(id)} is installed (not a valid HARP id)`);
+    if (!ID_RE.test(id))
+      fail("harp.not_installed", `no app with id ${JSON.stringify(id)} is installed (not a valid HARP id)`);
     let lock: HeldLock;
     try {
       lock = await acquireLock(this.layout.lock(id), this.lockWaitMs);
     } catch (e) {
-      if (e instanceof LockBusyError) fail("harp.busy", `"${id}" is busy: ${e.message}`, "Wait for the other yaoc harp command on this app to finish, then retry.");
+      if (e instanceof LockBusyError)
+        fail(
+          "harp.busy",
+          `"${id}" is busy: ${e.message}`,
+          "Wait for the other yaoc harp command on this app to finish, then retry.",
+        );
       fail("harp.busy", `"${id}": ${e instanceof Error ? e.message : String(e)}`, "Install util-linux (flock).");
     }
     try {
@@ -181,7 +212,8 @@ export class HarpHost {
       removeTree(appDir);
     } else {
       for (const n of listDir(appDir)) if (n.startsWith("current.new-")) removeTree(join(appDir, n));
-      for (const n of listDir(this.layout.versions(id))) if (join("versions", n) !== current) removeTree(join(this.layout.versions(id), n));
+      for (const n of listDir(this.layout.versions(id)))
+        if (join("versions", n) !== current) removeTree(join(this.layout.versions(id), n));
     }
     for (const n of listDir(this.layout.trash())) if (n.startsWith(`${id}.`)) removeTree(join(this.layout.trash(), n));
     if (!this.isRunning(id)) {
@@ -213,10 +245,15 @@ export class HarpHost {
     return this.locked(m.id, async () => {
       const expected = opts.expectId ?? this.installedIdForSource(source);
       if (expected !== undefined && expected !== m.id) {
-        fail("harp.id_changed", `the package now declares id "${m.id}" but it is installed as "${expected}"; an upgrade must keep the id`, `Keep "id": "${expected}" in harp.json, or install it as a new app.`);
+        fail(
+          "harp.id_changed",
+          `the package now declares id "${m.id}" but it is installed as "${expected}"; an upgrade must keep the id`,
+          `Keep "id": "${expected}" in harp.json, or install it as a new app.`,
+        );
       }
       const previous = this.record(m.id);
-      if (opts.requireInstalled && previous === null) fail("harp.not_installed", `no app with id "${m.id}" is installed; use install first`);
+      if (opts.requireInstalled && previous === null)
+        fail("harp.not_installed", `no app with id "${m.id}" is installed; use install first`);
       const wasRunning = this.isRunning(m.id);
       if (wasRunning) await this.stopUnlocked(m.id);
 
@@ -231,12 +268,23 @@ export class HarpHost {
         mkdirSync(staging);
         // Written from the snapshot that was checked, then read back and hashed (issue 14).
         await writeBundleFromSnapshot(check.snapshot, tree, join(staging, "bundle"));
-        const rec: InstallRecord = { id: m.id, version: m.version, name: m.name, digest, source, installedAt: new Date().toISOString(), manifest: m };
+        const rec: InstallRecord = {
+          id: m.id,
+          version: m.version,
+          name: m.name,
+          digest,
+          source,
+          installedAt: new Date().toISOString(),
+          manifest: m,
+        };
         writeFileSync(join(staging, "record.json"), `${JSON.stringify(rec, null, 2)}\n`, { mode: 0o444 });
       } catch (e) {
         tryRemove(staging);
         if (e instanceof HostError) throw e;
-        fail("harp.install_failed", `copying ${dir} into ${staging} failed: ${e instanceof Error ? e.message : String(e)}`);
+        fail(
+          "harp.install_failed",
+          `copying ${dir} into ${staging} failed: ${e instanceof Error ? e.message : String(e)}`,
+        );
       }
       const version = `v-${stamp}`;
       renameSync(staging, join(versions, version));
@@ -249,13 +297,17 @@ export class HarpHost {
       } catch {
         // leftovers only
       }
-      for (const d of [this.layout.data(m.id), this.layout.cache(m.id), this.layout.tmp(m.id)]) mkdirSync(d, { recursive: true, mode: 0o700 });
+      for (const d of [this.layout.data(m.id), this.layout.cache(m.id), this.layout.tmp(m.id)])
+        mkdirSync(d, { recursive: true, mode: 0o700 });
       if (previous !== null) {
         // §8.5: the cache may be cleared on upgrade; data is kept.
         try {
           emptyDir(this.layout.cache(m.id));
         } catch (e) {
-          fail("harp.io_error", `upgraded ${m.id}, but clearing ${this.layout.cache(m.id)} failed: ${e instanceof Error ? e.message : String(e)}`);
+          fail(
+            "harp.io_error",
+            `upgraded ${m.id}, but clearing ${this.layout.cache(m.id)} failed: ${e instanceof Error ? e.message : String(e)}`,
+          );
         }
       }
       if (wasRunning) await this.startUnlocked(m.id, {});
@@ -287,12 +339,23 @@ export class HarpHost {
       mkdirSync(this.layout.trash(), { recursive: true });
       const trashed = join(this.layout.trash(), `${id}.${Date.now().toString(36)}-${process.pid}`);
       renameSync(this.layout.appDir(id), trashed);
-      const targets = [trashed, this.layout.cache(id), this.layout.tmp(id), this.layout.run(id), this.layout.log(id), ...(opts.purge ? [this.layout.data(id)] : [])];
+      const targets = [
+        trashed,
+        this.layout.cache(id),
+        this.layout.tmp(id),
+        this.layout.run(id),
+        this.layout.log(id),
+        ...(opts.purge ? [this.layout.data(id)] : []),
+      ];
       for (const t of targets) {
         try {
           removeTree(t);
         } catch (e) {
-          fail("harp.io_error", `"${id}" is uninstalled, but removing ${t} failed: ${e instanceof Error ? e.message : String(e)}`, "The next yaoc harp command on this app retries the removal.");
+          fail(
+            "harp.io_error",
+            `"${id}" is uninstalled, but removing ${t} failed: ${e instanceof Error ? e.message : String(e)}`,
+            "The next yaoc harp command on this app retries the removal.",
+          );
         }
       }
       return { dataKept: !opts.purge };
@@ -333,36 +396,65 @@ export class HarpHost {
     const bundle = this.layout.bundle(id);
 
     const sel = selectArgv(m.start, this.platform);
-    if (!sel.ok) fail("harp.platform_refused", `/start/platforms: ${sel.reason}`, "The package does not ship a build for this platform.");
+    if (!sel.ok)
+      fail(
+        "harp.platform_refused",
+        `/start/platforms: ${sel.reason}`,
+        "The package does not ship a build for this platform.",
+      );
     const argv0 = sel.argv[0]!;
     const table = loadRuntimeTable(this.layout.runtimes());
     let program: string;
     if (isRuntimeName(argv0)) {
       const resolved = table.entries.get(argv0);
       if (resolved === undefined) {
-        fail("harp.runtime_unavailable", `${sel.pointer}/0: this host provides no runtime named "${argv0}" (it has ${[...table.entries.keys()].join(", ")})`, `Add "${argv0}": "/absolute/path" to ${this.layout.runtimes()}, or bundle an executable and start it as "./bin/…".`);
+        fail(
+          "harp.runtime_unavailable",
+          `${sel.pointer}/0: this host provides no runtime named "${argv0}" (it has ${[...table.entries.keys()].join(", ")})`,
+          `Add "${argv0}": "/absolute/path" to ${this.layout.runtimes()}, or bundle an executable and start it as "./bin/…".`,
+        );
       }
       program = resolved;
     } else {
       program = join(bundle, stripDotSlash(argv0));
-      if (!existsSync(program)) fail("harp.executable_missing", `${sel.pointer}/0: ${argv0} is not in the installed bundle`);
+      if (!existsSync(program))
+        fail("harp.executable_missing", `${sel.pointer}/0: ${argv0} is not in the installed bundle`);
     }
 
     const perms = effectivePermissions(m);
     const caps = this.sandboxOverride ?? probeSandbox();
     if (perms.network === "allow" && !opts.allowNetwork) {
-      fail("harp.network_consent_required", `/permissions/network: the app asks for unrestricted network access ("allow"); start it only with the user's consent`, "Pass --allow-network to consent.");
+      fail(
+        "harp.network_consent_required",
+        `/permissions/network: the app asks for unrestricted network access ("allow"); start it only with the user's consent`,
+        "Pass --allow-network to consent.",
+      );
     }
     const why = caps.notes.join("; ") || "no sandbox";
     if (caps.tools === null || caps.mode === null) {
-      fail("harp.permission_unenforceable", `/permissions: permissions cannot be enforced on this machine (no working sandbox), so "${id}" is not started (${why})`, INSTALL_HINT);
+      fail(
+        "harp.permission_unenforceable",
+        `/permissions: permissions cannot be enforced on this machine (no working sandbox), so "${id}" is not started (${why})`,
+        INSTALL_HINT,
+      );
     }
     if (!caps.network.includes(perms.network)) {
-      const reason = perms.network === "allow" ? "an app sharing the host network could accept connections from other machines, and HARP v1 allows inbound connections only from loopback (§9.1)" : why;
-      fail("harp.permission_unenforceable", `/permissions/network: "${perms.network}" cannot be enforced on this machine, so the app is not started (${reason})`, perms.network === "allow" ? 'Declare "loopback" or "none".' : INSTALL_HINT);
+      const reason =
+        perms.network === "allow"
+          ? "an app sharing the host network could accept connections from other machines, and HARP v1 allows inbound connections only from loopback (§9.1)"
+          : why;
+      fail(
+        "harp.permission_unenforceable",
+        `/permissions/network: "${perms.network}" cannot be enforced on this machine, so the app is not started (${reason})`,
+        perms.network === "allow" ? 'Declare "loopback" or "none".' : INSTALL_HINT,
+      );
     }
     if (!caps.filesystem.includes(perms.filesystem)) {
-      fail("harp.permission_unenforceable", `/permissions/filesystem: "${perms.filesystem}" cannot be enforced on this machine, so the app is not started (${why})`, INSTALL_HINT);
+      fail(
+        "harp.permission_unenforceable",
+        `/permissions/filesystem: "${perms.filesystem}" cannot be enforced on this machine, so the app is not started (${why})`,
+        INSTALL_HINT,
+      );
     }
     const limits: Limits = { ...this.limits, ...opts.limits };
 
@@ -414,7 +506,10 @@ export class HarpHost {
         cgroupDirs = cg.dirs;
         cgroupProcs = cg.procs;
       } catch (e) {
-        fail("harp.permission_unenforceable", `the app's resource limits could not be set (${e instanceof Error ? e.message : String(e)}), so "${id}" is not started`);
+        fail(
+          "harp.permission_unenforceable",
+          `the app's resource limits could not be set (${e instanceof Error ? e.message : String(e)}), so "${id}" is not started`,
+        );
       }
       env["YAOC_CG"] = cgroupProcs.join("\n");
     }
@@ -448,7 +543,11 @@ export class HarpHost {
     };
     const cfgFile = join(run, "supervisor.json");
     writeFileSync(cfgFile, JSON.stringify(cfg), { mode: 0o600 });
-    const sup = spawn(process.execPath, [join(lib, "supervisor.mjs"), cfgFile], { detached: true, stdio: "ignore", cwd: run });
+    const sup = spawn(process.execPath, [join(lib, "supervisor.mjs"), cfgFile], {
+      detached: true,
+      stdio: "ignore",
+      cwd: run,
+    });
     sup.on("error", () => undefined); // a failed spawn shows up below as "not running"
     sup.unref();
     const path = m.health?.path ?? DEFAULT_HEALTH_PATH;
@@ -478,7 +577,11 @@ export class HarpHost {
         const exit = readJson(cfg.exitFile);
         if (exit !== null || !this.isRunning(id)) {
           this.clearState(id);
-          fail("harp.start_failed", `"${id}" exited before it became ready (${exit === null ? "its supervisor is gone" : describeExit(exit)}). Last log lines:\n${this.logs(id, LOG_TAIL_LINES)}`, `Read the full log with: yaoc harp logs ${id}`);
+          fail(
+            "harp.start_failed",
+            `"${id}" exited before it became ready (${exit === null ? "its supervisor is gone" : describeExit(exit)}). Last log lines:\n${this.logs(id, LOG_TAIL_LINES)}`,
+            `Read the full log with: yaoc harp logs ${id}`,
+          );
         }
         if (opts.signal?.aborted) {
           await this.stopUnlocked(id);
@@ -487,7 +590,11 @@ export class HarpHost {
         if (await healthy(healthUrl)) return state;
         if (Date.now() > deadline) {
           await this.stopUnlocked(id);
-          fail("harp.ready_timeout", `"${id}" did not answer GET ${path} with 2xx within ${timeoutMs} ms; the host stopped it. Last log lines:\n${this.logs(id, LOG_TAIL_LINES)}`, "The app must listen on $HOST:$PORT and answer the health path without authentication.");
+          fail(
+            "harp.ready_timeout",
+            `"${id}" did not answer GET ${path} with 2xx within ${timeoutMs} ms; the host stopped it. Last log lines:\n${this.logs(id, LOG_TAIL_LINES)}`,
+            "The app must listen on $HOST:$PORT and answer the health path without authentication.",
+          );
         }
         await sleep(100);
       }
@@ -495,7 +602,11 @@ export class HarpHost {
       // Whatever went wrong, the app is not left running half-started.
       if (this.isRunning(id)) await this.stopUnlocked(id).catch(() => undefined);
       if (e instanceof HostError) throw e;
-      throw new HostError([diagnostic("harp.start_failed", `starting "${id}" failed: ${e instanceof Error ? e.message : String(e)}`, { severity: "error" })]);
+      throw new HostError([
+        diagnostic("harp.start_failed", `starting "${id}" failed: ${e instanceof Error ? e.message : String(e)}`, {
+          severity: "error",
+        }),
+      ]);
     } finally {
       clearInterval(keepAlive);
       if (!this.isRunning(id)) removeCgroups(cgroupDirs);
@@ -573,8 +684,19 @@ export class HarpHost {
       if (rec === null) fail("harp.not_installed", `no app with id "${i}" is installed`);
       const running = this.isRunning(i);
       const st = running ? this.state(i) : null;
-      const pid = running ? (((readJson(join(this.layout.run(i), "app.json")) ?? {}) as AppPids).sandboxPid ?? null) : null;
-      return { id: i, name: rec.name, version: rec.version, digest: rec.digest, running, url: st?.url ?? null, uiUrl: st?.uiUrl ?? null, pid };
+      const pid = running
+        ? (((readJson(join(this.layout.run(i), "app.json")) ?? {}) as AppPids).sandboxPid ?? null)
+        : null;
+      return {
+        id: i,
+        name: rec.name,
+        version: rec.version,
+        digest: rec.digest,
+        running,
+        url: st?.url ?? null,
+        uiUrl: st?.uiUrl ?? null,
+        pid,
+      };
     });
   }
 
@@ -586,7 +708,11 @@ export class HarpHost {
       return "";
     }
     if (lines === undefined) return text;
-    return text.split("\n").filter((l, i, a) => l !== "" || i < a.length - 1).slice(-lines).join("\n");
+    return text
+      .split("\n")
+      .filter((l, i, a) => l !== "" || i < a.length - 1)
+      .slice(-lines)
+      .join("\n");
   }
 
   /** §12 capability set, measured on this machine. */
@@ -606,14 +732,20 @@ export class HarpHost {
       "x-yaoc": {
         platform: this.platform,
         runtimes: Object.fromEntries(table.entries),
-        sandbox: caps.mode === null ? null : caps.mode === "root" ? "bubblewrap (as root) + setpriv to a per-app uid" : "bubblewrap (user namespace)",
+        sandbox:
+          caps.mode === null
+            ? null
+            : caps.mode === "root"
+              ? "bubblewrap (as root) + setpriv to a per-app uid"
+              : "bubblewrap (user namespace)",
         isolation: caps.properties,
         limits: {
-          memory: caps.limits.memory === null ? null : { mechanism: caps.limits.memory, defaultMiB: this.limits.memoryMiB },
+          memory:
+            caps.limits.memory === null ? null : { mechanism: caps.limits.memory, defaultMiB: this.limits.memoryMiB },
           processes: caps.limits.pids === null ? null : { mechanism: caps.limits.pids, default: this.limits.pids },
           cpu: caps.limits.cpu === null ? null : { mechanism: caps.limits.cpu, defaultCores: this.limits.cpus },
         },
-        networkConsent: "network \"allow\" requires --allow-network",
+        networkConsent: 'network "allow" requires --allow-network',
         notes: [...caps.notes, ...table.problems],
       },
     };
@@ -682,7 +814,10 @@ function sandboxAlive(p: AppPids): boolean {
 
 /** SIGKILL to the sandbox's init ends every process in the app's PID namespace. */
 function killSandbox(p: AppPids): void {
-  for (const [pid, start] of [[p.sandboxPid, p.sandboxStart], [p.outerPid, p.outerStart]] as const) {
+  for (const [pid, start] of [
+    [p.sandboxPid, p.sandboxStart],
+    [p.outerPid, p.outerStart],
+  ] as const) {
     if (processAlive(pid, start)) {
       try {
         process.kill(pid!, "SIGKILL");

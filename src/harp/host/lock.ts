@@ -36,9 +36,23 @@ export async function acquireLock(file: string, waitMs: number): Promise<HeldLoc
   if (bin === null) throw new LockUnavailableError("util-linux flock(1) is not installed (looked in /usr/bin, /bin)");
   mkdirSync(dirname(file), { recursive: true });
   const secs = Math.max(1, Math.ceil(waitMs / 1000));
-  const child = spawn(bin, ["--exclusive", "--conflict-exit-code", "75", "--wait", String(secs), file, "/bin/sh", "-c", "echo locked; exec cat >/dev/null"], {
-    stdio: ["pipe", "pipe", "pipe"],
-  });
+  const child = spawn(
+    bin,
+    [
+      "--exclusive",
+      "--conflict-exit-code",
+      "75",
+      "--wait",
+      String(secs),
+      file,
+      "/bin/sh",
+      "-c",
+      "echo locked; exec cat >/dev/null",
+    ],
+    {
+      stdio: ["pipe", "pipe", "pipe"],
+    },
+  );
   let stderr = "";
   const exited = new Promise<number | null>((resolve) => {
     child.on("error", (e) => {

@@ -52,7 +52,8 @@ export function loadRuntimeTable(configFile: string): RuntimeTable {
   if (text !== null) {
     try {
       const cfg = JSON.parse(text) as unknown;
-      if (typeof cfg !== "object" || cfg === null || Array.isArray(cfg)) throw new Error("expected an object of name → absolute path");
+      if (typeof cfg !== "object" || cfg === null || Array.isArray(cfg))
+        throw new Error("expected an object of name → absolute path");
       for (const [name, p] of Object.entries(cfg as Record<string, unknown>)) {
         if (typeof p !== "string" || !isAbsolute(p)) {
           problems.push(`${configFile}: "${name}" must map to an absolute path`);

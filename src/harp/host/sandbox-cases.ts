@@ -30,7 +30,12 @@ function check(cond: unknown, msg: string): asserts cond {
 }
 
 /** GET with a bounded wait; any failure becomes an Error with the URL in it. */
-export async function call(base: string, path: string, params: Record<string, string | number> = {}, timeoutMs = 20_000): Promise<Json> {
+export async function call(
+  base: string,
+  path: string,
+  params: Record<string, string | number> = {},
+  timeoutMs = 20_000,
+): Promise<Json> {
   const q = new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]));
   const url = `${base}${path}${q.size > 0 ? `?${q}` : ""}`;
   const r = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
@@ -52,7 +57,8 @@ export function hostPidsWith(needle: string): number[] {
 }
 
 function externalAddress(): string | null {
-  for (const list of Object.values(networkInterfaces())) for (const a of list ?? []) if (a.family === "IPv4" && !a.internal) return a.address;
+  for (const list of Object.values(networkInterfaces()))
+    for (const a of list ?? []) if (a.family === "IPv4" && !a.internal) return a.address;
   return null;
 }
 
@@ -117,9 +123,27 @@ export class SandboxWorld {
       srv.listen(this.hostSocket, () => resolve());
     });
     const h = this.host;
-    await h.install(writeApp(join(this.root, "attacker"), HOSTILE_MANIFEST(ATTACKER, { network: "none", filesystem: "data-only" }), HOSTILE_SERVER_MJS));
-    await h.install(writeApp(join(this.root, "victim"), FIXTURE_MANIFEST_JSON.replace('"harp-fixture"', `"${VICTIM}"`), FIXTURE_SERVER_MJS));
-    await h.install(writeApp(join(this.root, "lifecycle"), HOSTILE_MANIFEST(LIFECYCLE, { network: "none", filesystem: "data-only" }), HOSTILE_SERVER_MJS));
+    await h.install(
+      writeApp(
+        join(this.root, "attacker"),
+        HOSTILE_MANIFEST(ATTACKER, { network: "none", filesystem: "data-only" }),
+        HOSTILE_SERVER_MJS,
+      ),
+    );
+    await h.install(
+      writeApp(
+        join(this.root, "victim"),
+        FIXTURE_MANIFEST_JSON.replace('"harp-fixture"', `"${VICTIM}"`),
+        FIXTURE_SERVER_MJS,
+      ),
+    );
+    await h.install(
+      writeApp(
+        join(this.root, "lifecycle"),
+        HOSTILE_MANIFEST(LIFECYCLE, { network: "none", filesystem: "data-only" }),
+        HOSTILE_SERVER_MJS,
+      ),
+    );
     this.attacker = await h.start(ATTACKER);
     this.victim = await h.start(VICTIM);
     await fetch(`${this.victim.url}/counter`, { method: "POST" });
@@ -144,8 +168,10 @@ export class SandboxWorld {
   }
 }
 
-const blocked = (r: Json, what: string): void => check(r["ok"] === false, `${what}: the attack worked (${JSON.stringify(r)})`);
-const works = (r: Json, what: string): void => check(r["ok"] === true, `positive control failed, so the probe proves nothing: ${what} (${JSON.stringify(r)})`);
+const blocked = (r: Json, what: string): void =>
+  check(r["ok"] === false, `${what}: the attack worked (${JSON.stringify(r)})`);
+const works = (r: Json, what: string): void =>
+  check(r["ok"] === true, `positive control failed, so the probe proves nothing: ${what} (${JSON.stringify(r)})`);
 
 export const SANDBOX_CASES: readonly Case[] = [
   {
@@ -159,7 +185,10 @@ export const SANDBOX_CASES: readonly Case[] = [
       check(me["uid"] !== 0 && me["gid"] !== 0, `runs as uid ${String(me["uid"])} gid ${String(me["gid"])}`);
       check(me["capEff"] === "0000000000000000", `capabilities: ${String(me["capEff"])}`);
       check(me["noNewPrivs"] === "1", "no_new_privs not set");
-      check(typeof me["pidsVisible"] === "number" && me["pidsVisible"] < 20, `sees ${String(me["pidsVisible"])} processes`);
+      check(
+        typeof me["pidsVisible"] === "number" && me["pidsVisible"] < 20,
+        `sees ${String(me["pidsVisible"])} processes`,
+      );
     },
   },
   {
@@ -200,7 +229,9 @@ export const SANDBOX_CASES: readonly Case[] = [
       const allowed = new Set<string>(SANDBOX_DEVICES);
       const extra = (dev["value"] as string[]).filter((d) => !allowed.has(d));
       check(extra.length === 0, `/dev has ${extra.join(", ")}`);
-      for (const d of readdirSync("/dev").filter((n) => /^(sd|vd|nvme|xvd|loop|mem|kmem|port)/.test(n)).slice(0, 4)) {
+      for (const d of readdirSync("/dev")
+        .filter((n) => /^(sd|vd|nvme|xvd|loop|mem|kmem|port)/.test(n))
+        .slice(0, 4)) {
         blocked(await call(w.attacker.url, "/open-write", { path: `/dev/${d}` }), `open /dev/${d} for writing`);
       }
     },
@@ -214,7 +245,15 @@ export const SANDBOX_CASES: readonly Case[] = [
       const own = join(w.host.layout.data(ATTACKER), "own.txt");
       works(await call(w.attacker.url, "/write", { path: own }), "create a file in its data dir");
       works(await call(w.attacker.url, "/open-write", { path: own }), "open its own file for writing");
-      for (const p of ["/proc/sys/kernel/core_pattern", "/proc/sys/kernel/domainname", "/proc/sys/kernel/hostname", "/proc/sysrq-trigger", "/sys/kernel/uevent_helper", "/sys/fs/cgroup/memory/memory.limit_in_bytes", "/sys/fs/cgroup/pids/pids.max"]) {
+      for (const p of [
+        "/proc/sys/kernel/core_pattern",
+        "/proc/sys/kernel/domainname",
+        "/proc/sys/kernel/hostname",
+        "/proc/sysrq-trigger",
+        "/sys/kernel/uevent_helper",
+        "/sys/fs/cgroup/memory/memory.limit_in_bytes",
+        "/sys/fs/cgroup/pids/pids.max",
+      ]) {
         blocked(await call(w.attacker.url, "/open-write", { path: p }), `open ${p} for writing`);
       }
     },
@@ -225,11 +264,23 @@ export const SANDBOX_CASES: readonly Case[] = [
     clause: "§13",
     run: async (ctx) => {
       const w = await ctx.shared.world();
-      works(await call(w.attacker.url, "/write", { path: join(w.host.layout.data(ATTACKER), "mine.txt") }), "write its own data dir");
+      works(
+        await call(w.attacker.url, "/write", { path: join(w.host.layout.data(ATTACKER), "mine.txt") }),
+        "write its own data dir",
+      );
       const victimData = w.host.layout.data(VICTIM);
-      blocked(await call(w.attacker.url, "/write", { path: join(victimData, "pwned.txt") }), "write the other app's data dir");
-      blocked(await call(w.attacker.url, "/write", { path: `/proc/${w.victimSandboxPid()}/root${victimData}/pwned.txt` }), "write through /proc/<victim pid>/root");
-      blocked(await call(w.attacker.url, "/write", { path: `/proc/1/root${victimData}/pwned.txt` }), "write through /proc/1/root");
+      blocked(
+        await call(w.attacker.url, "/write", { path: join(victimData, "pwned.txt") }),
+        "write the other app's data dir",
+      );
+      blocked(
+        await call(w.attacker.url, "/write", { path: `/proc/${w.victimSandboxPid()}/root${victimData}/pwned.txt` }),
+        "write through /proc/<victim pid>/root",
+      );
+      blocked(
+        await call(w.attacker.url, "/write", { path: `/proc/1/root${victimData}/pwned.txt` }),
+        "write through /proc/1/root",
+      );
       check(!existsSync(join(victimData, "pwned.txt")), "pwned.txt appeared in the other app's data");
     },
   },
@@ -239,8 +290,14 @@ export const SANDBOX_CASES: readonly Case[] = [
     clause: "§9.2, §13",
     run: async (ctx) => {
       const w = await ctx.shared.world();
-      works(await call(w.attacker.url, "/read", { path: join(w.host.layout.bundle(ATTACKER), "server.mjs") }), "read its own bundle");
-      works(await call(w.attacker.url, "/read", { path: join(w.host.layout.data(ATTACKER), "mine.txt") }), "read its own data");
+      works(
+        await call(w.attacker.url, "/read", { path: join(w.host.layout.bundle(ATTACKER), "server.mjs") }),
+        "read its own bundle",
+      );
+      works(
+        await call(w.attacker.url, "/read", { path: join(w.host.layout.data(ATTACKER), "mine.txt") }),
+        "read its own data",
+      );
       const targets = [
         "/etc/shadow",
         w.secretFile,
@@ -251,7 +308,8 @@ export const SANDBOX_CASES: readonly Case[] = [
         join(w.host.layout.bundle(VICTIM), "harp.json"),
       ];
       for (const p of targets) blocked(await call(w.attacker.url, "/read", { path: p }), `read ${p}`);
-      for (const d of [homedir(), "/root", "/home", "/run", "/var", "/sys"]) blocked(await call(w.attacker.url, "/list", { path: d }), `list ${d}`);
+      for (const d of [homedir(), "/root", "/home", "/run", "/var", "/sys"])
+        blocked(await call(w.attacker.url, "/list", { path: d }), `list ${d}`);
       // The directories above its own mounts exist only as empty skeletons: nothing of the host,
       // of the other app or of the host's state shows up in them, not even by name.
       const home = w.host.layout.root;
@@ -267,7 +325,10 @@ export const SANDBOX_CASES: readonly Case[] = [
         const r = await call(w.attacker.url, "/list", { path: dir });
         works(r, `list the skeleton ${dir}`);
         const got = (r["value"] as string[]).sort();
-        check(JSON.stringify(got) === JSON.stringify(names), `${dir} shows ${got.join(", ")}; expected only ${names.join(", ")}`);
+        check(
+          JSON.stringify(got) === JSON.stringify(names),
+          `${dir} shows ${got.join(", ")}; expected only ${names.join(", ")}`,
+        );
       }
     },
   },
@@ -279,14 +340,27 @@ export const SANDBOX_CASES: readonly Case[] = [
       const w = await ctx.shared.world();
       const own = await call(w.attacker.url, "/listen", { host: "127.0.0.1", port: 0 });
       works(own, "listen on its own loopback");
-      works(await call(w.attacker.url, "/tcp", { host: "127.0.0.1", port: Number(own["port"]) }), "connect to its own loopback service");
+      works(
+        await call(w.attacker.url, "/tcp", { host: "127.0.0.1", port: Number(own["port"]) }),
+        "connect to its own loopback service",
+      );
       blocked(await call(w.attacker.url, "/unix", { path: w.hostSocket }), "connect to a host Unix socket");
-      blocked(await call(w.attacker.url, "/unix", { path: join(w.host.layout.run(VICTIM), "sock", "bridge.sock") }), "connect to the other app's bridge socket");
-      blocked(await call(w.attacker.url, "/tcp", { host: "127.0.0.1", port: w.victim.port }), "connect to the other app's port on the host loopback");
+      blocked(
+        await call(w.attacker.url, "/unix", { path: join(w.host.layout.run(VICTIM), "sock", "bridge.sock") }),
+        "connect to the other app's bridge socket",
+      );
+      blocked(
+        await call(w.attacker.url, "/tcp", { host: "127.0.0.1", port: w.victim.port }),
+        "connect to the other app's port on the host loopback",
+      );
       // Swapping its own bridge socket for a link (to make the host's bridge connect elsewhere):
       // as root the socket directory belongs to the forwarder's uid; in user-namespace mode the
       // supervisor connects only to a real socket, never through a link.
-      if (probeSandbox().mode === "root") blocked(await call(w.attacker.url, "/write", { path: join(w.host.layout.run(ATTACKER), "sock", "planted") }), "write into its bridge socket directory");
+      if (probeSandbox().mode === "root")
+        blocked(
+          await call(w.attacker.url, "/write", { path: join(w.host.layout.run(ATTACKER), "sock", "planted") }),
+          "write into its bridge socket directory",
+        );
       const before = ((await call(w.victim.url, "/counter"))["counter"] as number) ?? -1;
       check(before === 2, `the other app's counter is ${before}, expected 2`);
     },
@@ -297,7 +371,10 @@ export const SANDBOX_CASES: readonly Case[] = [
     clause: "§9.1",
     run: async (ctx) => {
       const w = await ctx.shared.world();
-      check((await fetch(`${w.attacker.url}/health`)).status === 200, "positive control: the app is reachable through the loopback bridge");
+      check(
+        (await fetch(`${w.attacker.url}/health`)).status === 200,
+        "positive control: the app is reachable through the loopback bridge",
+      );
       const l = await call(w.attacker.url, "/listen", { host: "0.0.0.0", port: 0 });
       works(l, "listen on 0.0.0.0 inside its namespace");
       const reach = async (host: string): Promise<boolean> =>
@@ -310,13 +387,20 @@ export const SANDBOX_CASES: readonly Case[] = [
       check(!(await reach("127.0.0.1")), "the app's 0.0.0.0 listener is reachable from the host");
       const ext = externalAddress();
       if (ext !== null) check(!(await reach(ext)), `the app's 0.0.0.0 listener is reachable on ${ext}`);
-      const dir = writeApp(join(w.root, "allow-app"), HOSTILE_MANIFEST("hostile-allow", { network: "allow", filesystem: "data-only" }), HOSTILE_SERVER_MJS);
+      const dir = writeApp(
+        join(w.root, "allow-app"),
+        HOSTILE_MANIFEST("hostile-allow", { network: "allow", filesystem: "data-only" }),
+        HOSTILE_SERVER_MJS,
+      );
       await w.host.install(dir);
       try {
         await w.host.start("hostile-allow", { allowNetwork: true });
         throw new Error('network "allow" started although inbound cannot be kept loopback-only');
       } catch (e) {
-        check(e instanceof HostError && e.diagnostics.some((d) => d.code === "harp.permission_unenforceable"), `unexpected: ${String(e)}`);
+        check(
+          e instanceof HostError && e.diagnostics.some((d) => d.code === "harp.permission_unenforceable"),
+          `unexpected: ${String(e)}`,
+        );
       } finally {
         await w.host.uninstall("hostile-allow", { purge: true });
       }
@@ -330,19 +414,35 @@ export const SANDBOX_CASES: readonly Case[] = [
       const w = await ctx.shared.world();
       const h = w.host;
       for (const how of ["stop", "kill-supervisor", "uninstall"] as const) {
-        if (h.record(LIFECYCLE) === null) await h.install(writeApp(join(w.root, `lifecycle-${how}`), HOSTILE_MANIFEST(LIFECYCLE, { network: "none", filesystem: "data-only" }), HOSTILE_SERVER_MJS));
+        if (h.record(LIFECYCLE) === null)
+          await h.install(
+            writeApp(
+              join(w.root, `lifecycle-${how}`),
+              HOSTILE_MANIFEST(LIFECYCLE, { network: "none", filesystem: "data-only" }),
+              HOSTILE_SERVER_MJS,
+            ),
+          );
         const st = await h.start(LIFECYCLE);
         const token = String(100000 + Math.floor(Math.random() * 800000));
         works(await call(st.url, "/spawn-detached", { token }), "spawn a setsid grandchild");
         const marker = `3${token}`;
-        check(await waitFor(() => hostPidsWith(`sleep\0${marker}`).length > 0, 5_000), "positive control: the setsid child is not visible on the host");
+        check(
+          await waitFor(() => hostPidsWith(`sleep\0${marker}`).length > 0, 5_000),
+          "positive control: the setsid child is not visible on the host",
+        );
         if (how === "stop") await h.stop(LIFECYCLE);
         else if (how === "uninstall") await h.uninstall(LIFECYCLE, { purge: true });
         else process.kill(st.supervisorPid, "SIGKILL");
-        check(await waitFor(() => hostPidsWith(`sleep\0${marker}`).length === 0, 5_000), `${how}: the setsid child survived`);
+        check(
+          await waitFor(() => hostPidsWith(`sleep\0${marker}`).length === 0, 5_000),
+          `${how}: the setsid child survived`,
+        );
         if (how === "kill-supervisor") {
           // The kernel tears the namespace down within moments; status must follow and stay false.
-          check(await waitFor(() => !h.isRunning(LIFECYCLE), 5_000), "status says running after the supervisor was killed");
+          check(
+            await waitFor(() => !h.isRunning(LIFECYCLE), 5_000),
+            "status says running after the supervisor was killed",
+          );
           check(hostPidsWith(h.layout.run(LIFECYCLE)).length === 0, "a process of the app's sandbox is still alive");
           const r = await h.stop(LIFECYCLE);
           check(!r.wasRunning, "stop found something running");
@@ -372,7 +472,10 @@ export const SANDBOX_CASES: readonly Case[] = [
       works(await call(w.attacker.url, "/fork", { n: 5 }), "start 5 processes");
       const r = await call(w.attacker.url, "/fork", { n: 1000 }, 60_000);
       blocked(r, "start 1000 processes");
-      check(Number(r["started"]) < WORLD_LIMITS.pids, `started ${String(r["started"])} with a limit of ${WORLD_LIMITS.pids}`);
+      check(
+        Number(r["started"]) < WORLD_LIMITS.pids,
+        `started ${String(r["started"])} with a limit of ${WORLD_LIMITS.pids}`,
+      );
       await new Promise((res) => setTimeout(res, 300));
       check((await fetch(`${w.attacker.url}/health`)).status === 200, "the app itself should survive");
     },

@@ -27,7 +27,20 @@
  * from inside every property the capability set claims.
  */
 import { spawnSync } from "node:child_process";
-import { accessSync, chownSync, constants, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, realpathSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  accessSync,
+  chownSync,
+  constants,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmdirSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { FilesystemPermission, NetworkPermission } from "../manifest.js";
@@ -99,7 +112,8 @@ export function findTools(): { tools: SandboxTools | null; missing: string[] } {
   return { tools: missing.length === 0 ? (found as SandboxTools) : null, missing };
 }
 
-export const INSTALL_HINT = "Install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap) and util-linux; on other systems HARP apps cannot be sandboxed.";
+export const INSTALL_HINT =
+  "Install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap) and util-linux; on other systems HARP apps cannot be sandboxed.";
 
 /** Per-app host uid/gid for root mode: stable per (home, id), in a range no login user has. */
 export function appUid(home: string, id: string): number {
@@ -207,7 +221,13 @@ export interface LaunchSpec {
   readonly readOnly: readonly string[];
   readonly appArgv: readonly string[];
   /** Loopback bridge: node, forwarder script, socket dir (bound rw), socket path, in-namespace port. */
-  readonly bridge?: { readonly node: string; readonly script: string; readonly sockDir: string; readonly socket: string; readonly port: number };
+  readonly bridge?: {
+    readonly node: string;
+    readonly script: string;
+    readonly sockDir: string;
+    readonly socket: string;
+    readonly port: number;
+  };
   readonly limits: Limits;
   readonly limitMechanisms: LimitMechanisms;
   /** cgroup.procs files to join before bwrap (root mode with cgroups). */
@@ -217,7 +237,15 @@ export interface LaunchSpec {
 }
 
 const SYSTEM_TOP = ["/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"];
-const ETC_FILES = ["/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/ssl", "/etc/localtime", "/etc/alternatives", "/etc/nsswitch.conf"];
+const ETC_FILES = [
+  "/etc/ld.so.cache",
+  "/etc/ld.so.conf",
+  "/etc/ld.so.conf.d",
+  "/etc/ssl",
+  "/etc/localtime",
+  "/etc/alternatives",
+  "/etc/nsswitch.conf",
+];
 
 function ancestors(p: string): string[] {
   const out: string[] = [];
@@ -276,7 +304,15 @@ export function buildLaunch(tools: SandboxTools, spec: LaunchSpec): string[] {
   const a: string[] = [tools.bwrap, "--die-with-parent", "--new-session"];
   if (spec.infoFd !== undefined) a.push("--info-fd", String(spec.infoFd));
   if (spec.mode === "userns") a.push("--unshare-user", "--uid", "65534", "--gid", "65534", "--cap-drop", "ALL");
-  a.push("--unshare-ipc", "--unshare-pid", "--unshare-uts", "--unshare-cgroup-try", "--unshare-net", "--hostname", "harp-app");
+  a.push(
+    "--unshare-ipc",
+    "--unshare-pid",
+    "--unshare-uts",
+    "--unshare-cgroup-try",
+    "--unshare-net",
+    "--hostname",
+    "harp-app",
+  );
   a.push("--ro-bind", "/usr", "/usr");
   for (const t of SYSTEM_TOP) {
     let st;
@@ -299,7 +335,14 @@ export function buildLaunch(tools: SandboxTools, spec: LaunchSpec): string[] {
   const { data, cache, tmp } = spec.dataDirs;
   // Every directory above a mount point is made explicitly (0755) before any bind: bwrap would
   // otherwise create missing parents itself, not traversable by the app's uid.
-  const mountPoints = [...spec.readOnly, spec.bundle.dest, data, cache, tmp, ...(spec.bridge ? [spec.bridge.script, spec.bridge.sockDir] : [])];
+  const mountPoints = [
+    ...spec.readOnly,
+    spec.bundle.dest,
+    data,
+    cache,
+    tmp,
+    ...(spec.bridge ? [spec.bridge.script, spec.bridge.sockDir] : []),
+  ];
   const made = new Set<string>(["/usr", "/dev", "/proc", "/etc", ...SYSTEM_TOP]);
   for (const mp of mountPoints) {
     for (const d of ancestors(mp)) {
@@ -315,7 +358,8 @@ export function buildLaunch(tools: SandboxTools, spec: LaunchSpec): string[] {
   } else {
     a.push("--perms", "01777", "--size", String(64 * 1024 * 1024), "--tmpfs", tmp);
   }
-  if (spec.bridge) a.push("--ro-bind", spec.bridge.script, spec.bridge.script, "--bind", spec.bridge.sockDir, spec.bridge.sockDir);
+  if (spec.bridge)
+    a.push("--ro-bind", spec.bridge.script, spec.bridge.script, "--bind", spec.bridge.sockDir, spec.bridge.sockDir);
   // The skeleton root (bwrap's tmpfs holding the mount points) becomes read-only too: in a user
   // namespace it belongs to the app's uid, and writes there would still be writes outside.
   a.push("--remount-ro", "/", "--chdir", spec.bundle.dest, "--");
@@ -330,10 +374,37 @@ export function buildLaunch(tools: SandboxTools, spec: LaunchSpec): string[] {
   }
   if (spec.mode === "root" && spec.bridge) {
     const b = spec.bridge;
-    a.push(tools.sh, "-c", ROOT_BRIDGE, "yaoc-launch", b.node, b.script, b.socket, String(b.port), String(bridgeUid(spec.uid)), String(spec.uid), tools.setpriv);
+    a.push(
+      tools.sh,
+      "-c",
+      ROOT_BRIDGE,
+      "yaoc-launch",
+      b.node,
+      b.script,
+      b.socket,
+      String(b.port),
+      String(bridgeUid(spec.uid)),
+      String(spec.uid),
+      tools.setpriv,
+    );
   } else {
     if (spec.mode === "root") {
-      a.push(tools.setpriv, "--reuid", String(spec.uid), "--regid", String(spec.uid), "--clear-groups", "--no-new-privs", "--bounding-set", "-all", "--inh-caps", "-all", "--ambient-caps", "-all", "--");
+      a.push(
+        tools.setpriv,
+        "--reuid",
+        String(spec.uid),
+        "--regid",
+        String(spec.uid),
+        "--clear-groups",
+        "--no-new-privs",
+        "--bounding-set",
+        "-all",
+        "--inh-caps",
+        "-all",
+        "--ambient-caps",
+        "-all",
+        "--",
+      );
     }
     if (spec.bridge) {
       const b = spec.bridge;
@@ -344,7 +415,8 @@ export function buildLaunch(tools: SandboxTools, spec: LaunchSpec): string[] {
   if (spec.cgroupProcs !== undefined && spec.cgroupProcs.length > 0) {
     // Join the groups before bwrap forks, so every sandbox process is inside them.
     // YAOC_CG holds the cgroup.procs paths, one per line (paths may contain spaces).
-    const joinGroups = "IFS='\n'\nfor f in $YAOC_CG; do echo $$ > \"$f\" || exit 125; done\nunset YAOC_CG IFS\nexec \"$@\"";
+    const joinGroups =
+      'IFS=\'\n\'\nfor f in $YAOC_CG; do echo $$ > "$f" || exit 125; done\nunset YAOC_CG IFS\nexec "$@"';
     return [tools.sh, "-c", joinGroups, "yaoc-cgroup", ...a];
   }
   return a;
@@ -383,14 +455,30 @@ export function resetSandboxProbe(): void {
 }
 
 function unenforced(platform: string, tools: SandboxTools | null, notes: string[]): SandboxCapabilities {
-  return { platform, tools, mode: null, network: [], filesystem: [], properties: {}, limits: { memory: null, pids: null, cpu: null }, cgroupBases: {}, notes };
+  return {
+    platform,
+    tools,
+    mode: null,
+    network: [],
+    filesystem: [],
+    properties: {},
+    limits: { memory: null, pids: null, cpu: null },
+    cgroupBases: {},
+    notes,
+  };
 }
 
 function measure(): SandboxCapabilities {
   const platform = process.platform;
-  if (platform !== "linux") return unenforced(platform, null, [`no sandbox implementation for ${platform}; no permission can be enforced, so no app is started`]);
+  if (platform !== "linux")
+    return unenforced(platform, null, [
+      `no sandbox implementation for ${platform}; no permission can be enforced, so no app is started`,
+    ]);
   const { tools, missing } = findTools();
-  if (tools === null) return unenforced(platform, null, [`missing sandbox tools: ${missing.join(", ")} (looked in ${TOOL_DIRS.join(", ")}). ${INSTALL_HINT}`]);
+  if (tools === null)
+    return unenforced(platform, null, [
+      `missing sandbox tools: ${missing.join(", ")} (looked in ${TOOL_DIRS.join(", ")}). ${INSTALL_HINT}`,
+    ]);
   const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
   const mode = isRoot ? "root" : "userns";
   const notes: string[] = [];
@@ -403,14 +491,19 @@ function measure(): SandboxCapabilities {
       const cg = createCgroups(bases, probeName, DEFAULT_LIMITS);
       removeCgroups(cg.dirs);
     } catch (e) {
-      notes.push(`cgroup v1 groups cannot be created here (${e instanceof Error ? e.message : String(e)}); using rlimits`);
+      notes.push(
+        `cgroup v1 groups cannot be created here (${e instanceof Error ? e.message : String(e)}); using rlimits`,
+      );
       removeCgroups(Object.values(bases).map((b) => join(b, probeName)));
       bases = {};
     }
   } else {
-    notes.push("not root: cgroup groups cannot be created, so memory is limited per process (RLIMIT_DATA), process count with RLIMIT_NPROC and CPU is not limited");
+    notes.push(
+      "not root: cgroup groups cannot be created, so memory is limited per process (RLIMIT_DATA), process count with RLIMIT_NPROC and CPU is not limited",
+    );
   }
-  if (Object.keys(bases).length === 0) notes.push("cgroup v2 delegation is not implemented; rlimits are used where cgroup v1 is unavailable");
+  if (Object.keys(bases).length === 0)
+    notes.push("cgroup v2 delegation is not implemented; rlimits are used where cgroup v1 is unavailable");
   const limits: LimitMechanisms = {
     memory: bases["memory"] !== undefined ? "cgroup-v1" : "rlimit-data",
     pids: bases["pids"] !== undefined ? "cgroup-v1" : "rlimit-nproc",
@@ -428,8 +521,20 @@ function measure(): SandboxCapabilities {
     pids: limits.pids === "rlimit-nproc" && !p["rlimitNproc"] ? null : limits.pids,
     cpu: limits.cpu,
   };
-  notes.push('network "allow" is refused: the host cannot keep inbound connections loopback-only for an app that shares the host network (§9.1)');
-  return { platform, tools, mode, network: ["none", "loopback"], filesystem: ["data-only", "none"], properties: p, limits: measuredLimits, cgroupBases: bases, notes };
+  notes.push(
+    'network "allow" is refused: the host cannot keep inbound connections loopback-only for an app that shares the host network (§9.1)',
+  );
+  return {
+    platform,
+    tools,
+    mode,
+    network: ["none", "loopback"],
+    filesystem: ["data-only", "none"],
+    properties: p,
+    limits: measuredLimits,
+    cgroupBases: bases,
+    notes,
+  };
 }
 
 /** The properties the probe must see for the sandbox to count as enforcing. */
@@ -448,7 +553,11 @@ export const REQUIRED_PROPERTIES = [
   "sysctlBlocked",
 ] as const;
 
-function runProbe(tools: SandboxTools, mode: "root" | "userns", limits: LimitMechanisms): { ok: boolean; reason: string; properties: Record<string, boolean> } {
+function runProbe(
+  tools: SandboxTools,
+  mode: "root" | "userns",
+  limits: LimitMechanisms,
+): { ok: boolean; reason: string; properties: Record<string, boolean> } {
   const dir = mkdtempSync(join(tmpdir(), "yaoc-harp-probe-"));
   try {
     const data = join(dir, "data");
@@ -495,13 +604,20 @@ function runProbe(tools: SandboxTools, mode: "root" | "userns", limits: LimitMec
       hostFilesHidden: kv.get("secret") === "hidden" && kv.get("shadow") === "hidden",
       dataWritable: kv.get("data") === "writable",
       sysctlBlocked: kv.get("sysctl") === "blocked",
-      rlimitData: limits.memory === "rlimit-data" ? kv.get("rlimit_data") === String(DEFAULT_LIMITS.memoryMiB * 1024 * 1024) : false,
+      rlimitData:
+        limits.memory === "rlimit-data"
+          ? kv.get("rlimit_data") === String(DEFAULT_LIMITS.memoryMiB * 1024 * 1024)
+          : false,
       rlimitNproc: limits.pids === "rlimit-nproc" ? kv.get("nproc") === String(DEFAULT_LIMITS.pids) : false,
     };
     const failed = REQUIRED_PROPERTIES.filter((k) => !properties[k]);
     if (res.status === 0 && failed.length === 0) return { ok: true, reason: "", properties };
     const why = res.error ? res.error.message : `exit ${res.status ?? res.signal}`;
-    return { ok: false, reason: `${why}; not enforced: ${failed.join(", ") || "-"}; ${JSON.stringify((res.stderr ?? "").trim().slice(0, 300))}`, properties };
+    return {
+      ok: false,
+      reason: `${why}; not enforced: ${failed.join(", ") || "-"}; ${JSON.stringify((res.stderr ?? "").trim().slice(0, 300))}`,
+      properties,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

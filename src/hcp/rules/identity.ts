@@ -9,11 +9,24 @@ export const MAX_PACK_ID_CHARS = 128;
 export function checkPackId(surface: JsonDoc, report: Reporter): string | null {
   const m = member(surface.root, "id");
   if (m === undefined) {
-    report.atObject("hcp.identity.missing_id", surface, surface.root, "", `${surface.name} has no "id"; the manifest id is the pack_id (HCP §2.2.1).`, 'Add "id": "<lower-case pack id>".');
+    report.atObject(
+      "hcp.identity.missing_id",
+      surface,
+      surface.root,
+      "",
+      `${surface.name} has no "id"; the manifest id is the pack_id (HCP §2.2.1).`,
+      'Add "id": "<lower-case pack id>".',
+    );
     return null;
   }
   if (m.value.kind !== "string") {
-    report.atValue("hcp.field.wrong_type", surface, m.value, "/id", `${at(surface, "/id")}: the pack_id must be a string.`);
+    report.atValue(
+      "hcp.field.wrong_type",
+      surface,
+      m.value,
+      "/id",
+      `${at(surface, "/id")}: the pack_id must be a string.`,
+    );
     return null;
   }
   checkPackIdValue(surface, m.value, "/id", "pack_id", report);
@@ -21,7 +34,13 @@ export function checkPackId(surface: JsonDoc, report: Reporter): string | null {
 }
 
 /** §2.2.2 on a pack_id-valued string; shared by `id` and explicit metadata `pack_id`. */
-export function checkPackIdValue(doc: JsonDoc, node: JsonString, pointer: string, role: string, report: Reporter): void {
+export function checkPackIdValue(
+  doc: JsonDoc,
+  node: JsonString,
+  pointer: string,
+  role: string,
+  report: Reporter,
+): void {
   const length = scalarLength(node.value);
   if (length < 1 || length > MAX_PACK_ID_CHARS) {
     report.atValue(
@@ -44,7 +63,12 @@ export function checkPackIdValue(doc: JsonDoc, node: JsonString, pointer: string
   }
 }
 
-export function checkSurfaceId(policy: JsonDoc, surface: JsonDoc | null, packId: string | null, report: Reporter): void {
+export function checkSurfaceId(
+  policy: JsonDoc,
+  surface: JsonDoc | null,
+  packId: string | null,
+  report: Reporter,
+): void {
   const m = member(policy.root, "surface_id");
   if (m === undefined) {
     report.atObject(
@@ -58,7 +82,13 @@ export function checkSurfaceId(policy: JsonDoc, surface: JsonDoc | null, packId:
     return;
   }
   if (m.value.kind !== "string") {
-    report.atValue("hcp.field.wrong_type", policy, m.value, "/surface_id", `${at(policy, "/surface_id")}: surface_id must be a string equal to the pack_id.`);
+    report.atValue(
+      "hcp.field.wrong_type",
+      policy,
+      m.value,
+      "/surface_id",
+      `${at(policy, "/surface_id")}: surface_id must be a string equal to the pack_id.`,
+    );
     return;
   }
   if (packId !== null && surface !== null && m.value.value !== packId) {
@@ -71,7 +101,13 @@ export function checkSurfaceId(policy: JsonDoc, surface: JsonDoc | null, packId:
         span: policy.positions.span(m.value.start, m.value.end),
         pointer: "/surface_id",
         hint: `Set surface_id to ${JSON.stringify(packId)} (or fix the manifest id).`,
-        related: [{ file: surface.file, span: surface.positions.span(idMember.value.start, idMember.value.end), message: "the pack_id is declared here" }],
+        related: [
+          {
+            file: surface.file,
+            span: surface.positions.span(idMember.value.start, idMember.value.end),
+            message: "the pack_id is declared here",
+          },
+        ],
       },
     );
   }

@@ -19,7 +19,12 @@ interface ManifestPath {
   readonly role: string;
 }
 
-export async function checkManifestPaths(fs: PackageFs, realRoot: string, surface: JsonDoc, report: Reporter): Promise<void> {
+export async function checkManifestPaths(
+  fs: PackageFs,
+  realRoot: string,
+  surface: JsonDoc,
+  report: Reporter,
+): Promise<void> {
   for (const p of collectPaths(surface, report)) await checkPath(fs, realRoot, surface, p, report);
 }
 
@@ -46,24 +51,47 @@ function stringAt(surface: JsonDoc, report: Reporter, section: string, key: stri
   if (m === undefined) return null;
   const pointer = pointerOf(sp, key);
   if (m.value.kind !== "string") {
-    report.atValue("hcp.field.wrong_type", surface, m.value, pointer, `${at(surface, pointer)}: ${role} must be a string path.`);
+    report.atValue(
+      "hcp.field.wrong_type",
+      surface,
+      m.value,
+      pointer,
+      `${at(surface, pointer)}: ${role} must be a string path.`,
+    );
     return null;
   }
   return { node: m.value, pointer, role };
 }
 
-async function checkPath(fs: PackageFs, realRoot: string, surface: JsonDoc, p: ManifestPath, report: Reporter): Promise<void> {
+async function checkPath(
+  fs: PackageFs,
+  realRoot: string,
+  surface: JsonDoc,
+  p: ManifestPath,
+  report: Reporter,
+): Promise<void> {
   const raw = p.node.value;
   const where = at(surface, p.pointer);
-  const fail = (code: "hcp.path.invalid" | "hcp.path.escape" | "hcp.path.not_found" | "hcp.path.not_regular_file", why: string, hint?: string) =>
-    report.atValue(code, surface, p.node, p.pointer, `${where}: ${p.role} ${quote(raw)} ${why}.`, hint);
+  const fail = (
+    code: "hcp.path.invalid" | "hcp.path.escape" | "hcp.path.not_found" | "hcp.path.not_regular_file",
+    why: string,
+    hint?: string,
+  ) => report.atValue(code, surface, p.node, p.pointer, `${where}: ${p.role} ${quote(raw)} ${why}.`, hint);
 
   if (raw.startsWith("/") || /^[A-Za-z]:/.test(raw)) {
-    return fail("hcp.path.escape", "is absolute; it must be relative to the pack root (HCP §2.1.5)", 'Write it relative to the pack root, e.g. "./bin/tool".');
+    return fail(
+      "hcp.path.escape",
+      "is absolute; it must be relative to the pack root (HCP §2.1.5)",
+      'Write it relative to the pack root, e.g. "./bin/tool".',
+    );
   }
   const segments = raw.split("/");
   if (segments.includes("..")) {
-    return fail("hcp.path.escape", "contains '..'; paths must stay inside the pack root (HCP §2.1.5 containment)", "Move the target into the pack and refer to it without '..'.");
+    return fail(
+      "hcp.path.escape",
+      "contains '..'; paths must stay inside the pack root (HCP §2.1.5 containment)",
+      "Move the target into the pack and refer to it without '..'.",
+    );
   }
   // The leading "./" is how §2.1.5 marks wrap.bin as relative; "." segments carry no meaning.
   const rel = segments.filter((s) => s !== ".").join("/");
@@ -75,7 +103,11 @@ async function checkPath(fs: PackageFs, realRoot: string, surface: JsonDoc, p: M
   if (resolved.ok) return;
   switch (resolved.reason) {
     case "escape":
-      return fail("hcp.path.escape", "resolves through a symbolic link to a file outside the pack root (HCP §2.1.5 containment)", "Copy the target into the pack instead of linking outside it.");
+      return fail(
+        "hcp.path.escape",
+        "resolves through a symbolic link to a file outside the pack root (HCP §2.1.5 containment)",
+        "Copy the target into the pack instead of linking outside it.",
+      );
     case "not_regular_file": {
       const st = await fs.stat(joinPath(realRoot, rel)).catch(() => null);
       const kind = st === null ? "special file" : describeKind(st.kind);
@@ -83,13 +115,20 @@ async function checkPath(fs: PackageFs, realRoot: string, surface: JsonDoc, p: M
     }
     case "not_found":
       if (await ancestorEscapes(fs, realRoot, rel)) {
-        return fail("hcp.path.escape", "lies under a symbolic link to a directory outside the pack root (HCP §2.1.5 containment)", "Copy the target into the pack instead of linking outside it.");
+        return fail(
+          "hcp.path.escape",
+          "lies under a symbolic link to a directory outside the pack root (HCP §2.1.5 containment)",
+          "Copy the target into the pack instead of linking outside it.",
+        );
       }
       return fail("hcp.path.not_found", "does not exist in the pack", "Add the file to the pack, or correct the path.");
     case "loop":
     case "io":
       // Details name absolute paths of this machine; the kind of failure is what the author needs.
-      return fail("hcp.path.not_regular_file", "cannot be resolved to a regular file (symbolic link loop or unreadable directory)");
+      return fail(
+        "hcp.path.not_regular_file",
+        "cannot be resolved to a regular file (symbolic link loop or unreadable directory)",
+      );
   }
 }
 

@@ -22,7 +22,13 @@ export function checkMetadata(surface: JsonDoc, packId: string | null, report: R
   const explicit = member(surface.root, "metadata");
   if (explicit === undefined) return derive(surface, packId, report);
   if (explicit.value.kind !== "object") {
-    report.atValue("hcp.field.wrong_type", surface, explicit.value, "/metadata", `${at(surface, "/metadata")}: protocol metadata must be an object such as {"hcp": 1, "pack_id": "…"}.`);
+    report.atValue(
+      "hcp.field.wrong_type",
+      surface,
+      explicit.value,
+      "/metadata",
+      `${at(surface, "/metadata")}: protocol metadata must be an object such as {"hcp": 1, "pack_id": "…"}.`,
+    );
     return { source: "explicit", hcp: null, packId: null, adapterKind: null };
   }
   const meta = explicit.value;
@@ -30,7 +36,14 @@ export function checkMetadata(surface: JsonDoc, packId: string | null, report: R
   let hcp: number | null = null;
   const hcpMember = member(meta, "hcp");
   if (hcpMember === undefined) {
-    report.atObject("hcp.metadata.missing_hcp", surface, meta, "/metadata", `${at(surface, "/metadata")}: protocol metadata must carry "hcp", the protocol version the pack targets (HCP §2.6.1).`, 'Add "hcp": 1 for HCP/1.x.');
+    report.atObject(
+      "hcp.metadata.missing_hcp",
+      surface,
+      meta,
+      "/metadata",
+      `${at(surface, "/metadata")}: protocol metadata must carry "hcp", the protocol version the pack targets (HCP §2.6.1).`,
+      'Add "hcp": 1 for HCP/1.x.',
+    );
   } else {
     hcp = checkHcpValue(surface, hcpMember.value, "/metadata/hcp", report);
   }
@@ -47,7 +60,13 @@ export function checkMetadata(surface: JsonDoc, packId: string | null, report: R
       packId !== null ? `Add "pack_id": ${JSON.stringify(packId)}.` : undefined,
     );
   } else if (idMember.value.kind !== "string") {
-    report.atValue("hcp.field.wrong_type", surface, idMember.value, "/metadata/pack_id", `${at(surface, "/metadata/pack_id")}: pack_id must be a string equal to the manifest id.`);
+    report.atValue(
+      "hcp.field.wrong_type",
+      surface,
+      idMember.value,
+      "/metadata/pack_id",
+      `${at(surface, "/metadata/pack_id")}: pack_id must be a string equal to the manifest id.`,
+    );
   } else {
     metaPackId = idMember.value.value;
     if (packId !== null && metaPackId !== packId) {
@@ -64,7 +83,8 @@ export function checkMetadata(surface: JsonDoc, packId: string | null, report: R
 
   let adapterKind: string | null = null;
   const kindMember = member(meta, "adapter_kind");
-  if (kindMember !== undefined) adapterKind = checkAdapterKind(surface, kindMember.value, "/metadata/adapter_kind", "adapter_kind", report);
+  if (kindMember !== undefined)
+    adapterKind = checkAdapterKind(surface, kindMember.value, "/metadata/adapter_kind", "adapter_kind", report);
 
   return { source: "explicit", hcp, packId: metaPackId, adapterKind };
 }
@@ -74,7 +94,9 @@ function derive(surface: JsonDoc, packId: string | null, report: Reporter): Prot
   const hcp = hcpMember === undefined ? SUPPORTED_HCP_VERSION : checkHcpValue(surface, hcpMember.value, "/hcp", report);
   const kindMember = member(surface.root, "kind");
   const adapterKind =
-    kindMember === undefined ? null : checkAdapterKind(surface, kindMember.value, "/kind", "kind (the derived adapter_kind)", report);
+    kindMember === undefined
+      ? null
+      : checkAdapterKind(surface, kindMember.value, "/kind", "kind (the derived adapter_kind)", report);
   // pack_id is derived from id, which checkPackId has already validated.
   return { source: "derived", hcp, packId, adapterKind };
 }
@@ -104,7 +126,13 @@ function checkHcpValue(surface: JsonDoc, node: JsonNode, pointer: string, report
   return node.value;
 }
 
-function checkAdapterKind(surface: JsonDoc, node: JsonNode, pointer: string, role: string, report: Reporter): string | null {
+function checkAdapterKind(
+  surface: JsonDoc,
+  node: JsonNode,
+  pointer: string,
+  role: string,
+  report: Reporter,
+): string | null {
   if (node.kind === "string" && node.value !== "") return node.value;
   report.atValue(
     "hcp.metadata.invalid_adapter_kind",
@@ -115,4 +143,3 @@ function checkAdapterKind(surface: JsonDoc, node: JsonNode, pointer: string, rol
   );
   return null;
 }
-

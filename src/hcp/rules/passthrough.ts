@@ -49,14 +49,19 @@ function strings(argv: JsonNode | undefined): { value: string; node: JsonNode; i
 }
 
 function constrains(spec: JsonObject): boolean {
-  return member(spec, "enum") !== undefined || member(spec, "pattern") !== undefined || member(spec, "const") !== undefined;
+  return (
+    member(spec, "enum") !== undefined || member(spec, "pattern") !== undefined || member(spec, "const") !== undefined
+  );
 }
 
 /** An argument whose value is an open-ended list: variadic, `type: argv` or `type: array`. */
 function isList(spec: JsonObject): boolean {
   const variadic = member(spec, "variadic");
   const type = member(spec, "type")?.value;
-  return (variadic !== undefined && variadic.value.kind === "boolean" && variadic.value.value) || (type?.kind === "string" && (type.value === "argv" || type.value === "array"));
+  return (
+    (variadic !== undefined && variadic.value.kind === "boolean" && variadic.value.value) ||
+    (type?.kind === "string" && (type.value === "argv" || type.value === "array"))
+  );
 }
 
 /** A list argument constrains its items when it, or its `items` schema, has `enum`/`pattern`/`const`. */
@@ -69,10 +74,16 @@ function listIsConstrained(spec: JsonObject): boolean {
 /** A string (or untyped) scalar argument that accepts any value. */
 function isOpenScalar(spec: JsonObject): boolean {
   const type = member(spec, "type")?.value;
-  return !isList(spec) && (type === undefined || (type.kind === "string" && type.value === "string")) && !constrains(spec);
+  return (
+    !isList(spec) && (type === undefined || (type.kind === "string" && type.value === "string")) && !constrains(spec)
+  );
 }
 
-export function findPassThrough(argvNode: JsonNode | undefined, argvPointer: string, args: readonly ArgSpec[]): PassThroughFinding | null {
+export function findPassThrough(
+  argvNode: JsonNode | undefined,
+  argvPointer: string,
+  args: readonly ArgSpec[],
+): PassThroughFinding | null {
   const argv = strings(argvNode);
   const elementPointer = (i: number) => pointerOf(argvPointer, i);
   const specs = args.filter((a): a is ArgSpec & { node: JsonObject } => a.node.kind === "object");
@@ -82,7 +93,12 @@ export function findPassThrough(argvNode: JsonNode | undefined, argvPointer: str
   // Row 1: a splice of every caller argument anywhere inside an element.
   for (const e of argv) {
     const m = ALL_ARGUMENTS.exec(e.value);
-    if (m !== null) return { node: e.node, pointer: elementPointer(e.i), why: `its argv template forwards every caller argument with ${quote(e.value)}` };
+    if (m !== null)
+      return {
+        node: e.node,
+        pointer: elementPointer(e.i),
+        why: `its argv template forwards every caller argument with ${quote(e.value)}`,
+      };
   }
   for (let k = 0; k < argv.length; k++) {
     const prog = baseName(argv[k]!.value);
@@ -93,27 +109,63 @@ export function findPassThrough(argvNode: JsonNode | undefined, argvPointer: str
       const flag = argv[flagAt]!;
       const code = argv[flagAt + 1];
       const what = `${JSON.stringify(argv[k]!.value)} ${flag.value}`;
-      if (code === undefined) return { node: flag.node, pointer: elementPointer(flag.i), why: `it runs ${what} with the code taken from the caller's arguments` };
-      if (READS_ARGUMENTS.test(code.value)) return { node: code.node, pointer: elementPointer(code.i), why: `it runs ${what} with code that reads the caller's arguments` };
-      if (anyOpen !== undefined) return { node: anyOpen.node, pointer: anyOpen.pointer, why: `it runs ${what} and hands it the unconstrained argument ${JSON.stringify(anyOpen.name)}` };
+      if (code === undefined)
+        return {
+          node: flag.node,
+          pointer: elementPointer(flag.i),
+          why: `it runs ${what} with the code taken from the caller's arguments`,
+        };
+      if (READS_ARGUMENTS.test(code.value))
+        return {
+          node: code.node,
+          pointer: elementPointer(code.i),
+          why: `it runs ${what} with code that reads the caller's arguments`,
+        };
+      if (anyOpen !== undefined)
+        return {
+          node: anyOpen.node,
+          pointer: anyOpen.pointer,
+          why: `it runs ${what} and hands it the unconstrained argument ${JSON.stringify(anyOpen.name)}`,
+        };
       continue;
     }
     // Row 4: env runs whatever command follows its assignments and options.
     if (prog === "env") {
-      const command = argv.slice(k + 1).find((e) => !e.value.startsWith("-") && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(e.value));
-      if (command === undefined) return { node: argv[k]!.node, pointer: elementPointer(argv[k]!.i), why: "it runs \"env\" with the command taken from the caller's arguments" };
+      const command = argv
+        .slice(k + 1)
+        .find((e) => !e.value.startsWith("-") && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(e.value));
+      if (command === undefined)
+        return {
+          node: argv[k]!.node,
+          pointer: elementPointer(argv[k]!.i),
+          why: 'it runs "env" with the command taken from the caller\'s arguments',
+        };
       continue;
     }
     // Row 5: xargs turns its input into the arguments (or the command) of what it runs.
-    if (prog === "xargs") return { node: argv[k]!.node, pointer: elementPointer(argv[k]!.i), why: "it runs \"xargs\", which forwards caller-supplied input as arguments" };
+    if (prog === "xargs")
+      return {
+        node: argv[k]!.node,
+        pointer: elementPointer(argv[k]!.i),
+        why: 'it runs "xargs", which forwards caller-supplied input as arguments',
+      };
   }
   // Row 6: a variadic, argv or array argument with no item enum or pattern.
   for (const a of specs) {
-    if (isList(a.node) && !listIsConstrained(a.node)) return { node: a.node, pointer: a.pointer, why: `its argument ${quote(a.name)} is variadic and accepts any values (no "enum" or "pattern"), so the caller chooses the argv` };
+    if (isList(a.node) && !listIsConstrained(a.node))
+      return {
+        node: a.node,
+        pointer: a.pointer,
+        why: `its argument ${quote(a.name)} is variadic and accepts any values (no "enum" or "pattern"), so the caller chooses the argv`,
+      };
   }
   // Row 7: an open string argument that picks the subcommand (no argv template before it).
   if (argv.length === 0 && first !== undefined && isOpenScalar(first.node)) {
-    return { node: first.node, pointer: first.pointer, why: `its first argument ${quote(first.name)} accepts any string and stands in command position (the verb has no argv template)` };
+    return {
+      node: first.node,
+      pointer: first.pointer,
+      why: `its first argument ${quote(first.name)} accepts any string and stands in command position (the verb has no argv template)`,
+    };
   }
   return null;
 }

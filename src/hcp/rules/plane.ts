@@ -40,7 +40,13 @@ export function checkPlane(surface: JsonDoc, verbs: readonly DeclaredVerb[], rep
           span: surface.positions.span(vm.node.start, vm.node.end),
           pointer: vm.pointer,
           hint: `Move verb ${quote(vm.verb)} into its own pack.`,
-          related: [{ file: surface.file, span: surface.positions.span(reference.node.start, reference.node.end), message: `binding mode ${quote(reference.mode)} is declared here` }],
+          related: [
+            {
+              file: surface.file,
+              span: surface.positions.span(reference.node.start, reference.node.end),
+              message: `binding mode ${quote(reference.mode)} is declared here`,
+            },
+          ],
         },
       );
     }
@@ -50,7 +56,12 @@ export function checkPlane(surface: JsonDoc, verbs: readonly DeclaredVerb[], rep
     const effective = mixed ? null : reference;
     if (effective === null || effective.mode !== CONTROL_BINDING_MODE) {
       const planeNode = member(surface.root, "plane")!.value;
-      const found = effective === null ? (mixed ? "mixes binding modes" : "declares no binding mode") : `uses binding mode ${quote(effective.mode)}`;
+      const found =
+        effective === null
+          ? mixed
+            ? "mixes binding modes"
+            : "declares no binding mode"
+          : `uses binding mode ${quote(effective.mode)}`;
       const planeSpan = surface.positions.span(planeNode.start, planeNode.end);
       const pointer = effective === null ? "/plane" : effective.pointer;
       report.emit(
@@ -61,7 +72,10 @@ export function checkPlane(surface: JsonDoc, verbs: readonly DeclaredVerb[], rep
           span: effective === null ? planeSpan : surface.positions.span(effective.node.start, effective.node.end),
           pointer,
           hint: `Set "binding": {"mode": "${CONTROL_BINDING_MODE}"}, or make the pack a runtime pack.`,
-          related: effective === null ? undefined : [{ file: surface.file, span: planeSpan, message: "the pack is declared control-plane here" }],
+          related:
+            effective === null
+              ? undefined
+              : [{ file: surface.file, span: planeSpan, message: "the pack is declared control-plane here" }],
         },
       );
     }
@@ -74,26 +88,55 @@ function readPlane(surface: JsonDoc, report: Reporter): Plane | null {
   if (m === undefined) return "runtime";
   if (m.value.kind === "string" && (m.value.value === "runtime" || m.value.value === "control")) return m.value.value;
   const shown = m.value.kind === "string" ? quote(m.value.value) : m.value.kind;
-  report.atValue("hcp.plane.invalid", surface, m.value, "/plane", `${at(surface, "/plane")}: plane must be "runtime" (the default) or "control", not ${shown} (HCP §2.5.1).`);
+  report.atValue(
+    "hcp.plane.invalid",
+    surface,
+    m.value,
+    "/plane",
+    `${at(surface, "/plane")}: plane must be "runtime" (the default) or "control", not ${shown} (HCP §2.5.1).`,
+  );
   return null;
 }
 
-function readBindingMode(surface: JsonDoc, owner: JsonObject, ownerPointer: string, report: Reporter): BindingMode | null {
+function readBindingMode(
+  surface: JsonDoc,
+  owner: JsonObject,
+  ownerPointer: string,
+  report: Reporter,
+): BindingMode | null {
   const b = member(owner, "binding");
   if (b === undefined) return null;
   const bp = pointerOf(ownerPointer, "binding");
   if (b.value.kind !== "object") {
-    report.atValue("hcp.field.wrong_type", surface, b.value, bp, `${at(surface, bp)}: binding must be an object such as {"mode": "mothership"}.`);
+    report.atValue(
+      "hcp.field.wrong_type",
+      surface,
+      b.value,
+      bp,
+      `${at(surface, bp)}: binding must be an object such as {"mode": "mothership"}.`,
+    );
     return null;
   }
   const mode = member(b.value, "mode");
   const mp = pointerOf(bp, "mode");
   if (mode === undefined) {
-    report.atObject("hcp.field.wrong_type", surface, b.value, bp, `${at(surface, bp)}: binding must carry "mode", a non-empty string (HCP §8.2 binding mode).`);
+    report.atObject(
+      "hcp.field.wrong_type",
+      surface,
+      b.value,
+      bp,
+      `${at(surface, bp)}: binding must carry "mode", a non-empty string (HCP §8.2 binding mode).`,
+    );
     return null;
   }
   if (mode.value.kind !== "string" || mode.value.value === "") {
-    report.atValue("hcp.field.wrong_type", surface, mode.value, mp, `${at(surface, mp)}: the binding mode must be a non-empty string.`);
+    report.atValue(
+      "hcp.field.wrong_type",
+      surface,
+      mode.value,
+      mp,
+      `${at(surface, mp)}: the binding mode must be a non-empty string.`,
+    );
     return null;
   }
   return { mode: mode.value.value, node: mode.value, pointer: mp };

@@ -20,14 +20,26 @@ export function checkTriggers(surface: JsonDoc, report: Reporter): DeclaredTrigg
   const m = member(surface.root, "stimulusTriggers");
   if (m === undefined) return [];
   if (m.value.kind !== "array") {
-    report.atValue("hcp.field.wrong_type", surface, m.value, "/stimulusTriggers", `${at(surface, "/stimulusTriggers")}: stimulusTriggers must be an array of trigger objects, each with a "ref" (HCP §2.4.1).`);
+    report.atValue(
+      "hcp.field.wrong_type",
+      surface,
+      m.value,
+      "/stimulusTriggers",
+      `${at(surface, "/stimulusTriggers")}: stimulusTriggers must be an array of trigger objects, each with a "ref" (HCP §2.4.1).`,
+    );
     return null;
   }
   const triggers: DeclaredTrigger[] = [];
   m.value.items.forEach((item, i) => {
     const pointer = pointerOf("/stimulusTriggers", i);
     if (item.kind !== "object") {
-      report.atValue("hcp.field.wrong_type", surface, item, pointer, `${at(surface, pointer)}: a trigger must be an object with a "ref".`);
+      report.atValue(
+        "hcp.field.wrong_type",
+        surface,
+        item,
+        pointer,
+        `${at(surface, pointer)}: a trigger must be an object with a "ref".`,
+      );
       return;
     }
     const ref = member(item, "ref");
@@ -44,12 +56,24 @@ export function checkTriggers(surface: JsonDoc, report: Reporter): DeclaredTrigg
   return triggers;
 }
 
-function checkPolling(surface: JsonDoc, trigger: JsonObject, pointer: string, ref: string | null, report: Reporter): void {
+function checkPolling(
+  surface: JsonDoc,
+  trigger: JsonObject,
+  pointer: string,
+  ref: string | null,
+  report: Reporter,
+): void {
   const observation = member(trigger, "observation");
   if (observation === undefined) return;
   const p = pointerOf(pointer, "observation");
   if (observation.value.kind !== "string") {
-    report.atValue("hcp.field.wrong_type", surface, observation.value, p, `${at(surface, p)}: observation must be a string such as "push" or "poll".`);
+    report.atValue(
+      "hcp.field.wrong_type",
+      surface,
+      observation.value,
+      p,
+      `${at(surface, p)}: observation must be a string such as "push" or "poll".`,
+    );
     return;
   }
   if (observation.value.value === POLLING_OBSERVATION) {
@@ -65,13 +89,24 @@ function checkPolling(surface: JsonDoc, trigger: JsonObject, pointer: string, re
 }
 
 /** §2.4.2: each ref has an entry in policy `stimuli`; entries no trigger refers to are flagged. */
-export function checkStimulusPolicy(surface: JsonDoc, policy: JsonDoc, triggers: readonly DeclaredTrigger[], report: Reporter): void {
+export function checkStimulusPolicy(
+  surface: JsonDoc,
+  policy: JsonDoc,
+  triggers: readonly DeclaredTrigger[],
+  report: Reporter,
+): void {
   const section = member(policy.root, "stimuli");
   let entries: JsonObject | null = null;
   if (section !== undefined) {
     if (section.value.kind === "object") entries = section.value;
     else {
-      report.atValue("hcp.field.wrong_type", policy, section.value, "/stimuli", `${at(policy, "/stimuli")}: policy stimuli must be an object keyed by trigger ref.`);
+      report.atValue(
+        "hcp.field.wrong_type",
+        policy,
+        section.value,
+        "/stimuli",
+        `${at(policy, "/stimuli")}: policy stimuli must be an object keyed by trigger ref.`,
+      );
       return;
     }
   }
@@ -91,14 +126,27 @@ export function checkStimulusPolicy(surface: JsonDoc, policy: JsonDoc, triggers:
       );
     } else if (entry.value.kind !== "object") {
       const p = pointerOf("/stimuli", t.ref);
-      report.atValue("hcp.field.wrong_type", policy, entry.value, p, `${at(policy, p)}: the policy stimuli entry of ${quote(t.ref)} must be an object.`);
+      report.atValue(
+        "hcp.field.wrong_type",
+        policy,
+        entry.value,
+        p,
+        `${at(policy, p)}: the policy stimuli entry of ${quote(t.ref)} must be an object.`,
+      );
     }
   }
   if (entries === null) return;
   for (const em of entries.members) {
     if (!seen.has(em.key) && entries.byKey.get(em.key) === em) {
       const p = pointerOf("/stimuli", em.key);
-      report.atKey("hcp.policy.unknown_stimulus", policy, em, p, `${at(policy, p)}: stimuli entry ${quote(em.key)} is not the ref of any trigger in ${surface.name}.`, "Remove the stale entry or declare the trigger.");
+      report.atKey(
+        "hcp.policy.unknown_stimulus",
+        policy,
+        em,
+        p,
+        `${at(policy, p)}: stimuli entry ${quote(em.key)} is not the ref of any trigger in ${surface.name}.`,
+        "Remove the stale entry or declare the trigger.",
+      );
     }
   }
 }

@@ -23,7 +23,13 @@ export function checkVerbs(surface: JsonDoc, report: Reporter): DeclaredVerb[] |
   const m = member(surface.root, "verbs");
   if (m === undefined) return [];
   if (m.value.kind !== "object") {
-    report.atValue("hcp.field.wrong_type", surface, m.value, "/verbs", `${at(surface, "/verbs")}: verbs must be an object mapping each verb_key to its declaration (HCP §2.3.1).`);
+    report.atValue(
+      "hcp.field.wrong_type",
+      surface,
+      m.value,
+      "/verbs",
+      `${at(surface, "/verbs")}: verbs must be an object mapping each verb_key to its declaration (HCP §2.3.1).`,
+    );
     return null;
   }
   const verbs: DeclaredVerb[] = [];
@@ -37,7 +43,13 @@ export function checkVerbs(surface: JsonDoc, report: Reporter): DeclaredVerb[] |
       decl = vm.value;
       checkPassThrough(surface, vm.key, decl, pointer, report);
     } else {
-      report.atValue("hcp.field.wrong_type", surface, vm.value, pointer, `${at(surface, pointer)}: the declaration of verb ${quote(vm.key)} must be an object.`);
+      report.atValue(
+        "hcp.field.wrong_type",
+        surface,
+        vm.value,
+        pointer,
+        `${at(surface, pointer)}: the declaration of verb ${quote(vm.key)} must be an object.`,
+      );
     }
     verbs.push({ key: vm.key, member: vm, pointer, decl });
   }
@@ -53,16 +65,43 @@ function checkVerbKey(surface: JsonDoc, vm: JsonMember, pointer: string, report:
     return;
   }
   if (hasUpperCase(key)) {
-    report.atKey("hcp.verb.key_not_lowercase", surface, vm, pointer, `${where}: verb_key ${quote(key)} must be lower-case (HCP §2.3.2).`, `Use ${quote(key.toLowerCase())}.`);
+    report.atKey(
+      "hcp.verb.key_not_lowercase",
+      surface,
+      vm,
+      pointer,
+      `${where}: verb_key ${quote(key)} must be lower-case (HCP §2.3.2).`,
+      `Use ${quote(key.toLowerCase())}.`,
+    );
   }
   if (/\s/u.test(key)) {
-    report.atKey("hcp.verb.key_whitespace", surface, vm, pointer, `${where}: verb_key ${quote(key)} must not contain whitespace (HCP §2.3.2).`, "Use '.' to separate a verb family, e.g. \"ticket.list\".");
+    report.atKey(
+      "hcp.verb.key_whitespace",
+      surface,
+      vm,
+      pointer,
+      `${where}: verb_key ${quote(key)} must not contain whitespace (HCP §2.3.2).`,
+      "Use '.' to separate a verb family, e.g. \"ticket.list\".",
+    );
   }
   if (key.includes("/")) {
-    report.atKey("hcp.verb.key_slash", surface, vm, pointer, `${where}: verb_key ${quote(key)} must not contain '/' (HCP §2.3.2).`, `Use '.' as the family separator: ${quote(key.replace(/\//g, "."))}.`);
+    report.atKey(
+      "hcp.verb.key_slash",
+      surface,
+      vm,
+      pointer,
+      `${where}: verb_key ${quote(key)} must not contain '/' (HCP §2.3.2).`,
+      `Use '.' as the family separator: ${quote(key.replace(/\//g, "."))}.`,
+    );
   }
   if (key.split(".").some((segment) => segment === "")) {
-    report.atKey("hcp.verb.empty_family", surface, vm, pointer, `${where}: verb_key ${quote(key)} has an empty family segment; '.' separates non-empty parts such as "ticket.list".`);
+    report.atKey(
+      "hcp.verb.empty_family",
+      surface,
+      vm,
+      pointer,
+      `${where}: verb_key ${quote(key)} has an empty family segment; '.' separates non-empty parts such as "ticket.list".`,
+    );
   }
 }
 
@@ -93,7 +132,14 @@ function checkVerbCount(surface: JsonDoc, verbs: JsonObject, count: number, repo
 function checkPassThrough(surface: JsonDoc, key: string, decl: JsonObject, pointer: string, report: Reporter): void {
   const flag = member(decl, "passthrough");
   if (flag !== undefined && flag.value.kind === "boolean" && flag.value.value) {
-    reportPassThrough(surface, key, flag.value, pointerOf(pointer, "passthrough"), "it is declared with \"passthrough\": true", report);
+    reportPassThrough(
+      surface,
+      key,
+      flag.value,
+      pointerOf(pointer, "passthrough"),
+      'it is declared with "passthrough": true',
+      report,
+    );
     return;
   }
   const args = member(decl, "args");
@@ -106,9 +152,16 @@ function checkPassThrough(surface: JsonDoc, key: string, decl: JsonObject, point
         specs.push({ node, pointer: pointerOf(argsPointer, i), name: name?.kind === "string" ? name.value : `#${i}` });
       });
     } else if (args.value.kind === "object") {
-      for (const am of args.value.members) specs.push({ node: am.value, pointer: pointerOf(argsPointer, am.key), name: am.key });
+      for (const am of args.value.members)
+        specs.push({ node: am.value, pointer: pointerOf(argsPointer, am.key), name: am.key });
     } else {
-      report.atValue("hcp.field.wrong_type", surface, args.value, argsPointer, `${at(surface, argsPointer)}: args must be an array of argument declarations or an object keyed by argument name.`);
+      report.atValue(
+        "hcp.field.wrong_type",
+        surface,
+        args.value,
+        argsPointer,
+        `${at(surface, argsPointer)}: args must be an array of argument declarations or an object keyed by argument name.`,
+      );
       return;
     }
   }
@@ -116,7 +169,14 @@ function checkPassThrough(surface: JsonDoc, key: string, decl: JsonObject, point
   if (found !== null) reportPassThrough(surface, key, found.node, found.pointer, found.why, report);
 }
 
-function reportPassThrough(surface: JsonDoc, key: string, node: JsonNode, pointer: string, why: string, report: Reporter): void {
+function reportPassThrough(
+  surface: JsonDoc,
+  key: string,
+  node: JsonNode,
+  pointer: string,
+  why: string,
+  report: Reporter,
+): void {
   report.atValue(
     "hcp.verb.passthrough",
     surface,
@@ -128,12 +188,24 @@ function reportPassThrough(surface: JsonDoc, key: string, node: JsonNode, pointe
 }
 
 /** §2.3.5: every verb_key has an entry in policy `verbs`; entries for undeclared verbs are flagged. */
-export function checkVerbPolicy(surface: JsonDoc, policy: JsonDoc, verbs: readonly DeclaredVerb[], report: Reporter): void {
+export function checkVerbPolicy(
+  surface: JsonDoc,
+  policy: JsonDoc,
+  verbs: readonly DeclaredVerb[],
+  report: Reporter,
+): void {
   const section = member(policy.root, "verbs");
   let entries: JsonObject | null = null;
   if (section !== undefined) {
     if (section.value.kind === "object") entries = section.value;
-    else report.atValue("hcp.field.wrong_type", policy, section.value, "/verbs", `${at(policy, "/verbs")}: policy verbs must be an object keyed by verb_key.`);
+    else
+      report.atValue(
+        "hcp.field.wrong_type",
+        policy,
+        section.value,
+        "/verbs",
+        `${at(policy, "/verbs")}: policy verbs must be an object keyed by verb_key.`,
+      );
   }
   if (section !== undefined && entries === null) return;
   for (const verb of verbs) {
@@ -151,7 +223,13 @@ export function checkVerbPolicy(surface: JsonDoc, policy: JsonDoc, verbs: readon
       );
     } else if (entry.value.kind !== "object") {
       const p = pointerOf("/verbs", verb.key);
-      report.atValue("hcp.field.wrong_type", policy, entry.value, p, `${at(policy, p)}: the policy entry of verb ${quote(verb.key)} must be an object.`);
+      report.atValue(
+        "hcp.field.wrong_type",
+        policy,
+        entry.value,
+        p,
+        `${at(policy, p)}: the policy entry of verb ${quote(verb.key)} must be an object.`,
+      );
     }
   }
   if (entries === null) return;
