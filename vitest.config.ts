@@ -9,7 +9,8 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     // One line when the reference material is absent: the reference-conformance tests are then skipped.
     globalSetup: ["test/reference/global-setup.ts"],
-    testTimeout: 30_000,
+    // A hang guard, not a speed bound: a loaded 2-core machine ran eight CLI processes past 30 s.
+    testTimeout: 120_000,
     pool: "forks",
     ...(updateGolden ? { update: true } : {}),
   },

@@ -295,5 +295,5 @@ describe("the CLI", () => {
     expect(stdout.stdout).toContain('(manifest (id "x")');
     const list = await runCatalog(["list", "--catalog", cat, "--format", "json"]);
     expect(json(list).packages).toHaveLength(1);
-  });
+  }, 180_000); // eight CLI runs in sequence: a hang guard sized for a loaded 2-core machine
 });
