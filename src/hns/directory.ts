@@ -9,7 +9,6 @@ import { FsError } from "../fs/package-fs.js";
 import { displayName, UNDECODABLE_NAME_HINT, undecodableNameMessage } from "../fs/names.js";
 import { undecodableNames } from "../fs/snapshot.js";
 import type { SList, SNode } from "../syntax/tree.js";
-import { didYouMean } from "../diagnostics/suggest.js";
 import { LoadFailure, type LoadContext } from "./context.js";
 import { checkEntryTools, checkModuleBound, inspectEntryHeader } from "./entry-header.js";
 import { parseFunctionArtifact } from "./function-artifact.js";
@@ -95,19 +94,7 @@ export async function loadDirectory(
     });
     const entryBytes = await readBytes(ctx, entryFile!.realPath, entryDisplay, entryFile!.size, "valid typed Yao");
     const entryForm = parseOneForm(ctx, entryBytes, entryDisplay, "valid typed Yao");
-    if (entryForm.kind !== "list" || entryForm.items[0]?.kind !== "symbol") {
-      ctx.failAt("hns.entry_root", `${entryDisplay} must contain exactly one (eval ...) or (infer ...)`, entryForm);
-    }
-    const entryHead = (entryForm.items[0] as { name: string }).name;
-    if (entryHead !== "eval" && entryHead !== "infer") {
-      ctx.failAt(
-        "hns.entry_root",
-        `${entryDisplay} must have an (eval ...) or (infer ...) root; found (${entryHead} ...)`,
-        entryForm,
-        didYouMean(entryHead, ["eval", "infer"]),
-      );
-    }
-    const header = inspectEntryHeader(entryForm, ctx);
+    const header = inspectEntryHeader(entryForm, ctx, entryDisplay);
     ctx.attempt(() => checkEntryTools(header, manifest, entryForm, ctx));
     return { form: entryForm, display: entryDisplay, header };
   });

@@ -1,87 +1,98 @@
 /**
- * Entry program header inspection (HNS §9.1–9.2; loader reference §7): owner, the `(requires
- * (tools …))` upper bound and the shared `(types …)` module. No type analysis happens here.
+ * Entry program header checks at load level (HNS §9.1–9.2; loader reference §7): owner, the
+ * `(requires (tools …))` upper bound and the shared `(types …)` module. The header is recognised by
+ * src/yao/header.ts (the one reader of Yao headers); this module words its failures with the
+ * loader's `hns.*` codes in the reference loader's order. No type analysis happens here.
  */
 import { canonicalSource } from "../canonical/typed.js";
+import { closestName, didYouMean } from "../diagnostics/suggest.js";
 import { headName, type SNode, type SSymbol } from "../syntax/tree.js";
-import { closestName } from "../diagnostics/suggest.js";
+import { recogniseEntryHeader, type EntryHeaderFailure, type EntryHeader as YaoEntryHeader } from "../yao/header.js";
 import type { LoadContext } from "./context.js";
-import type { EntryOwner, Manifest } from "./model.js";
+import type { Manifest } from "./model.js";
 
 export interface EntryHeader {
-  readonly owner: EntryOwner;
+  /** The recognised header, handed to the analyzer so it does not read the entry again. */
+  readonly recognised: YaoEntryHeader;
   readonly declaredTools: readonly string[] | undefined;
   /** `(requires …)` present but without a `(tools …)` clause (the reference's H5 gap). */
   readonly requiresWithoutTools: boolean;
   readonly toolNodes: readonly SSymbol[];
+  /** Canonical text of the entry's `(types …)` module, printed once here. */
   readonly typeSource: string | undefined;
 }
 
-export function inspectEntryHeader(form: SNode, ctx: LoadContext): EntryHeader {
-  if (form.kind !== "list") ctx.failAt("hns.entry_root", "program root must explicitly be eval or infer", form);
-  const head = form.items[0];
-  if (head === undefined || head.kind !== "symbol") {
-    ctx.failAt(
-      "hns.entry_root",
-      "Yao program root is missing its evaluator name",
-      form,
-      "start the entry with (eval …) or (infer …)",
-    );
+/**
+ * `directoryEntry` is the entry file's display path in a directory package: there the root is
+ * reported against the file (`programs/main.yao must have an (eval ...) or (infer ...) root`), as the
+ * reference loader does; a single file's entry is found by its head, so only the header can fail.
+ */
+export function inspectEntryHeader(form: SNode, ctx: LoadContext, directoryEntry?: string): EntryHeader {
+  const r = recogniseEntryHeader(form);
+  if (!r.ok) return failHeader(r.failure, form, ctx, directoryEntry);
+  const header = r.header;
+  // The loader judges only the (tools …) clause (and that every clause is a list); the analyzer
+  // judges the rest later, so a package with an unknown clause still gets its identity.
+  for (const clause of header.requires?.clauses ?? []) {
+    if (clause.problem?.kind === "not_list")
+      ctx.failAt("hns.bad_requires", "every (requires ...) declaration must be a list", clause.node);
+    if (clause.name !== "tools" || clause.problem === undefined) continue;
+    const problem = clause.problem;
+    if (problem.kind === "repeated")
+      ctx.failAt("hns.bad_requires", "(requires ...) cannot declare tools more than once", clause.node);
+    if (problem.kind === "item_not_symbol")
+      ctx.failAt("hns.bad_requires", "(tools ...) may contain only tool names", problem.node);
+    if (problem.kind === "item_repeated") {
+      ctx.failAt(
+        "hns.bad_requires",
+        `(requires (tools ...)) declares tool '${problem.node.name}' more than once`,
+        problem.node,
+        "list each tool once",
+      );
+    }
   }
-  let owner: EntryOwner;
-  if (head.name === "eval") owner = "runtime";
-  else if (head.name === "infer") owner = "model";
-  else {
-    ctx.failAt(
-      "hns.entry_root",
-      `unknown Yao program root '${head.name}'; use an explicit (eval ...) or (infer ...) root`,
-      head,
-    );
-  }
-  const second = form.items[1];
-  if (headName(second) === "version") {
-    ctx.failAt(
+  const toolNodes = header.requires?.tools ?? [];
+  return {
+    recognised: header,
+    declaredTools: header.requires?.tools?.map((t) => t.name),
+    requiresWithoutTools: header.requires !== undefined && header.requires.tools === undefined,
+    toolNodes,
+    typeSource: header.types === undefined ? undefined : canonicalSource(header.types),
+  };
+}
+
+function failHeader(f: EntryHeaderFailure, form: SNode, ctx: LoadContext, directoryEntry: string | undefined): never {
+  if (f.kind === "in_band_version") {
+    return ctx.failAt(
       "hns.in_band_version",
       "Yao source does not support an in-band version declaration; remove (version ...)",
-      second!,
+      f.node,
     );
   }
-
-  let declaredTools: string[] | undefined;
-  let requiresWithoutTools = false;
-  const toolNodes: SSymbol[] = [];
-  if (second !== undefined && second.kind === "list" && headName(second) === "requires") {
-    let toolsClause: SNode | undefined;
-    for (const clause of second.items.slice(1)) {
-      if (clause.kind !== "list")
-        ctx.failAt("hns.bad_requires", "every (requires ...) declaration must be a list", clause);
-      if (headName(clause) !== "tools") continue;
-      if (toolsClause !== undefined)
-        ctx.failAt("hns.bad_requires", "(requires ...) cannot declare tools more than once", clause);
-      toolsClause = clause;
-      declaredTools = [];
-      for (const tool of clause.items.slice(1)) {
-        if (tool.kind !== "symbol") ctx.failAt("hns.bad_requires", "(tools ...) may contain only tool names", tool);
-        if (declaredTools.includes(tool.name)) {
-          ctx.failAt(
-            "hns.bad_requires",
-            `(requires (tools ...)) declares tool '${tool.name}' more than once`,
-            tool,
-            "list each tool once",
-          );
-        }
-        declaredTools.push(tool.name);
-        toolNodes.push(tool);
-      }
+  if (f.kind === "unknown_owner") {
+    if (directoryEntry !== undefined) {
+      return ctx.failAt(
+        "hns.entry_root",
+        `${directoryEntry} must have an (eval ...) or (infer ...) root; found (${f.node.name} ...)`,
+        form,
+        didYouMean(f.node.name, ["eval", "infer"]),
+      );
     }
-    requiresWithoutTools = toolsClause === undefined;
+    return ctx.failAt(
+      "hns.entry_root",
+      `unknown Yao program root '${f.node.name}'; use an explicit (eval ...) or (infer ...) root`,
+      f.node,
+    );
   }
-
-  let typeSource: string | undefined;
-  const afterRequires = headName(second) === "requires" ? form.items[2] : second;
-  if (headName(afterRequires) === "types") typeSource = canonicalSource(afterRequires!);
-
-  return { owner, declaredTools, requiresWithoutTools, toolNodes, typeSource };
+  if (directoryEntry !== undefined)
+    return ctx.failAt("hns.entry_root", `${directoryEntry} must contain exactly one (eval ...) or (infer ...)`, form);
+  if (f.kind === "not_list") return ctx.failAt("hns.entry_root", "program root must explicitly be eval or infer", form);
+  return ctx.failAt(
+    "hns.entry_root",
+    "Yao program root is missing its evaluator name",
+    form,
+    "start the entry with (eval …) or (infer …)",
+  );
 }
 
 const V1_MESSAGE =
@@ -93,7 +104,7 @@ const NO_TOOLS_HINT =
 
 /** V1 (model entry needs a tool bound) and V2 (declared tools ⊆ manifest tools). */
 export function checkEntryTools(header: EntryHeader, manifest: Manifest, entryForm: SNode, ctx: LoadContext): void {
-  if (header.owner === "model" && header.declaredTools === undefined) {
+  if (header.recognised.owner === "model" && header.declaredTools === undefined) {
     ctx.failAt(
       "hns.missing_requires",
       V1_MESSAGE,

@@ -1,41 +1,47 @@
-/** `(fn …)` artifacts at load level (HNS §9.4; loader reference §6): header checks and sources. */
+/**
+ * `(fn …)` artifacts at load level (HNS §9.4; loader reference §6): the loader's checks on the header
+ * that src/yao/header.ts recognises (name, visibility, one body), worded with `hns.*` codes, and the
+ * canonical texts printed once for the identity and the analyzer.
+ */
 import { canonicalSource } from "../canonical/typed.js";
-import { headName, type SList, type SNode } from "../syntax/tree.js";
+import type { SNode } from "../syntax/tree.js";
+import { recogniseFnHeader, withoutBodyClauses } from "../yao/header.js";
 import type { LoadContext } from "./context.js";
 import type { HnsFunction } from "./model.js";
 
 export function parseFunctionArtifact(form: SNode, file: string, ctx: LoadContext): HnsFunction {
-  if (form.kind !== "list") ctx.failAt("hns.malformed_fn", "HNS function artifact must be an (fn ...) list", form);
-  if (headName(form) !== "fn") ctx.failAt("hns.malformed_fn", "HNS function artifact must have an (fn ...) root", form);
-  const nameNode = form.items[1];
-  if (nameNode === undefined || nameNode.kind !== "symbol") {
-    ctx.failAt(
+  const r = recogniseFnHeader(form);
+  if (!r.ok) {
+    const f = r.failure;
+    if (f.kind === "not_list") ctx.failAt("hns.malformed_fn", "HNS function artifact must be an (fn ...) list", form);
+    if (f.kind === "not_fn") ctx.failAt("hns.malformed_fn", "HNS function artifact must have an (fn ...) root", form);
+    return ctx.failAt(
       "hns.malformed_fn",
       "HNS fn declaration is missing its name",
-      nameNode ?? form,
+      f.node,
       "write (fn NAME (params …) (returns TYPE) (body EXPR))",
     );
   }
-  const name = nameNode.name;
+  const header = r.header;
+  const name = header.name;
   let visibility: HnsFunction["visibility"] = "internal";
   let seenVisibility = false;
   let bodies = 0;
-  for (const child of form.items) {
-    const head = headName(child);
-    if (head === "visibility") {
-      if (seenVisibility) ctx.failAt("hns.malformed_fn", `HNS fn '${name}' declares visibility more than once`, child);
+  for (const clause of header.clauses) {
+    if (clause.name === "visibility") {
+      if (seenVisibility)
+        ctx.failAt("hns.malformed_fn", `HNS fn '${name}' declares visibility more than once`, clause.node);
       seenVisibility = true;
-      const list = child as SList;
-      const value = list.items[1];
+      const value = clause.args[0];
       if (
-        list.items.length !== 2 ||
+        clause.args.length !== 1 ||
         value?.kind !== "symbol" ||
         (value.name !== "internal" && value.name !== "exported")
       ) {
         ctx.failAt(
           "hns.malformed_fn",
           `HNS fn '${name}' visibility must be internal or exported`,
-          child,
+          clause.node,
           "write (visibility internal) or (visibility exported)",
           {
             label: "not internal or exported",
@@ -43,7 +49,7 @@ export function parseFunctionArtifact(form: SNode, file: string, ctx: LoadContex
         );
       }
       visibility = value.name as HnsFunction["visibility"];
-    } else if (head === "body") {
+    } else if (clause.name === "body") {
       bodies++;
     }
   }
@@ -60,13 +66,13 @@ export function parseFunctionArtifact(form: SNode, file: string, ctx: LoadContex
       },
     );
   }
-  const withoutBody: SList = { ...form, items: form.items.filter((c) => headName(c) !== "body") };
   return {
     name,
     visibility,
-    source: canonicalSource(form),
-    interfaceSource: canonicalSource(withoutBody),
+    source: canonicalSource(header.form),
+    interfaceSource: canonicalSource(withoutBodyClauses(header.form)),
     form,
+    header,
     file,
   };
 }

@@ -1,6 +1,7 @@
 /** The normalized HNS package (HNS §3, §10.1): what a load produces and identity is computed from. */
 import type { LegacyNode } from "../canonical/legacy.js";
 import type { SNode } from "../syntax/tree.js";
+import type { EntryHeader, FnHeader } from "../yao/header.js";
 
 export type EntryOwner = "runtime" | "model";
 export type PhysicalForm = "file" | "directory";
@@ -25,6 +26,8 @@ export interface HnsFunction {
   readonly interfaceSource: string;
   /** The typed tree, with spans into `file`. */
   readonly form: SNode;
+  /** The recognised `(fn …)` header, so the analyzer does not read it again. */
+  readonly header: FnHeader;
   readonly file: string;
 }
 
@@ -36,8 +39,11 @@ export interface EntryProgram {
   readonly declaredTools: readonly string[] | undefined;
   /** Canonical `(types …)` module of the entry, when it declares one. */
   readonly typeSource: string | undefined;
+  /** Canonical text of the entry, printed once by the loader (identity and `program_hash` reuse it). */
   readonly source: string;
   readonly form: SNode;
+  /** The recognised header, so the analyzer does not read the entry's header again. */
+  readonly header: EntryHeader;
   readonly file: string;
 }
 

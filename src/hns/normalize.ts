@@ -42,11 +42,12 @@ export function normalizePackage(p: LoadedParts): HnsPackage {
     functions,
     entry: {
       id: p.entryId,
-      owner: p.header.owner,
+      owner: p.header.recognised.owner,
       declaredTools: p.header.declaredTools,
       typeSource: p.header.typeSource,
       source: entrySource,
       form: p.entryForm,
+      header: p.header.recognised,
       file: p.entryFile,
     },
     canonicalText,

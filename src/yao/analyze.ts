@@ -22,6 +22,7 @@ import {
 } from "./error.js";
 import type { CompiledFunction } from "./expressions.js";
 import type { FunctionDeclaration } from "./functions.js";
+import type { EntryHeader, FnHeader } from "./header.js";
 import { morphzProfile, type AnalysisProfile } from "./profile.js";
 import { AnalysisErrors, analyzeRoot } from "./program.js";
 
@@ -49,7 +50,8 @@ export interface AnalyzeOptions {
   readonly profile?: AnalysisProfile;
   /** Canonical `(types ...)` forms of the bound package (shared types). */
   readonly typeSources?: readonly SNode[];
-  readonly functions?: readonly SNode[];
+  /** `(fn …)` forms, or headers the loader already recognised. */
+  readonly functions?: readonly (SNode | FnHeader)[];
   /** Defaults to false: a model-authored program may apply exported functions only. */
   readonly allowInternal?: boolean;
 }
@@ -123,11 +125,26 @@ export function analyzeProgram(program: SNode, options: AnalyzeOptions = {}): An
 
 export interface ModuleInput {
   readonly entry: SNode;
-  readonly functions: readonly { readonly name: string; readonly form: SNode; readonly file: string }[];
+  /**
+   * What the HNS loader already read and printed: the entry's recognised header and canonical text.
+   * Given, they are used as they are; absent, the analyzer reads and prints the entry itself.
+   */
+  readonly entryHeader?: EntryHeader;
+  readonly entrySource?: string;
+  /** `source` and `header`, when given, are the loader's canonical text and recognised header. */
+  readonly functions: readonly ModuleFunction[];
   readonly typeSources?: readonly SNode[];
   /** True for the package entry (the HNS loader); false when admitting a model-authored program. */
   readonly allowInternal: boolean;
   readonly profile?: AnalysisProfile;
+}
+
+export interface ModuleFunction {
+  readonly name: string;
+  readonly form: SNode;
+  readonly file: string;
+  readonly source?: string;
+  readonly header?: FnHeader;
 }
 
 /** The package form (reference `analyze_module_forms`): limits on the forms, then full analysis. */
@@ -136,15 +153,19 @@ export function analyzeModule(input: ModuleInput): AnalysisResult {
   return run((sink) => {
     if (input.functions.length > MAX_MODULE_FUNCTIONS)
       fail("resource_limit", "too many package functions", input.entry.span);
-    const forms = [input.entry, ...(input.typeSources ?? []), ...input.functions.map((f) => f.form)];
-    const total = forms.reduce((sum, f) => sum + utf8Length(canonicalSource(f)), 0);
+    // The limit counts canonical bytes: the loader's texts where it printed them, printed here otherwise.
+    let total = utf8Length(input.entrySource ?? canonicalSource(input.entry));
+    for (const t of input.typeSources ?? []) total += utf8Length(canonicalSource(t));
+    for (const f of input.functions) total += utf8Length(f.source ?? canonicalSource(f.form));
     if (total > MAX_MODULE_SOURCE_BYTES)
       fail("resource_limit", "combined package program exceeds source byte limit", input.entry.span);
     return analyzeRoot({
       sink,
       root: input.entry,
+      ...(input.entryHeader === undefined ? {} : { header: input.entryHeader }),
+      ...(input.entrySource === undefined ? {} : { source: input.entrySource }),
       typeSources: input.typeSources ?? [],
-      functions: input.functions.map((f) => f.form),
+      functions: input.functions.map((f) => f.header ?? f.form),
       allowInternal: input.allowInternal,
       profile: input.profile ?? morphzProfile(),
     });

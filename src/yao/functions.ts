@@ -10,6 +10,7 @@ import type { SList, SNode, SourceSpan } from "../syntax/tree.js";
 import { debugEffects, debugType } from "./debug.js";
 import { didYouMean } from "../diagnostics/suggest.js";
 import { fail, YaoError, type ErrorSink } from "./error.js";
+import { recogniseFnHeader, type FnHeader } from "./header.js";
 import {
   ExpressionAnalyzer,
   RESERVED_FUNCTION_NAMES,
@@ -55,20 +56,30 @@ export interface FunctionDeclaration {
 
 const CLAUSES = ["visibility", "description", "params", "returns", "effects", "body"] as const;
 
+/** §7.1's form checks, worded as the analyzer's errors (the loader words them with `hns.*` codes). */
+export function recogniseFunction(form: SNode): FnHeader {
+  const r = recogniseFnHeader(form);
+  if (r.ok) return r.header;
+  const f = r.failure;
+  switch (f.kind) {
+    case "not_list":
+      return fail("type_mismatch", "HNS function must be (fn NAME ...)", f.node.span);
+    case "not_fn":
+      return fail("unknown_operator", "HNS function must have an (fn ...) root", f.node.span);
+    case "missing_name":
+      return fail("unknown_name", "fn declaration is missing its name", f.node.span);
+    case "name_not_symbol":
+      return fail("unknown_name", "fn name must be a symbol", f.node.span);
+  }
+}
+
 /**
  * §7.1, in the reference's check order. Parameter and return types are validated here. Errors in
  * the name are thrown (the function cannot be entered in the module); every other error is recorded
  * in `sink` and the declaration is returned with what could be read.
  */
-export function parseFunctionDeclaration(form: SNode, types: TypeTable, sink: ErrorSink): FunctionDeclaration {
-  if (form.kind !== "list") fail("type_mismatch", "HNS function must be (fn NAME ...)", form.span);
-  const [head, nameNode, ...clauses] = form.items;
-  if (head === undefined || head.kind !== "symbol" || head.name !== "fn") {
-    fail("unknown_operator", "HNS function must have an (fn ...) root", head?.span ?? form.span);
-  }
-  if (nameNode === undefined) fail("unknown_name", "fn declaration is missing its name", form.span);
-  if (nameNode.kind !== "symbol") fail("unknown_name", "fn name must be a symbol", nameNode.span);
-  const name = nameNode.name;
+export function parseFunctionDeclaration(header: FnHeader, types: TypeTable, sink: ErrorSink): FunctionDeclaration {
+  const { form, name, nameNode } = header;
   if (!isIdentifier(name) || RESERVED_FUNCTION_NAMES.has(name)) {
     fail("duplicate_name", `invalid or reserved HNS function name '${name}'`, nameNode.span, {
       label: RESERVED_FUNCTION_NAMES.has(name) ? "a reserved Yao name" : "not a valid name",
@@ -85,13 +96,11 @@ export function parseFunctionDeclaration(form: SNode, types: TypeTable, sink: Er
   let returnsSpan: SourceSpan | undefined;
   let effects: EffectSet | undefined;
   let body: SNode | undefined;
-  for (const c of clauses) {
+  for (const { node: c, name: clause, nameNode: ch, args } of header.clauses) {
     sink.attempt(
       () => {
         if (c.kind !== "list") fail("type_mismatch", "fn clauses must be lists", c.span);
-        const ch = c.items[0];
-        if (ch === undefined || ch.kind !== "symbol") fail("unknown_name", "fn clause has no name", c.span);
-        const clause = ch.name;
+        if (clause === undefined || ch === undefined) fail("unknown_name", "fn clause has no name", c.span);
         if (!(CLAUSES as readonly string[]).includes(clause)) {
           fail("unknown_name", `unknown fn clause '${clause}'`, ch.span, {
             label: "not an fn clause",
@@ -105,7 +114,6 @@ export function parseFunctionDeclaration(form: SNode, types: TypeTable, sink: Er
           });
         seen.add(clause);
         failedClauses.add(clause); // until it is read without error
-        const args = c.items.slice(1);
         switch (clause) {
           case "visibility": {
             if (args.length !== 1) fail("invalid_type", "fn visibility must be (visibility internal|exported)", c.span);

@@ -3,16 +3,12 @@
  * functions plus the shared `(types ...)`. Internal functions and bodies never appear.
  */
 import { canonicalSource } from "../canonical/typed.js";
-import type { SList, SNode } from "../syntax/tree.js";
+import type { SNode } from "../syntax/tree.js";
+import { withoutBodyClauses } from "./header.js";
 
 /** The function's canonical text with every `(body ...)` clause removed, other clauses in source order. */
 export function interfaceSource(fn: SNode): string {
-  if (fn.kind !== "list") return canonicalSource(fn);
-  const kept = fn.items.filter(
-    (c, i) => !(i >= 2 && c.kind === "list" && c.items[0]?.kind === "symbol" && c.items[0].name === "body"),
-  );
-  const stripped: SList = { kind: "list", items: kept, span: fn.span };
-  return canonicalSource(stripped);
+  return canonicalSource(fn.kind === "list" ? withoutBodyClauses(fn) : fn);
 }
 
 function isExported(fn: SNode): boolean {

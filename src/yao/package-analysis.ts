@@ -6,7 +6,7 @@
  */
 import type { PackageAnalysis } from "../hns/check.js";
 import type { HnsPackage } from "../hns/model.js";
-import { headName, type SNode } from "../syntax/tree.js";
+import type { SNode } from "../syntax/tree.js";
 import { analyzeModule, analyzeProgram, type AnalysisResult } from "./analyze.js";
 import { morphzProfile, toolsFromManifest } from "./profile.js";
 
@@ -19,6 +19,8 @@ export function analyzePackage(pkg: HnsPackage, options: PackageAnalysisOptions 
   const { tools } = toolsFromManifest(pkg.manifest.tools, options.toolSchemas ?? {});
   return analyzeModule({
     entry: pkg.entry.form,
+    entryHeader: pkg.entry.header,
+    entrySource: pkg.entry.source,
     functions: pkg.functions,
     allowInternal: true,
     profile: morphzProfile(tools),
@@ -41,15 +43,12 @@ export function admitProgram(pkg: HnsPackage, program: SNode, options: PackageAn
   return analyzeProgram(program, {
     profile: morphzProfile(tools),
     typeSources: sharedTypes(pkg),
-    functions: pkg.functions.map((f) => f.form),
+    functions: pkg.functions.map((f) => f.header),
     allowInternal: false,
   });
 }
 
-/** The entry's `(types …)` module: the item after an optional leading `(requires …)`. */
+/** The entry's `(types …)` module, as the loader recognised it. */
 export function sharedTypes(pkg: HnsPackage): SNode[] {
-  const entry = pkg.entry.form;
-  if (entry.kind !== "list") return [];
-  const candidate = entry.items[headName(entry.items[1]) === "requires" ? 2 : 1];
-  return candidate !== undefined && headName(candidate) === "types" ? [candidate] : [];
+  return pkg.entry.header.types === undefined ? [] : [pkg.entry.header.types];
 }

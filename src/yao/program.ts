@@ -6,11 +6,18 @@
 import type { EffectSet, HirExpr, Requirements, YaoProgram } from "../../ir/yao-ir-0.1.js";
 import { YAO_LANGUAGE_VERSION } from "../../ir/yao-ir-0.1.js";
 import { canonicalSource } from "../canonical/typed.js";
-import type { SList, SNode } from "../syntax/tree.js";
+import type { SList, SNode, SSymbol } from "../syntax/tree.js";
 import { debugEffects } from "./debug.js";
 import { ErrorSink, fail, type YaoError } from "./error.js";
 import { ExpressionAnalyzer, type AnalysisEnv } from "./expressions.js";
-import { FunctionModule, parseFunctionDeclaration, type FunctionDeclaration } from "./functions.js";
+import { FunctionModule, parseFunctionDeclaration, recogniseFunction, type FunctionDeclaration } from "./functions.js";
+import {
+  recogniseEntryHeader,
+  type EntryHeader,
+  type FnHeader,
+  type NameListClause,
+  type RequiresHeader,
+} from "./header.js";
 import { programHash } from "./ir-json.js";
 import { countLinkedNodes, MAX_LINKED_NODES } from "./linked-size.js";
 import type { AnalysisProfile } from "./profile.js";
@@ -23,10 +30,14 @@ import { effectDifference, isEffectSubset } from "./types.js";
 
 export interface ProgramInput {
   readonly root: SNode;
+  /** The root's recognised header when the loader already read it; recognised here otherwise. */
+  readonly header?: EntryHeader;
+  /** The root's canonical text when the loader already printed it. */
+  readonly source?: string;
   /** Canonical `(types ...)` forms of the bound package, for model-authored programs (§4.3 step 2). */
   readonly typeSources?: readonly SNode[];
-  /** `(fn ...)` forms of the module, in the order given. */
-  readonly functions?: readonly SNode[];
+  /** `(fn ...)` forms of the module, or the loader's recognised headers, in the order given. */
+  readonly functions?: readonly (SNode | FnHeader)[];
   /** Package entry: internal functions may be applied and the module tool bound applies. */
   readonly allowInternal: boolean;
   readonly profile: AnalysisProfile;
@@ -53,20 +64,10 @@ function isHeaded(n: SNode | undefined, name: string): n is SList {
 /** Throws a YaoError at the first violation. */
 export function analyzeRoot(input: ProgramInput): ProgramAnalysis {
   const root = input.root;
-  if (root.kind !== "list") fail("type_mismatch", "program root must be (eval ...) or (infer ...)", root.span);
-  const head = root.items[0];
-  if (head === undefined || head.kind !== "symbol")
-    fail("unknown_operator", "program root is missing an evaluation owner", root.span);
-  if (head.name !== "eval" && head.name !== "infer") {
-    fail("unknown_operator", `unknown program root '${head.name}'; expected eval or infer`, head.span);
-  }
-  const owner = head.name === "eval" ? "runtime" : "model";
-  let i = 1;
-  if (isHeaded(root.items[1], "version")) {
-    fail("invalid_type", "Yao source has no in-band version declaration; remove (version ...)", root.items[1].span);
-  }
-  let requirements: Requirements = { tools: null, effects: null, objects: null };
-  if (isHeaded(root.items[i], "requires")) requirements = parseRequires(root.items[i++] as SList);
+  const header = input.header ?? recogniseHeader(root);
+  const owner = header.owner;
+  const requirements: Requirements =
+    header.requires === undefined ? { tools: null, effects: null, objects: null } : readRequirements(header.requires);
 
   const types: TypeTable = new Map();
   for (const source of input.typeSources ?? []) {
@@ -74,8 +75,8 @@ export function analyzeRoot(input: ProgramInput): ProgramAnalysis {
       fail("invalid_type", "HNS module type source must have a (types ...) root", source.span);
     parseTypesForm(source, types, (n) => `bound HNS module declares type '${n}' more than once`);
   }
-  if (isHeaded(root.items[i], "types")) {
-    const local = root.items[i++] as SList;
+  if (header.types !== undefined) {
+    const local = header.types;
     const localTypes: TypeTable = new Map();
     parseTypesForm(local, localTypes);
     for (const [name, def] of localTypes) {
@@ -93,7 +94,7 @@ export function analyzeRoot(input: ProgramInput): ProgramAnalysis {
   const declarations = new Map<string, FunctionDeclaration>();
   for (const f of input.functions ?? []) {
     const decl = sink.attempt(
-      () => parseFunctionDeclaration(f, types, sink),
+      () => parseFunctionDeclaration(isFnHeader(f) ? f : recogniseFunction(f), types, sink),
       () => undefined,
     );
     if (decl === undefined) continue;
@@ -126,7 +127,7 @@ export function analyzeRoot(input: ProgramInput): ProgramAnalysis {
   if (input.allowInternal && requirements.tools !== null) module.checkModuleToolBound(requirements.tools);
 
   // The entry is checked against the module even when some function had errors.
-  const rest = root.items.slice(i);
+  const rest = header.body;
   const analyzer = new ExpressionAnalyzer(env, false);
   const scope = Scope.root(input.profile.runtime);
   const body = sink.attempt<HirExpr | undefined>(
@@ -145,7 +146,7 @@ export function analyzeRoot(input: ProgramInput): ProgramAnalysis {
         return analyzer.expr(rest[0]!, scope, 0);
       }
       if (rest.length === 0) fail("invalid_type", "infer requires one Yao body", root.span);
-      return analyzer.infer(rest, root, scope, 0, true);
+      return analyzer.infer(rest, header.form, scope, 0, true);
     },
     () => undefined,
   );
@@ -169,7 +170,7 @@ export function analyzeRoot(input: ProgramInput): ProgramAnalysis {
     body,
     output: body.ty,
     effects: body.effects,
-    canonical_source: canonicalSource(root),
+    canonical_source: input.source ?? canonicalSource(root),
     source_hash: "",
   };
   return { program: { ...unhashed, source_hash: programHash(unhashed) }, module };
@@ -188,43 +189,51 @@ function checkDeclaredEffects(body: HirExpr, declared: EffectSet | null): void {
   );
 }
 
-/** §4.2. */
-function parseRequires(form: SList): Requirements {
-  let tools: string[] | null = null;
-  let objects: string[] | null = null;
-  let effects: EffectSet | null = null;
-  for (const clause of form.items.slice(1)) {
-    if (clause.kind !== "list") fail("type_mismatch", "requires clauses must be lists", clause.span);
-    const h = clause.items[0];
-    if (h === undefined || h.kind !== "symbol") fail("unknown_name", "requires clause has no name", clause.span);
-    const args = clause.items.slice(1);
-    const duplicate = (): never => fail("duplicate_name", `duplicate requires.${h.name} declaration`, clause.span);
-    switch (h.name) {
-      case "tools":
-        if (tools !== null) duplicate();
-        tools = nameSet(args, "tool must be a symbol", (t) => `duplicate tool '${t}'`);
-        break;
-      case "objects":
-        if (objects !== null) duplicate();
-        objects = nameSet(args, "object kind must be a symbol", (k) => `duplicate object kind '${k}'`);
-        break;
-      case "effects":
-        if (effects !== null) duplicate();
-        effects = parseEffectList(args);
-        break;
-      default:
-        fail("unknown_name", `unknown requires clause '${h.name}'`, h.span);
-    }
+/** §4.1, worded as the analyzer's errors (the loader words the same failures with `hns.*` codes). */
+function recogniseHeader(root: SNode): EntryHeader {
+  const r = recogniseEntryHeader(root);
+  if (r.ok) return r.header;
+  const f = r.failure;
+  switch (f.kind) {
+    case "not_list":
+      return fail("type_mismatch", "program root must be (eval ...) or (infer ...)", f.node.span);
+    case "no_owner":
+      return fail("unknown_operator", "program root is missing an evaluation owner", f.node.span);
+    case "unknown_owner":
+      return fail("unknown_operator", `unknown program root '${f.node.name}'; expected eval or infer`, f.node.span);
+    case "in_band_version":
+      return fail("invalid_type", "Yao source has no in-band version declaration; remove (version ...)", f.node.span);
   }
-  return { tools, effects, objects };
 }
 
-function nameSet(items: readonly SNode[], notSymbol: string, duplicate: (n: string) => string): string[] {
-  const names = new Set<string>();
-  for (const item of items) {
-    if (item.kind !== "symbol") fail("unknown_name", notSymbol, item.span);
-    if (names.has(item.name)) fail("duplicate_name", duplicate(item.name), item.span);
-    names.add(item.name);
+/** §4.2: every clause in source order, judged from the recogniser's record. */
+function readRequirements(requires: RequiresHeader): Requirements {
+  let effects: EffectSet | null = null;
+  for (const clause of requires.clauses) {
+    const problem = clause.problem;
+    if (problem?.kind === "not_list") fail("type_mismatch", "requires clauses must be lists", clause.node.span);
+    if (clause.name === undefined || clause.nameNode === undefined)
+      fail("unknown_name", "requires clause has no name", clause.node.span);
+    if (clause.name !== "tools" && clause.name !== "objects" && clause.name !== "effects")
+      fail("unknown_name", `unknown requires clause '${clause.name}'`, clause.nameNode.span);
+    if (problem?.kind === "repeated")
+      fail("duplicate_name", `duplicate requires.${clause.name} declaration`, clause.node.span);
+    if (problem?.kind === "item_not_symbol")
+      fail("unknown_name", ITEM_WORDS[clause.name as NameListClause].notSymbol, problem.node.span);
+    if (problem?.kind === "item_repeated")
+      fail("duplicate_name", ITEM_WORDS[clause.name as NameListClause].repeated(problem.node.name), problem.node.span);
+    if (clause.name === "effects") effects = parseEffectList(clause.args);
   }
-  return sortByCodePoints(names);
+  const sorted = (names: readonly SSymbol[] | undefined) =>
+    names === undefined ? null : sortByCodePoints(names.map((n) => n.name));
+  return { tools: sorted(requires.tools), effects, objects: sorted(requires.objects) };
+}
+
+const ITEM_WORDS: Record<NameListClause, { notSymbol: string; repeated: (name: string) => string }> = {
+  tools: { notSymbol: "tool must be a symbol", repeated: (t) => `duplicate tool '${t}'` },
+  objects: { notSymbol: "object kind must be a symbol", repeated: (k) => `duplicate object kind '${k}'` },
+};
+
+function isFnHeader(f: SNode | FnHeader): f is FnHeader {
+  return "clauses" in f;
 }
