@@ -24,7 +24,7 @@ import type { Diagnostic, Span } from "../diagnostics/diagnostic.js";
 import { diagnostic } from "../evidence/codes.js";
 // HARP's reader is the strict one with positions, duplicate and lone-surrogate rejection (the
 // JSON readers are to be unified; until then this command borrows it rather than adding a fifth).
-import { parseJson as parseStrictJson } from "../harp/json.js";
+import { parseHarpJson as parseStrictJson } from "../harp/json.js";
 import { NodeFs } from "../fs/node-fs.js";
 import {
   buildAttestation,

@@ -13,10 +13,10 @@ import { UNDECODABLE_NAME_HINT } from "../fs/names.js";
 import { packageView, snapshotOf, type PackageSnapshot } from "../fs/snapshot.js";
 import { harpSeverity } from "./codes.js";
 import { isObject } from "./validate.js";
-import { parseJson } from "./json.js";
+import { parseHarpJson } from "./json.js";
 import { isRuntimeName, selectArgv, type HarpManifest, type Platform } from "./manifest.js";
 import { walkPackage, treeDigest, type PackageTree } from "./tree.js";
-import { argPathProblem, MANIFEST_FILE, Reporter, stripDotSlash, validateManifestText } from "./validate.js";
+import { argPathProblem, MANIFEST_FILE, ManifestReporter, stripDotSlash, validateManifestText } from "./validate.js";
 
 export const MAX_MANIFEST_BYTES = 1024 * 1024;
 
@@ -50,7 +50,7 @@ export async function detectHarp(fs: PackageFs, path: string): Promise<boolean> 
     const root = await fs.realpath(path);
     const res = await resolveContainedFile(fs, root, MANIFEST_FILE);
     if (!res.ok || res.stat.size > MAX_MANIFEST_BYTES) return false;
-    const parsed = parseJson(
+    const parsed = parseHarpJson(
       new TextDecoder("utf-8", { fatal: false, ignoreBOM: true }).decode(
         await fs.readFile(res.realPath, MAX_MANIFEST_BYTES),
       ),
@@ -160,7 +160,7 @@ export async function checkHarpPackage(diskFs: PackageFs, path: string, opts: Ch
   sources.set(manifestFile, text);
 
   const v = validateManifestText(text, MANIFEST_FILE);
-  const r = new Reporter(MANIFEST_FILE, v.json);
+  const r = new ManifestReporter(MANIFEST_FILE, v.json);
   // One by one: a spread of an unbounded list into push() overflows the call stack.
   for (const d of v.diagnostics) r.diagnostics.push(d);
 
@@ -211,7 +211,7 @@ async function checkFiles(
   fs: PackageFs,
   realRoot: string,
   m: HarpManifest,
-  r: Reporter,
+  r: ManifestReporter,
   opts: CheckOptions,
 ): Promise<void> {
   const argvs: [readonly string[], string][] = [[m.start.argv, "/start/argv"]];
@@ -255,7 +255,7 @@ async function checkExecutable(
   realRoot: string,
   argv0: string,
   pointer: string,
-  r: Reporter,
+  r: ManifestReporter,
 ): Promise<void> {
   const rel = stripDotSlash(argv0);
   if (rel.includes("\\") || rel.split("/").includes("..") || rel.startsWith("/")) return; // already reported lexically
@@ -295,7 +295,13 @@ async function checkExecutable(
 }
 
 /** A relative path argument that exists must not lead out of the package through a link. */
-async function checkArgFile(fs: PackageFs, realRoot: string, arg: string, pointer: string, r: Reporter): Promise<void> {
+async function checkArgFile(
+  fs: PackageFs,
+  realRoot: string,
+  arg: string,
+  pointer: string,
+  r: ManifestReporter,
+): Promise<void> {
   if (argPathProblem(arg) !== null || arg.startsWith("-")) return;
   if (!arg.includes("/") && !arg.startsWith(".") && !/\.[A-Za-z0-9]+$/.test(arg)) return;
   const rel = stripDotSlash(arg);

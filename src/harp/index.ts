@@ -11,7 +11,7 @@ export {
   type CheckOptions,
   type HarpCheck,
 } from "./check.js";
-export { parseJson, type JsonValue, type ParsedJson } from "./json.js";
+export { parseHarpJson, type JsonValue, type ParsedJson } from "./json.js";
 export {
   DEFAULT_HEALTH_PATH,
   DEFAULT_PERMISSIONS,

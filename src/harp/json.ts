@@ -18,7 +18,7 @@ import type { JsonTree } from "../json/tree.js";
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
-export interface JsonSyntaxError {
+export interface HarpJsonError {
   readonly kind: "syntax" | "duplicate_key" | "too_deep";
   readonly message: string;
   readonly span: Span;
@@ -53,7 +53,7 @@ export const HARP_JSON: JsonParseOptions = {
 };
 
 /** Parse `text`; on failure return the first error with its position. */
-export function parseJson(text: string): { ok: true; json: ParsedJson } | { ok: false; error: JsonSyntaxError } {
+export function parseHarpJson(text: string): { ok: true; json: ParsedJson } | { ok: false; error: HarpJsonError } {
   const r = parseJsonTree(text, HARP_JSON);
   // Lines break at LF only, as this reader has always counted them (a CR is one column).
   const positions = new TextPositions(text, "lf");
@@ -93,10 +93,10 @@ function toValue(
   return v;
 }
 
-function syntaxError(text: string, e: JsonParseError, p: TextPositions): JsonSyntaxError {
+function syntaxError(text: string, e: JsonParseError, p: TextPositions): HarpJsonError {
   const at = (offset: number, end = offset): Span => p.span(offset, end);
   const here = describe(text, e.offset);
-  const syntax = (message: string, span: Span = at(e.offset)): JsonSyntaxError => ({ kind: "syntax", message, span });
+  const syntax = (message: string, span: Span = at(e.offset)): HarpJsonError => ({ kind: "syntax", message, span });
   switch (e.code) {
     case "byte_order_mark":
       return syntax("the file starts with a byte order mark; save it as UTF-8 without BOM");

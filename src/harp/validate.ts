@@ -5,10 +5,11 @@
  * Checks that need the package's files live in check.ts.
  */
 import type { ErrorObject } from "ajv";
+import { DiagnosticCollector } from "../diagnostics/collector.js";
 import { diagnostic, type Diagnostic, type Span } from "../diagnostics/diagnostic.js";
 import { relativePathProblem } from "../fs/contained.js";
 import { harpSeverity, type HarpCode } from "./codes.js";
-import { escapePointerToken, parseJson, type JsonValue, type ParsedJson } from "./json.js";
+import { escapePointerToken, parseHarpJson, type JsonValue, type ParsedJson } from "./json.js";
 import { isRuntimeName, RESERVED_FIELDS, RESERVED_KINDS, type HarpManifest } from "./manifest.js";
 import { schemaErrors } from "./schema.js";
 
@@ -21,13 +22,14 @@ export interface ManifestValidation {
   readonly json: ParsedJson | null;
 }
 
-/** Emits diagnostics for one file, looking spans up by pointer. */
-export class Reporter {
-  readonly diagnostics: Diagnostic[] = [];
+/** Emits diagnostics for one manifest file, looking spans up by JSON Pointer. */
+export class ManifestReporter extends DiagnosticCollector<HarpCode> {
   constructor(
     readonly file: string,
     private readonly json: ParsedJson | null,
-  ) {}
+  ) {
+    super(harpSeverity);
+  }
 
   /**
    * Where the caret goes: on the value when the value is what is wrong (a wrong type, an empty
@@ -50,16 +52,13 @@ export class Reporter {
   }
 
   report(code: HarpCode, pointer: string | undefined, message: string, hint?: string, label?: string): void {
-    this.diagnostics.push(
-      diagnostic(code, message, {
-        severity: harpSeverity(code),
-        file: this.file,
-        span: pointer === undefined ? undefined : this.spanOf(pointer, VALUE_CODES.has(code) ? "value" : "key"),
-        pointer,
-        hint,
-        label,
-      }),
-    );
+    this.emit(code, message, {
+      file: this.file,
+      span: pointer === undefined ? undefined : this.spanOf(pointer, VALUE_CODES.has(code) ? "value" : "key"),
+      pointer,
+      hint,
+      label,
+    });
   }
 }
 
@@ -102,7 +101,7 @@ function limitMessage(keyword: string, limit: number, value: unknown): { message
 }
 
 export function validateManifestText(text: string, file: string = MANIFEST_FILE): ManifestValidation {
-  const parsed = parseJson(text);
+  const parsed = parseHarpJson(text);
   if (!parsed.ok) {
     const e = parsed.error;
     const code: HarpCode =
@@ -125,7 +124,7 @@ export function validateManifestText(text: string, file: string = MANIFEST_FILE)
     return { manifest: null, diagnostics: [d], json: null };
   }
   const json = parsed.json;
-  const r = new Reporter(file, json);
+  const r = new ManifestReporter(file, json);
   const value = json.value;
 
   if (!isObject(value)) {
@@ -167,7 +166,7 @@ export function validateManifestText(text: string, file: string = MANIFEST_FILE)
   return { manifest: ok ? (value as unknown as HarpManifest) : null, diagnostics: r.diagnostics, json };
 }
 
-function reportSchemaError(r: Reporter, e: ErrorObject, root: JsonValue): void {
+function reportSchemaError(r: ManifestReporter, e: ErrorObject, root: JsonValue): void {
   const at = e.instancePath;
   const params = e.params as Record<string, unknown>;
   const val = valueAt(root, at);
@@ -258,7 +257,7 @@ function reportSchemaError(r: Reporter, e: ErrorObject, root: JsonValue): void {
   }
 }
 
-function reportKind(r: Reporter, kind: unknown): void {
+function reportKind(r: ManifestReporter, kind: unknown): void {
   if (typeof kind === "string" && (RESERVED_KINDS as readonly string[]).includes(kind)) {
     r.report(
       "harp.unsupported_kind",
@@ -298,7 +297,7 @@ function patternHint(pointer: string): string | undefined {
 
 // ---------- start.argv (§7.3, §7.5) ----------
 
-function checkArgvLexically(r: Reporter, m: Record<string, JsonValue>): void {
+function checkArgvLexically(r: ManifestReporter, m: Record<string, JsonValue>): void {
   const start = m["start"];
   if (!isObject(start)) return;
   checkArgv(r, start["argv"], "/start/argv");
@@ -322,7 +321,7 @@ function checkArgvLexically(r: Reporter, m: Record<string, JsonValue>): void {
   }
 }
 
-function checkArgv(r: Reporter, argv: JsonValue | undefined, pointer: string): void {
+function checkArgv(r: ManifestReporter, argv: JsonValue | undefined, pointer: string): void {
   if (!Array.isArray(argv)) return;
   argv.forEach((arg, i) => {
     if (typeof arg !== "string" || arg === "") return;
@@ -340,7 +339,7 @@ function checkArgv(r: Reporter, argv: JsonValue | undefined, pointer: string): v
   });
 }
 
-function checkArgv0(r: Reporter, arg: string, p: string): void {
+function checkArgv0(r: ManifestReporter, arg: string, p: string): void {
   if (isRuntimeName(arg)) {
     if (!/^[A-Za-z0-9][A-Za-z0-9._+-]*$/.test(arg)) {
       r.report(
@@ -484,13 +483,13 @@ const ABSOLUTE =
 /** URL paths, not file-system paths: "/health" must not look absolute. */
 const URL_PATH_POINTERS = new Set(["/health/path", "/entrypoints/ui/path", "/entrypoints/mcp/path"]);
 
-function scanStrings(r: Reporter, v: JsonValue, pointer: string, memberName?: string): void {
+function scanStrings(r: ManifestReporter, v: JsonValue, pointer: string, memberName?: string): void {
   if (typeof v === "string") return scanString(r, v, pointer, memberName);
   if (Array.isArray(v)) return v.forEach((x, i) => scanStrings(r, x, `${pointer}/${i}`, memberName));
   if (isObject(v)) for (const [k, x] of Object.entries(v)) scanStrings(r, x, `${pointer}/${escapePointerToken(k)}`, k);
 }
 
-function scanString(r: Reporter, s: string, pointer: string, memberName: string | undefined): void {
+function scanString(r: ManifestReporter, s: string, pointer: string, memberName: string | undefined): void {
   const secretHint =
     "Do not ship secrets in harp.json: collect them from the user on first run and keep them in APP_DATA_DIR (HARP §9.4).";
   for (const [re, what] of SECRET_PATTERNS) {

@@ -10,7 +10,7 @@ import { packageView, undecodableNames } from "../fs/snapshot.js";
 import { packDigest } from "./digest.js";
 import { HARNESS, loadPack, MAX_PROTOCOL_FILE_BYTES, POLICY, SURFACE } from "./pack-files.js";
 import { parseJsonFile } from "./parse-documents.js";
-import { Reporter, type JsonDoc } from "./report.js";
+import { PackReporter, type JsonDoc } from "./report.js";
 import { checkPackId, checkSurfaceId } from "./rules/identity.js";
 import { checkManifestPaths } from "./rules/manifest-paths.js";
 import { checkMetadata } from "./rules/metadata.js";
@@ -19,7 +19,7 @@ import { checkStimulusPolicy, checkTriggers } from "./rules/triggers.js";
 import { checkVerbPolicy, checkVerbs } from "./rules/verbs.js";
 
 export async function checkHcp(diskFs: PackageFs, path: string): Promise<CheckResult> {
-  const report = new Reporter();
+  const report = new PackReporter();
   // One read: the protocol files, the manifest-path rules and the digest all come from this snapshot.
   // Only the protocol files are ever read, so larger files are recorded by size alone.
   const fs = await packageView(diskFs, path, {
@@ -85,7 +85,7 @@ export async function checkHcp(diskFs: PackageFs, path: string): Promise<CheckRe
 
 function result(
   path: string,
-  report: Reporter,
+  report: PackReporter,
   digest: string | null,
   extra: Record<string, unknown>,
   sources: ReadonlyMap<string, string>,

@@ -7,7 +7,7 @@
 import { describeKind, resolveContainedFile } from "../fs/contained.js";
 import { FsError, type PackageFs } from "../fs/package-fs.js";
 import { joinPath } from "../fs/paths.js";
-import type { Reporter } from "./report.js";
+import type { PackReporter } from "./report.js";
 
 export const SURFACE = "surface.json";
 export const POLICY = "policy.json";
@@ -49,7 +49,7 @@ export async function hasProtocolFiles(fs: PackageFs, path: string): Promise<boo
   }
 }
 
-export async function loadPack(fs: PackageFs, path: string, report: Reporter): Promise<LoadedPack | null> {
+export async function loadPack(fs: PackageFs, path: string, report: PackReporter): Promise<LoadedPack | null> {
   const root = await openRoot(fs, path, report);
   if (root === null) return null;
   const files = new Map<ProtocolFile, PackFile>();
@@ -63,7 +63,7 @@ export async function loadPack(fs: PackageFs, path: string, report: Reporter): P
 async function openRoot(
   fs: PackageFs,
   path: string,
-  report: Reporter,
+  report: PackReporter,
 ): Promise<{ realRoot: string; names: ReadonlySet<string> } | null> {
   try {
     const st = await fs.stat(path);
@@ -94,7 +94,7 @@ async function readProtocolFile(
   realRoot: string,
   names: ReadonlySet<string>,
   name: ProtocolFile,
-  report: Reporter,
+  report: PackReporter,
 ): Promise<PackFile | null> {
   const file = joinPath(packPath, name);
   if (!names.has(name)) {
@@ -168,7 +168,7 @@ async function readProtocolFile(
   return { name, file, bytes, ...decode(bytes) };
 }
 
-function reportTooLarge(report: Reporter, file: string, size: number | null): void {
+function reportTooLarge(report: PackReporter, file: string, size: number | null): void {
   const actual = size === null ? "more than that" : `${size} bytes`;
   report.emit(
     "hcp.file.too_large",

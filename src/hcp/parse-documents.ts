@@ -2,10 +2,10 @@
 
 import { pointerToken, readJson, type JsonMember, type JsonNode } from "./json-reader.js";
 import type { PackFile } from "./pack-files.js";
-import type { JsonDoc, Reporter } from "./report.js";
+import type { JsonDoc, PackReporter } from "./report.js";
 import { TextPositions } from "../diagnostics/text-positions.js";
 
-export function parseJsonFile(file: PackFile, report: Reporter): JsonDoc | null {
+export function parseJsonFile(file: PackFile, report: PackReporter): JsonDoc | null {
   if (!file.utf8) {
     report.emit("hcp.file.not_utf8", `${file.file} is not valid UTF-8; JSON protocol files must be UTF-8 encoded.`, {
       file: file.file,

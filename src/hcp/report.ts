@@ -1,8 +1,9 @@
 /**
- * Collects the diagnostics of one pack check. Severity always comes from the code table, so a code
- * cannot be emitted without a row or with a severity the documentation does not show.
+ * Collects the diagnostics of one pack check, located by JSON node. Severity always comes from the
+ * code table (DiagnosticCollector), so a code cannot be emitted without a row.
  */
-import { diagnostic, type Diagnostic, type RelatedLocation, type Span } from "../diagnostics/diagnostic.js";
+import { DiagnosticCollector } from "../diagnostics/collector.js";
+import type { RelatedLocation, Span } from "../diagnostics/diagnostic.js";
 import { severityOf, type HcpCode } from "./codes.js";
 import type { JsonMember, JsonNode, JsonObject } from "./json-reader.js";
 import type { TextPositions } from "../diagnostics/text-positions.js";
@@ -25,11 +26,9 @@ export interface Where {
   readonly related?: readonly RelatedLocation[];
 }
 
-export class Reporter {
-  readonly diagnostics: Diagnostic[] = [];
-
-  emit(code: HcpCode, message: string, where: Where = {}): void {
-    this.diagnostics.push(diagnostic(code, message, { severity: severityOf(code), ...where }));
+export class PackReporter extends DiagnosticCollector<HcpCode> {
+  constructor() {
+    super(severityOf);
   }
 
   /** Report at a JSON value (its whole span) with its pointer. */
@@ -50,9 +49,5 @@ export class Reporter {
   /** Report a missing member at the `{` of the object that should hold it. */
   atObject(code: HcpCode, doc: JsonDoc, obj: JsonObject, pointer: string, message: string, hint?: string): void {
     this.emit(code, message, { file: doc.file, span: doc.positions.span(obj.start, obj.start + 1), pointer, hint });
-  }
-
-  hasErrors(): boolean {
-    return this.diagnostics.some((d) => d.severity === "error");
   }
 }

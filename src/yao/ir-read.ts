@@ -24,7 +24,7 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { diagnostic } from "./codes.js";
 import { escapePointerToken } from "../json/pointer.js";
 import { programHash } from "./ir-json.js";
-import { JObject, JsonSyntaxError, parseJson, type JValue } from "./json-text.js";
+import { JObject, IrJsonError, parseIrJson, type JValue } from "./json-text.js";
 import { effectSet } from "./types.js";
 
 /** JSON nesting a linked program can legitimately reach is far below this. */
@@ -493,9 +493,9 @@ export function readPersistedProgram(input: string | JValue, file?: string): Per
   });
   let value: JValue;
   try {
-    value = typeof input === "string" ? parseJson(input, MAX_IR_JSON_DEPTH) : input;
+    value = typeof input === "string" ? parseIrJson(input, MAX_IR_JSON_DEPTH) : input;
   } catch (e) {
-    if (e instanceof JsonSyntaxError) return bad(`persisted Yao program is not valid JSON: ${e.message}`);
+    if (e instanceof IrJsonError) return bad(`persisted Yao program is not valid JSON: ${e.message}`);
     throw e;
   }
   let program: YaoProgram;

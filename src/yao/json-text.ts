@@ -84,7 +84,7 @@ function sortDictEntries(x: JValue): JValue {
   return [...x].sort((a, b) => compareCodePoints(key(a), key(b)));
 }
 
-export class JsonSyntaxError extends Error {}
+export class IrJsonError extends Error {}
 
 /**
  * Yao's policies for the one strict JSON parser (docs/architecture.md, "JSON"): duplicate names are
@@ -111,11 +111,11 @@ function yaoJson(maxDepth: number): JsonParseOptions {
  * Parse JSON text into ordered values. Integers become bigint; numbers with a fraction or exponent
  * are rejected (the IR has none). Nesting deeper than `maxDepth` is rejected.
  */
-export function parseJson(text: string, maxDepth = 4096): JValue {
+export function parseIrJson(text: string, maxDepth = 4096): JValue {
   const r = parseJsonTree(text, yaoJson(maxDepth));
   if (!r.ok) {
     const [offset, what] = problem(r.error, maxDepth);
-    throw new JsonSyntaxError(`${what} at offset ${offset}`);
+    throw new IrJsonError(`${what} at offset ${offset}`);
   }
   return toJValue(r.root);
 }

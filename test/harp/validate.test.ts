@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MemoryFs } from "../../src/fs/memory-fs.js";
-import { checkHarp, detectHarp, parseJson, selectArgv, validateManifestText } from "../../src/harp/index.js";
+import { checkHarp, detectHarp, parseHarpJson, selectArgv, validateManifestText } from "../../src/harp/index.js";
 import { looksLikeJwt } from "../../src/harp/validate.js";
 
 const base = {
@@ -116,7 +116,7 @@ describe("hostile input", () => {
   it("parses exactly what JSON.parse parses (property)", () => {
     fc.assert(
       fc.property(fc.json(), (s) => {
-        const r = parseJson(s);
+        const r = parseHarpJson(s);
         // fc.json can repeat keys only via distinct objects, so both parsers must agree.
         expect(r.ok).toBe(true);
         if (r.ok) expect(JSON.stringify(r.json.value)).toBe(JSON.stringify(JSON.parse(s)));

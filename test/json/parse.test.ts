@@ -9,9 +9,9 @@ import type { JsonParseOptions } from "../../src/json/options.js";
 import { parseJsonTree } from "../../src/json/parse.js";
 import type { JsonTree } from "../../src/json/tree.js";
 import { readJson } from "../../src/hcp/json-reader.js";
-import { parseJson as parseHarp } from "../../src/harp/json.js";
+import { parseHarpJson as parseHarp } from "../../src/harp/json.js";
 import { parseStrictJson } from "../../src/a3s/package/cjson.js";
-import { parseJson as parseYao } from "../../src/yao/json-text.js";
+import { parseIrJson as parseYao } from "../../src/yao/json-text.js";
 
 const BASE: JsonParseOptions = {
   maxDepth: 64,

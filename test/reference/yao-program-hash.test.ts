@@ -7,7 +7,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { JObject, parseJson, writeJson } from "../../src/yao/json-text.js";
+import { JObject, parseIrJson, writeJson } from "../../src/yao/json-text.js";
 import { analyzeProgram, encodeProgram, programJson, readPersistedProgram } from "../../src/yao/index.js";
 import { parse } from "../yao/helpers.js";
 import { describeReference, MORPHZ, REPO, referenceText } from "./reference.js";
@@ -19,7 +19,7 @@ function compile(source: string) {
 }
 
 describeReference("v0.1.2 persisted programs", () => {
-  const fixture = parseJson(
+  const fixture = parseIrJson(
     readFileSync(join(MORPHZ, "repo/yao/tests/fixtures/v0.1.2-programs@ba8397d.json"), "utf8"),
   ) as JObject[];
   const programs = fixture.map((p) => ({

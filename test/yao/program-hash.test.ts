@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type JObject, parseJson, writeJson } from "../../src/yao/json-text.js";
+import { type JObject, parseIrJson, writeJson } from "../../src/yao/json-text.js";
 import {
   analyzeProgram,
   encodeProgram,
@@ -30,7 +30,7 @@ describe("persisted programs (fixtures/yao/persisted, golden/yao)", () => {
   it("a legacy program (reference.path kept) reproduces its source_hash and re-serialises identically", () => {
     const r = readPersistedProgram(legacyText);
     if (!r.ok) throw new Error(r.diagnostic.message);
-    expect(r.programHash).toBe((parseJson(legacyText) as JObject).get("source_hash"));
+    expect(r.programHash).toBe((parseIrJson(legacyText) as JObject).get("source_hash"));
     expect(writeJson(encodeProgram(r.program), false)).toBe(legacyText.trimEnd());
   });
 

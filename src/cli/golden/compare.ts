@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { diagnostic } from "../../evidence/codes.js";
 import { jsonDiff } from "../../evidence/golden.js";
-import { parseJson as parseStrictJson } from "../../harp/json.js";
+import { parseHarpJson as parseStrictJson } from "../../harp/json.js";
 import { filesUnder } from "./suites.js";
 
 export interface SuiteComparison {

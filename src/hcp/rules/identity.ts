@@ -1,12 +1,12 @@
 /** Pack identity (§2.2): `id` is the pack_id; policy `surface_id` must equal it. */
 import { at, hasUpperCase, member, quote, scalarLength } from "../json-access.js";
 import type { JsonString } from "../json-reader.js";
-import type { JsonDoc, Reporter } from "../report.js";
+import type { JsonDoc, PackReporter } from "../report.js";
 
 export const MAX_PACK_ID_CHARS = 128;
 
 /** Checks `id` and returns it when it is a string (even an invalid one, so later rules compare against it). */
-export function checkPackId(surface: JsonDoc, report: Reporter): string | null {
+export function checkPackId(surface: JsonDoc, report: PackReporter): string | null {
   const m = member(surface.root, "id");
   if (m === undefined) {
     report.atObject(
@@ -39,7 +39,7 @@ export function checkPackIdValue(
   node: JsonString,
   pointer: string,
   role: string,
-  report: Reporter,
+  report: PackReporter,
 ): void {
   const length = scalarLength(node.value);
   if (length < 1 || length > MAX_PACK_ID_CHARS) {
@@ -67,7 +67,7 @@ export function checkSurfaceId(
   policy: JsonDoc,
   surface: JsonDoc | null,
   packId: string | null,
-  report: Reporter,
+  report: PackReporter,
 ): void {
   const m = member(policy.root, "surface_id");
   if (m === undefined) {

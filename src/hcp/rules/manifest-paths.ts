@@ -11,7 +11,7 @@ import type { PackageFs } from "../../fs/package-fs.js";
 import { dirName, isWithin, joinPath } from "../../fs/paths.js";
 import { at, member, pointerOf, quote } from "../json-access.js";
 import type { JsonString } from "../json-reader.js";
-import type { JsonDoc, Reporter } from "../report.js";
+import type { JsonDoc, PackReporter } from "../report.js";
 
 interface ManifestPath {
   readonly node: JsonString;
@@ -23,12 +23,12 @@ export async function checkManifestPaths(
   fs: PackageFs,
   realRoot: string,
   surface: JsonDoc,
-  report: Reporter,
+  report: PackReporter,
 ): Promise<void> {
   for (const p of collectPaths(surface, report)) await checkPath(fs, realRoot, surface, p, report);
 }
 
-function collectPaths(surface: JsonDoc, report: Reporter): ManifestPath[] {
+function collectPaths(surface: JsonDoc, report: PackReporter): ManifestPath[] {
   const out: ManifestPath[] = [];
   const wrapBin = stringAt(surface, report, "wrap", "bin", "wrap.bin");
   // A wrap.bin that does not begin with "." names a program on the runtime's search path or an
@@ -39,7 +39,13 @@ function collectPaths(surface: JsonDoc, report: Reporter): ManifestPath[] {
   return out;
 }
 
-function stringAt(surface: JsonDoc, report: Reporter, section: string, key: string, role: string): ManifestPath | null {
+function stringAt(
+  surface: JsonDoc,
+  report: PackReporter,
+  section: string,
+  key: string,
+  role: string,
+): ManifestPath | null {
   const s = member(surface.root, section);
   if (s === undefined) return null;
   const sp = pointerOf("", section);
@@ -68,7 +74,7 @@ async function checkPath(
   realRoot: string,
   surface: JsonDoc,
   p: ManifestPath,
-  report: Reporter,
+  report: PackReporter,
 ): Promise<void> {
   const raw = p.node.value;
   const where = at(surface, p.pointer);

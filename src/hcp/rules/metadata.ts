@@ -6,7 +6,7 @@
  */
 import { at, member, quote } from "../json-access.js";
 import type { JsonNode } from "../json-reader.js";
-import type { JsonDoc, Reporter } from "../report.js";
+import type { JsonDoc, PackReporter } from "../report.js";
 
 export const SUPPORTED_HCP_VERSION = 1;
 
@@ -18,7 +18,7 @@ export interface ProtocolMetadata {
   readonly adapterKind: string | null;
 }
 
-export function checkMetadata(surface: JsonDoc, packId: string | null, report: Reporter): ProtocolMetadata {
+export function checkMetadata(surface: JsonDoc, packId: string | null, report: PackReporter): ProtocolMetadata {
   const explicit = member(surface.root, "metadata");
   if (explicit === undefined) return derive(surface, packId, report);
   if (explicit.value.kind !== "object") {
@@ -89,7 +89,7 @@ export function checkMetadata(surface: JsonDoc, packId: string | null, report: R
   return { source: "explicit", hcp, packId: metaPackId, adapterKind };
 }
 
-function derive(surface: JsonDoc, packId: string | null, report: Reporter): ProtocolMetadata {
+function derive(surface: JsonDoc, packId: string | null, report: PackReporter): ProtocolMetadata {
   const hcpMember = member(surface.root, "hcp");
   const hcp = hcpMember === undefined ? SUPPORTED_HCP_VERSION : checkHcpValue(surface, hcpMember.value, "/hcp", report);
   const kindMember = member(surface.root, "kind");
@@ -101,7 +101,7 @@ function derive(surface: JsonDoc, packId: string | null, report: Reporter): Prot
   return { source: "derived", hcp, packId, adapterKind };
 }
 
-function checkHcpValue(surface: JsonDoc, node: JsonNode, pointer: string, report: Reporter): number | null {
+function checkHcpValue(surface: JsonDoc, node: JsonNode, pointer: string, report: PackReporter): number | null {
   if (node.kind !== "number") {
     report.atValue(
       "hcp.protocol.invalid_version",
@@ -131,7 +131,7 @@ function checkAdapterKind(
   node: JsonNode,
   pointer: string,
   role: string,
-  report: Reporter,
+  report: PackReporter,
 ): string | null {
   if (node.kind === "string" && node.value !== "") return node.value;
   report.atValue(

@@ -4,7 +4,7 @@
  */
 import { at, member, pointerOf, quote } from "../json-access.js";
 import type { JsonObject, JsonString } from "../json-reader.js";
-import type { JsonDoc, Reporter } from "../report.js";
+import type { JsonDoc, PackReporter } from "../report.js";
 import type { DeclaredVerb } from "./verbs.js";
 
 export type Plane = "runtime" | "control";
@@ -16,7 +16,7 @@ interface BindingMode {
   readonly pointer: string;
 }
 
-export function checkPlane(surface: JsonDoc, verbs: readonly DeclaredVerb[], report: Reporter): Plane | null {
+export function checkPlane(surface: JsonDoc, verbs: readonly DeclaredVerb[], report: PackReporter): Plane | null {
   const plane = readPlane(surface, report);
   const packMode = readBindingMode(surface, surface.root, "", report);
   const verbModes: (BindingMode & { verb: string })[] = [];
@@ -83,7 +83,7 @@ export function checkPlane(surface: JsonDoc, verbs: readonly DeclaredVerb[], rep
   return plane;
 }
 
-function readPlane(surface: JsonDoc, report: Reporter): Plane | null {
+function readPlane(surface: JsonDoc, report: PackReporter): Plane | null {
   const m = member(surface.root, "plane");
   if (m === undefined) return "runtime";
   if (m.value.kind === "string" && (m.value.value === "runtime" || m.value.value === "control")) return m.value.value;
@@ -102,7 +102,7 @@ function readBindingMode(
   surface: JsonDoc,
   owner: JsonObject,
   ownerPointer: string,
-  report: Reporter,
+  report: PackReporter,
 ): BindingMode | null {
   const b = member(owner, "binding");
   if (b === undefined) return null;

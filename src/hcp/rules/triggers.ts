@@ -1,7 +1,7 @@
 /** Triggers (§2.4): every `stimulusTriggers[].ref` has a policy stimuli entry; no polling-only triggers. */
 import { at, member, pointerOf, quote } from "../json-access.js";
 import type { JsonObject, JsonString } from "../json-reader.js";
-import type { JsonDoc, Reporter } from "../report.js";
+import type { JsonDoc, PackReporter } from "../report.js";
 
 export interface DeclaredTrigger {
   readonly ref: string;
@@ -16,7 +16,7 @@ export interface DeclaredTrigger {
 export const POLLING_OBSERVATION = "poll";
 
 /** The declared triggers with a usable ref; null when `stimulusTriggers` is not an array. */
-export function checkTriggers(surface: JsonDoc, report: Reporter): DeclaredTrigger[] | null {
+export function checkTriggers(surface: JsonDoc, report: PackReporter): DeclaredTrigger[] | null {
   const m = member(surface.root, "stimulusTriggers");
   if (m === undefined) return [];
   if (m.value.kind !== "array") {
@@ -61,7 +61,7 @@ function checkPolling(
   trigger: JsonObject,
   pointer: string,
   ref: string | null,
-  report: Reporter,
+  report: PackReporter,
 ): void {
   const observation = member(trigger, "observation");
   if (observation === undefined) return;
@@ -93,7 +93,7 @@ export function checkStimulusPolicy(
   surface: JsonDoc,
   policy: JsonDoc,
   triggers: readonly DeclaredTrigger[],
-  report: Reporter,
+  report: PackReporter,
 ): void {
   const section = member(policy.root, "stimuli");
   let entries: JsonObject | null = null;

@@ -1,7 +1,7 @@
 /** Commands (§2.3): verb_key syntax, the recommended count, pass-through commands, policy entries. */
 import { at, hasUpperCase, member, pointerOf, quote } from "../json-access.js";
 import type { JsonMember, JsonNode, JsonObject } from "../json-reader.js";
-import type { JsonDoc, Reporter } from "../report.js";
+import type { JsonDoc, PackReporter } from "../report.js";
 import { findPassThrough, type ArgSpec } from "./passthrough.js";
 
 export const RECOMMENDED_MIN_VERBS = 5;
@@ -19,7 +19,7 @@ export interface DeclaredVerb {
  * Reads `verbs`, checks every key and declaration, and returns the declared verbs; null when `verbs`
  * is not an object, so cross-checks do not call every policy entry stale.
  */
-export function checkVerbs(surface: JsonDoc, report: Reporter): DeclaredVerb[] | null {
+export function checkVerbs(surface: JsonDoc, report: PackReporter): DeclaredVerb[] | null {
   const m = member(surface.root, "verbs");
   if (m === undefined) return [];
   if (m.value.kind !== "object") {
@@ -57,7 +57,7 @@ export function checkVerbs(surface: JsonDoc, report: Reporter): DeclaredVerb[] |
   return verbs;
 }
 
-function checkVerbKey(surface: JsonDoc, vm: JsonMember, pointer: string, report: Reporter): void {
+function checkVerbKey(surface: JsonDoc, vm: JsonMember, pointer: string, report: PackReporter): void {
   const key = vm.key;
   const where = `${at(surface, pointer)}`;
   if (key === "") {
@@ -105,7 +105,7 @@ function checkVerbKey(surface: JsonDoc, vm: JsonMember, pointer: string, report:
   }
 }
 
-function checkVerbCount(surface: JsonDoc, verbs: JsonObject, count: number, report: Reporter): void {
+function checkVerbCount(surface: JsonDoc, verbs: JsonObject, count: number, report: PackReporter): void {
   if (count < RECOMMENDED_MIN_VERBS) {
     report.atValue(
       "hcp.verbs.too_few",
@@ -129,7 +129,13 @@ function checkVerbCount(surface: JsonDoc, verbs: JsonObject, count: number, repo
  * §2.3.4. A verb forwards an arbitrary argv when it says so with `"passthrough": true`, or when one
  * of the rows of src/hcp/rules/passthrough.ts (docs/hcp.md) matches its argv template and arguments.
  */
-function checkPassThrough(surface: JsonDoc, key: string, decl: JsonObject, pointer: string, report: Reporter): void {
+function checkPassThrough(
+  surface: JsonDoc,
+  key: string,
+  decl: JsonObject,
+  pointer: string,
+  report: PackReporter,
+): void {
   const flag = member(decl, "passthrough");
   if (flag !== undefined && flag.value.kind === "boolean" && flag.value.value) {
     reportPassThrough(
@@ -175,7 +181,7 @@ function reportPassThrough(
   node: JsonNode,
   pointer: string,
   why: string,
-  report: Reporter,
+  report: PackReporter,
 ): void {
   report.atValue(
     "hcp.verb.passthrough",
@@ -192,7 +198,7 @@ export function checkVerbPolicy(
   surface: JsonDoc,
   policy: JsonDoc,
   verbs: readonly DeclaredVerb[],
-  report: Reporter,
+  report: PackReporter,
 ): void {
   const section = member(policy.root, "verbs");
   let entries: JsonObject | null = null;
