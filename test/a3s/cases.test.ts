@@ -131,3 +131,21 @@ describe("OKF inspection (fixtures/a3s/cases/okf-inspection.json)", () => {
     else expect(r.ok ? null : r.errors[0]!.code).toBe(c.expect);
   });
 });
+
+describe("calls, objects and null (docs/divergences/a3s.md)", () => {
+  const base = load<{ id: string; text: string }>("manifest-rules").find((c) => c.id === "own-workbench-ok")!.text;
+  const withRoute = (value: string) => base.replace(/route( *)= "workbench"/, `route$1= ${value}`);
+  test.each(["null", 'lookup("x")', "{ a = 1 }"])(
+    "route = %s parses canonically and is rejected by the schema's type check",
+    (value) => {
+      const text = withRoute(value);
+      expect(text).not.toBe(base);
+      const r = manifestResult(text);
+      // Only the schema's type error: the ACL reader took the value as canonical syntax.
+      expect(r.errors).toEqual(["a3s.manifest.attribute_type"]);
+      expect(r.reference?.code).toBe("use.extension.manifest_invalid");
+      expect(r.manifestBuilt).toBe(false);
+    },
+  );
+  test("the same manifest with a string route is built", () => expect(manifestResult(base).manifestBuilt).toBe(true));
+});

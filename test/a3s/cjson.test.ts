@@ -55,5 +55,10 @@ describe("canonical form rules", () => {
   test("large integers survive as bigint", () => {
     expect(olpcCanonical(parseStrictJson("[18446744073709551615,-3]"))).toBe("[18446744073709551615,-3]");
   });
+  test("lone surrogates are rejected, escaped or raw, in values and keys; a pair is one character", () => {
+    for (const text of ['"\\ud800"', '"\\udc00x"', '"\ud800"', '{"\\ud800":1}'])
+      expect(() => parseStrictJson(text), text).toThrow(/lone surrogate/);
+    expect(parseStrictJson('"\\ud83d\\ude00"')).toBe("\u{1F600}");
+  });
   test("duplicate keys are rejected", () => expect(() => parseStrictJson('{"a":1,"a":2}')).toThrow(/duplicate/));
 });

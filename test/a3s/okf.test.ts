@@ -32,6 +32,12 @@ describe("okf_bundle_contracts.rs cases (reference §6.3)", () => {
     expect(codeOf({ "concept.md": content })).toBe("use.okf.bundle_invalid"),
   );
 
+  test("duplicate frontmatter keys are invalid YAML (uniqueKeys), and 0.2 stays a float", () => {
+    expect(codeOf({ "concept.md": "---\ntype: Metric\ntype: Other\n---\n" })).toBe("use.okf.bundle_invalid");
+    expect(codeOf({ "concept.md": "---\ntype: Metric\ntitle: x\n---\n" })).toBeNull();
+    // YAML 1.2 core schema: an unquoted 0.2 is a number, so it is not the string "0.2".
+    expect(codeOf({ "index.md": "---\nokf_version: 0.2\n---\n", "a.md": concept })).toBe("use.okf.bundle_invalid");
+  });
   test("file path ../concept.md", () => expect(codeOf({ "../concept.md": concept })).toBe("use.okf.path_escape"));
   test("link escaping the root", () =>
     expect(codeOf({ "concepts/concept.md": `${concept}\n[escape](../../outside.md)\n` })).toBe("use.okf.path_escape"));

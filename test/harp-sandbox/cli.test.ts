@@ -19,6 +19,7 @@ import { describe, expect, it } from "vitest";
 import { HarpHost } from "../../src/harp/host/host.js";
 import { HOSTILE_MANIFEST, HOSTILE_SERVER_MJS } from "../../src/harp/host/hostile-app.js";
 import { removeTree } from "../../src/harp/host/remove-tree.js";
+import { probeSandbox, resetSandboxProbe } from "../../src/harp/host/sandbox.js";
 import { call, hostPidsWith, waitFor, writeApp } from "../../src/harp/host/sandbox-cases.js";
 import { appWorkspace, clean, fixtureApp, yaoc } from "./helpers.js";
 import { announceSandboxSkip, SKIP_WITHOUT_SANDBOX } from "../support/system-tools.js";
@@ -221,4 +222,20 @@ describe.skipIf(SKIP_WITHOUT_SANDBOX)("as an unprivileged user", () => {
     },
     120_000,
   );
+});
+
+describe("resource limits", () => {
+  it("limits come from cgroup v1 or rlimits, never cgroup v2; without cgroup v1 groups the host says v2 is not implemented", () => {
+    resetSandboxProbe();
+    const caps = probeSandbox();
+    expect(["cgroup-v1", "rlimit-data", null]).toContain(caps.limits.memory);
+    expect(["cgroup-v1", "rlimit-nproc", null]).toContain(caps.limits.pids);
+    expect(["cgroup-v1", null]).toContain(caps.limits.cpu);
+    if (caps.tools !== null && Object.keys(caps.cgroupBases).length === 0) {
+      expect(caps.notes).toContain(
+        "cgroup v2 delegation is not implemented; rlimits are used where cgroup v1 is unavailable",
+      );
+      expect(caps.limits.memory).toBe("rlimit-data");
+    }
+  });
 });

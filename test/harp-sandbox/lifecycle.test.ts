@@ -3,7 +3,7 @@
  * operations on one app are serialized (issue 13 item 3) and install/upgrade survive SIGKILL at
  * any point (item 4).
  */
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { NodeFs } from "../../src/fs/node-fs.js";
@@ -119,4 +119,25 @@ describe.skipIf(SKIP_WITHOUT_SANDBOX)("install and upgrade are atomic under SIGK
     expect(st.code, st.stderr).toBe(0);
     await h.stop("harp-fixture");
   }, 180_000);
+
+  it("an uninstall killed after its one rename has uninstalled the app; the next operation removes the rest", async () => {
+    const home = newHome("uninstall");
+    const env = { YAOC_HARP_HOME: home };
+    const pkg = fixture(join(root, "pkg-uninstall"), "1.0.0");
+    expect((await yaoc(["harp", "install", pkg], { env })).code).toBe(0);
+    const h = new HarpHost({ home });
+    mkdirSync(h.layout.data("harp-fixture"), { recursive: true });
+    writeFileSync(join(h.layout.data("harp-fixture"), "keep.txt"), "user data\n");
+    // What uninstall does first, then a SIGKILL before any removal: the app tree sits in trash/.
+    mkdirSync(h.layout.trash(), { recursive: true });
+    renameSync(h.layout.appDir("harp-fixture"), join(h.layout.trash(), "harp-fixture.killed-1"));
+    expect(h.record("harp-fixture")).toBeNull();
+    const status = await yaoc(["harp", "status", "harp-fixture"], { env });
+    expect(status.code).toBe(1);
+    // The next operation on the id finishes the removal (and says the app is not installed).
+    const again = await yaoc(["harp", "uninstall", "harp-fixture"], { env });
+    expect(again.code).toBe(1);
+    expect(readdirSync(h.layout.trash())).toEqual([]);
+    expect(readFileSync(join(h.layout.data("harp-fixture"), "keep.txt"), "utf8")).toBe("user data\n");
+  }, 120_000);
 });

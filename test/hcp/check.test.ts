@@ -43,6 +43,27 @@ describe("checkHcp", () => {
     expect(r.diagnostics.map((d) => d.code)).toEqual(["hcp.json.duplicate_key"]);
   });
 
+  it("a lone surrogate is reported and the document is not checked further", async () => {
+    // The same pack without the surrogate has two rule errors: a bad plane and a pass-through verb.
+    const surface = (id: string) =>
+      `{"id": "${id}", "plane": "data", "verbs": {${VERBS.map((v) => `"${v}": {"argv": ["${v}"]}`).join(", ")}, "t.run": {"passthrough": true}}}`;
+    const policy = { surface_id: "acme", verbs: Object.fromEntries([...VERBS, "t.run"].map((v) => [v, {}])) };
+    const clean = await checkHcp(MemoryFs.from(files(surface("acme"), policy)), "/p");
+    expect(clean.diagnostics.map((d) => d.code).sort()).toEqual(["hcp.plane.invalid", "hcp.verb.passthrough"]);
+    const r = await checkHcp(MemoryFs.from(files(surface("acme\\ud800"), policy)), "/p");
+    expect(r.diagnostics.map((d) => [d.code, d.pointer])).toEqual([["hcp.json.lone_surrogate", "/id"]]);
+  });
+
+  it("a wrap.bin that does not begin with . names a program and is not checked as a path", async () => {
+    for (const bin of ["tickets", "/usr/local/bin/no-such-tickets", "bin/no-such-tickets"]) {
+      const r = await checkHcp(MemoryFs.from(files({ ...baseSurface, wrap: { bin } })), "/p");
+      expect(r.diagnostics, bin).toEqual([]);
+    }
+    // The same missing file as a pack path is reported.
+    const dot = await checkHcp(MemoryFs.from(files({ ...baseSurface, wrap: { bin: "./no-such-tickets" } })), "/p");
+    expect(dot.diagnostics.map((d) => d.code)).toEqual(["hcp.path.not_found"]);
+  });
+
   it("derives metadata when absent and reports the derived values", async () => {
     const r = await checkHcp(MemoryFs.from(files({ ...baseSurface, kind: "cli" })), "/p");
     expect(r.valid).toBe(true);

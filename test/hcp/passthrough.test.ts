@@ -3,15 +3,31 @@
  * near miss that must stay clean. Packs are built in memory; each case changes one verb of a
  * conforming pack.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MemoryFs } from "../../src/fs/memory-fs.js";
 import { checkHcp } from "../../src/hcp/index.js";
+import { REPO_ROOT } from "../support/repo.js";
+
+/** The row names of the pass-through table in docs/hcp.md, so a row without fixtures fails. */
+const DOC_ROWS = (() => {
+  const doc = readFileSync(join(REPO_ROOT, "docs/hcp.md"), "utf8").split("\n");
+  const start = doc.findIndex((l) => l.trim().startsWith("| Row | Reported when"));
+  const rows: string[] = [];
+  for (const line of doc.slice(start + 2)) {
+    const m = /^\s*\| ([^|]+?) \|/.exec(line);
+    if (m === null) break;
+    rows.push(m[1]!);
+  }
+  return rows;
+})();
 
 const VERBS = ["t.list", "t.show", "t.make", "t.edit", "t.drop"];
 const base = Object.fromEntries(VERBS.map((v) => [v, { argv: [v] }]));
 
-async function check(verb: unknown) {
-  const surface = { id: "acme", verbs: { ...base, "t.run": verb } };
+async function check(verb: unknown, bin?: string) {
+  const surface = { id: "acme", ...(bin === undefined ? {} : { wrap: { bin } }), verbs: { ...base, "t.run": verb } };
   const policy = { surface_id: "acme", verbs: Object.fromEntries([...VERBS, "t.run"].map((v) => [v, {}])) };
   const fs = MemoryFs.from({
     "/p/surface.json": JSON.stringify(surface, null, 2),
@@ -138,7 +154,50 @@ const CLEAN: [string, string, unknown][] = [
   ],
 ];
 
+/** [row, evasion, the pack's wrap.bin, verb declaration, pointer of the reported node] */
+const WRAPPED_FAIL: [string, string, string, unknown, string][] = [
+  [
+    "wrapped binary",
+    "wrap.bin sh, argv -c, code from the caller",
+    "sh",
+    { argv: ["-c"], args: [str("cmd")] },
+    "/verbs/t.run/argv/0",
+  ],
+  [
+    "wrapped binary",
+    "wrap.bin /bin/bash, fixed code reads $1",
+    "/bin/bash",
+    { argv: ["-c", "tickets show $1"], args: [str("id", { pattern: "^[0-9]+$" })] },
+    "/verbs/t.run/argv/1",
+  ],
+  ["wrapped binary", "wrap.bin python3, argv -c", "python3", { argv: ["-c"] }, "/verbs/t.run/argv/0"],
+  ["wrapped binary", "wrap.bin env, only assignments", "/usr/bin/env", { argv: ["LANG=C"] }, "/wrap/bin"],
+  ["wrapped binary", "wrap.bin xargs", "xargs", { argv: ["tickets", "close"] }, "/wrap/bin"],
+];
+
+/** [row, near miss, the pack's wrap.bin, verb declaration] */
+const WRAPPED_CLEAN: [string, string, string, unknown][] = [
+  [
+    "wrapped binary",
+    "wrap.bin sh runs a fixed script file",
+    "sh",
+    { argv: ["./scripts/list.sh"], args: [str("queue", { pattern: "^[a-z]+$" })] },
+  ],
+  ["wrapped binary", "wrap.bin env with its own command", "env", { argv: ["LANG=C", "tickets", "list"] }],
+  ["wrapped binary", "a pack binary merely named like a shell flag", "./bin/tickets", { argv: ["-c", "list"] }],
+];
+
 describe("HCP pass-through rows (docs/hcp.md)", () => {
+  it.each(WRAPPED_FAIL)("%s: %s is reported", async (_row, _evasion, bin, verb, pointer) => {
+    // A wrapped xargs makes every verb of the pack a pass-through; this case is about t.run.
+    const ds = (await check(verb, bin)).filter((d) => d.message.includes('verb "t.run"'));
+    expect(ds.map((d) => d.pointer)).toEqual([pointer]);
+    expect(ds[0]!.message).toContain("(the pack's wrap.bin)");
+  });
+  it.each(WRAPPED_CLEAN)("%s: near miss (%s) stays clean", async (_row, _miss, bin, verb) => {
+    expect(await check(verb, bin)).toEqual([]);
+  });
+
   it.each(FAIL)("%s: %s is reported", async (_row, _evasion, verb, pointer) => {
     const ds = await check(verb);
     expect(ds.map((d) => d.pointer)).toEqual([pointer]);
@@ -148,6 +207,8 @@ describe("HCP pass-through rows (docs/hcp.md)", () => {
     expect(await check(verb)).toEqual([]);
   });
   it("every row of the table has a failing case and a near miss", () => {
-    expect(new Set(FAIL.map((f) => f[0]))).toEqual(new Set(CLEAN.map((c) => c[0])));
+    const failing = new Set([...FAIL.map((f) => f[0]), ...WRAPPED_FAIL.map((f) => f[0])]);
+    expect(failing).toEqual(new Set([...CLEAN.map((c) => c[0]), ...WRAPPED_CLEAN.map((c) => c[0])]));
+    expect(failing).toEqual(new Set(DOC_ROWS));
   });
 });

@@ -7,6 +7,10 @@
  * Declared arguments are appended to the argv template in order, so the first argument is in
  * "command position" when the template is empty or missing (it picks the subcommand of the wrapped
  * program) or ends with an interpreter's code flag or an `env` with no command of its own.
+ *
+ * The runtime runs the manifest's `wrap.bin` with the verb's argv after it, so a wrapped binary is
+ * judged as the argv's element 0: `wrap.bin: "sh"` with `argv: ["-c"]` is `sh -c`, and a pack
+ * wrapping `env` or `xargs` hands every verb's arguments to whatever they name.
  */
 import { member, pointerOf, quote } from "../json-access.js";
 import type { JsonNode, JsonObject } from "../json-reader.js";
@@ -43,9 +47,30 @@ function isCodeFlag(prog: string, flag: string): boolean {
   return false;
 }
 
-function strings(argv: JsonNode | undefined): { value: string; node: JsonNode; i: number }[] {
-  if (argv === undefined || argv.kind !== "array") return [];
-  return argv.items.flatMap((node, i) => (node.kind === "string" ? [{ value: node.value, node, i }] : []));
+/** The program the runtime runs ahead of every verb's argv: the manifest's `wrap.bin`. */
+export interface WrappedBin {
+  readonly value: string;
+  readonly node: JsonNode;
+  readonly pointer: string;
+}
+
+interface Element {
+  readonly value: string;
+  readonly node: JsonNode;
+  readonly pointer: string;
+  /** How a message names the program: `"sh"`, or `"sh" (the pack's wrap.bin)`. */
+  readonly shown: string;
+}
+
+function elements(wrapped: WrappedBin | undefined, argv: JsonNode | undefined, argvPointer: string): Element[] {
+  const out: Element[] = [];
+  if (wrapped !== undefined) out.push({ ...wrapped, shown: `${JSON.stringify(wrapped.value)} (the pack's wrap.bin)` });
+  if (argv === undefined || argv.kind !== "array") return out;
+  argv.items.forEach((node, i) => {
+    if (node.kind === "string")
+      out.push({ value: node.value, node, pointer: pointerOf(argvPointer, i), shown: JSON.stringify(node.value) });
+  });
+  return out;
 }
 
 function constrains(spec: JsonObject): boolean {
@@ -83,9 +108,12 @@ export function findPassThrough(
   argvNode: JsonNode | undefined,
   argvPointer: string,
   args: readonly ArgSpec[],
+  wrapped?: WrappedBin,
 ): PassThroughFinding | null {
-  const argv = strings(argvNode);
-  const elementPointer = (i: number) => pointerOf(argvPointer, i);
+  const argv = elements(wrapped, argvNode, argvPointer);
+  // Command position is about the verb's own template: the wrapped binary is the program, and the
+  // first argument still picks its subcommand when the verb adds nothing before it.
+  const templateLength = argv.length - (wrapped === undefined ? 0 : 1);
   const specs = args.filter((a): a is ArgSpec & { node: JsonObject } => a.node.kind === "object");
   const first = specs[0];
   const anyOpen = specs.find((a) => (isList(a.node) ? !listIsConstrained(a.node) : !constrains(a.node)));
@@ -96,7 +124,7 @@ export function findPassThrough(
     if (m !== null)
       return {
         node: e.node,
-        pointer: elementPointer(e.i),
+        pointer: e.pointer,
         why: `its argv template forwards every caller argument with ${quote(e.value)}`,
       };
   }
@@ -108,17 +136,17 @@ export function findPassThrough(
       if (flagAt < 0) continue;
       const flag = argv[flagAt]!;
       const code = argv[flagAt + 1];
-      const what = `${JSON.stringify(argv[k]!.value)} ${flag.value}`;
+      const what = `${argv[k]!.shown} ${flag.value}`;
       if (code === undefined)
         return {
           node: flag.node,
-          pointer: elementPointer(flag.i),
+          pointer: flag.pointer,
           why: `it runs ${what} with the code taken from the caller's arguments`,
         };
       if (READS_ARGUMENTS.test(code.value))
         return {
           node: code.node,
-          pointer: elementPointer(code.i),
+          pointer: code.pointer,
           why: `it runs ${what} with code that reads the caller's arguments`,
         };
       if (anyOpen !== undefined)
@@ -137,8 +165,8 @@ export function findPassThrough(
       if (command === undefined)
         return {
           node: argv[k]!.node,
-          pointer: elementPointer(argv[k]!.i),
-          why: 'it runs "env" with the command taken from the caller\'s arguments',
+          pointer: argv[k]!.pointer,
+          why: `it runs ${argv[k]!.shown} with the command taken from the caller's arguments`,
         };
       continue;
     }
@@ -146,8 +174,8 @@ export function findPassThrough(
     if (prog === "xargs")
       return {
         node: argv[k]!.node,
-        pointer: elementPointer(argv[k]!.i),
-        why: 'it runs "xargs", which forwards caller-supplied input as arguments',
+        pointer: argv[k]!.pointer,
+        why: `it runs ${argv[k]!.shown}, which forwards caller-supplied input as arguments`,
       };
   }
   // Row 6: a variadic, argv or array argument with no item enum or pattern.
@@ -160,7 +188,7 @@ export function findPassThrough(
       };
   }
   // Row 7: an open string argument that picks the subcommand (no argv template before it).
-  if (argv.length === 0 && first !== undefined && isOpenScalar(first.node)) {
+  if (templateLength === 0 && first !== undefined && isOpenScalar(first.node)) {
     return {
       node: first.node,
       pointer: first.pointer,

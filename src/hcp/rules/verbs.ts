@@ -2,7 +2,7 @@
 import { at, hasUpperCase, member, pointerOf, quote } from "../json-access.js";
 import type { JsonMember, JsonNode, JsonObject } from "../json-reader.js";
 import type { JsonDoc, PackReporter } from "../report.js";
-import { findPassThrough, type ArgSpec } from "./passthrough.js";
+import { findPassThrough, type ArgSpec, type WrappedBin } from "./passthrough.js";
 
 export const RECOMMENDED_MIN_VERBS = 5;
 export const RECOMMENDED_MAX_VERBS = 12;
@@ -171,8 +171,17 @@ function checkPassThrough(
       return;
     }
   }
-  const found = findPassThrough(member(decl, "argv")?.value, pointerOf(pointer, "argv"), specs);
+  const found = findPassThrough(member(decl, "argv")?.value, pointerOf(pointer, "argv"), specs, wrappedBin(surface));
   if (found !== null) reportPassThrough(surface, key, found.node, found.pointer, found.why, report);
+}
+
+/** The manifest's `wrap.bin` when it is a string; its type is reported by the manifest-path rule. */
+function wrappedBin(surface: JsonDoc): WrappedBin | undefined {
+  const wrap = member(surface.root, "wrap")?.value;
+  if (wrap?.kind !== "object") return undefined;
+  const bin = member(wrap, "bin")?.value;
+  if (bin?.kind !== "string") return undefined;
+  return { value: bin.value, node: bin, pointer: "/wrap/bin" };
 }
 
 function reportPassThrough(
