@@ -13,15 +13,10 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { LspConnection, type RpcMessage } from "./lsp-connection.js";
+import { alternateRounds, median, type Row, roundRatios, spreadOf } from "./measure.js";
 
-export interface LspRow {
-  readonly figure: string;
-  readonly subject: string;
-  readonly yardstick: string;
-  readonly ratio: number;
-  readonly target?: string;
-  readonly met?: boolean;
-  readonly detail: string;
+export interface LspRow extends Row {
   readonly warm_ms: Stats;
   readonly cold_ms: Stats;
   readonly rounds: number;
@@ -40,61 +35,19 @@ const TARGET_MS = 50;
 const HANG_MS = 60_000;
 
 function stats(xs: readonly number[]): Stats {
-  const s = [...xs].sort((a, b) => a - b);
-  return { min: s[0]!, median: s[Math.floor(s.length / 2)]!, max: s[s.length - 1]! };
+  const { min, median, max } = spreadOf(xs);
+  return { min, median, max };
 }
 
-interface Message {
-  readonly id?: number;
-  readonly method?: string;
-  readonly params?: any;
-  readonly result?: unknown;
-  readonly error?: unknown;
-}
-
-/** The smallest LSP client that can drive the server: Content-Length framing, requests, notifications. */
+/** The bench's client: the shared connection, plus timing of diagnostics publications. */
 class Client {
-  private buffer = Buffer.alloc(0);
-  private nextId = 1;
-  private readonly pending = new Map<number, (m: Message) => void>();
-  private readonly listeners = new Set<(m: Message) => void>();
+  private readonly listeners = new Set<(m: RpcMessage) => void>();
+  readonly connection: LspConnection;
 
-  constructor(readonly child: ChildProcessWithoutNullStreams) {
-    child.stdout.on("data", (chunk: Buffer) => {
-      this.buffer = Buffer.concat([this.buffer, chunk]);
-      for (;;) {
-        const headerEnd = this.buffer.indexOf("\r\n\r\n");
-        if (headerEnd < 0) return;
-        const length = Number(/Content-Length: (\d+)/i.exec(this.buffer.subarray(0, headerEnd).toString())![1]);
-        if (this.buffer.length < headerEnd + 4 + length) return;
-        const body = JSON.parse(
-          this.buffer.subarray(headerEnd + 4, headerEnd + 4 + length).toString("utf8"),
-        ) as Message;
-        this.buffer = this.buffer.subarray(headerEnd + 4 + length);
-        if (body.id !== undefined && body.method === undefined) this.pending.get(body.id)?.(body);
-        // Server-to-client requests (capability registration): accept.
-        else if (body.method !== undefined && body.id !== undefined)
-          this.send({ jsonrpc: "2.0", id: body.id, result: null });
-        else for (const l of [...this.listeners]) l(body);
-      }
+  constructor(child: ChildProcessWithoutNullStreams) {
+    this.connection = new LspConnection(child, (m) => {
+      for (const l of [...this.listeners]) l(m);
     });
-  }
-
-  send(message: unknown): void {
-    const text = JSON.stringify(message);
-    this.child.stdin.write(`Content-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
-  }
-
-  request(method: string, params: unknown): Promise<any> {
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, (m) => (m.error ? reject(new Error(JSON.stringify(m.error))) : resolve(m.result)));
-      this.send({ jsonrpc: "2.0", id, method, params });
-    });
-  }
-
-  notify(method: string, params: unknown): void {
-    this.send({ jsonrpc: "2.0", method, params });
   }
 
   /**
@@ -113,7 +66,7 @@ class Client {
         reject(new Error(`no diagnostics for ${uri} version ${version} within ${HANG_MS} ms`));
       }, HANG_MS);
       let t0 = 0;
-      const listener = (m: Message): void => {
+      const listener = (m: RpcMessage): void => {
         if (m.method !== "textDocument/publishDiagnostics" || m.params.uri !== uri) return;
         if (m.params.version !== undefined && m.params.version !== version) return;
         const ms = performance.now() - t0;
@@ -123,7 +76,7 @@ class Client {
       };
       this.listeners.add(listener);
       t0 = performance.now();
-      this.notify(method, params);
+      this.connection.notify(method, params);
     });
   }
 }
@@ -166,12 +119,7 @@ async function lspFigure(
   child.stderr.pipe(process.stderr);
   const client = new Client(child);
   try {
-    await client.request("initialize", {
-      processId: process.pid,
-      rootUri: pathToFileURL(pkg).href,
-      capabilities: { workspace: { didChangeWatchedFiles: { dynamicRegistration: true } } },
-    });
-    client.notify("initialized", {});
+    await client.connection.initialize(pkg, { workspace: { didChangeWatchedFiles: { dynamicRegistration: true } } });
     const uri = pathToFileURL(openFile).href;
     const text = readFileSync(openFile, "utf8");
     const at = editPosition(text);
@@ -204,17 +152,12 @@ async function lspFigure(
     // Warm-up: the first checks compile the analyzer's code paths.
     for (let i = 0; i < 3; i++) await edit();
     await coldCheck(bin, pkg);
-    const warm: number[] = [];
-    const cold: number[] = [];
-    for (let r = 0; r < rounds; r++) {
-      warm.push(await edit());
-      cold.push(await coldCheck(bin, pkg));
-    }
-    await client.request("shutdown", null);
-    client.notify("exit", null);
-    const w = stats(warm);
-    const c = stats(cold);
-    const ratio = stats(warm.map((x, i) => x / cold[i]!)).median;
+    const [warm, cold] = await alternateRounds([edit, () => coldCheck(bin, pkg)], rounds);
+    await client.connection.request("shutdown", null);
+    client.connection.notify("exit", null);
+    const w = stats(warm!);
+    const c = stats(cold!);
+    const ratio = median(roundRatios(warm!, cold!));
     const f = (s: Stats): string => `${s.median.toFixed(1)} ms (min ${s.min.toFixed(1)}, max ${s.max.toFixed(1)})`;
     return {
       figure,

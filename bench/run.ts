@@ -31,6 +31,7 @@ import { readAll } from "../src/syntax/reader.js";
 import { packageAnalysis } from "../src/yao/package-analysis.js";
 import { lspFigures } from "./lsp.js";
 import { minimalRead } from "./baselines/minimal-reader.js";
+import { alternateRounds, median, type Row, roundRatios, type Spread, spreadOf, timeRound } from "./measure.js";
 import { spanRead } from "./baselines/span-reader.js";
 import { renderPerformanceDoc } from "./render.js";
 
@@ -40,79 +41,25 @@ const QUICK = process.argv.includes("--quick");
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
-
-/** ms per call of f, timed over enough calls to last ≥ minMs. */
-function timeOnce(f: () => unknown, minMs = 30): number {
-  let reps = 0;
-  const start = performance.now();
-  let elapsed = 0;
-  do {
-    f();
-    reps++;
-    elapsed = performance.now() - start;
-  } while (elapsed < minMs);
-  return elapsed / reps;
-}
-
 /** Rounds per side-by-side figure: at least 15 (issue 19), more in a full run. */
 const ROUNDS = QUICK ? 15 : 21;
 
-/** min / median / max of per-round ratios and how many rounds they came from. */
-interface Spread {
-  readonly min: number;
-  readonly median: number;
-  readonly max: number;
-  readonly rounds: number;
-}
-
-function spreadOf(xs: readonly number[]): Spread {
-  return {
-    min: xs.reduce((a, b) => Math.min(a, b), Infinity),
-    median: median(xs),
-    max: xs.reduce((a, b) => Math.max(a, b), -Infinity),
-    rounds: xs.length,
-  };
-}
-
 /**
- * Alternate the functions round by round; return the median ms of each and, for each, the median
- * per-round speed ratio of the first (the subject) over it: > 1 means the subject is faster; with
- * the spread of those per-round ratios.
+ * Alternate the functions round by round (each round: ≥ 30 ms of calls of each) after three
+ * untimed calls of each; return the median ms of each and, for each, the median per-round speed
+ * ratio of the first (the subject) over it: > 1 means the subject is faster; with the spread of
+ * those per-round ratios.
  */
-function sideBySide(
+async function sideBySide(
   fs: readonly (() => unknown)[],
-  rounds = ROUNDS,
-): { ms: number[]; ratio: number[]; spread: Spread[] } {
-  for (const f of fs) for (let i = 0; i < 3; i++) f();
-  const t: number[][] = fs.map(() => []);
-  for (let r = 0; r < rounds; r++) fs.forEach((f, i) => t[i]!.push(timeOnce(f)));
-  const perRound = t.map((ti) => ti.map((x, r) => x / t[0]![r]!));
-  return { ms: t.map(median), ratio: perRound.map(median), spread: perRound.map(spreadOf) };
-}
-
-/** sideBySide for async functions (each round: ≥ 30 ms of calls of each, alternating). */
-async function asyncSideBySide(
-  fs: readonly (() => Promise<unknown>)[],
   rounds = ROUNDS,
 ): Promise<{ ms: number[]; ratio: number[]; spread: Spread[] }> {
   for (const f of fs) for (let i = 0; i < 3; i++) await f();
-  const t: number[][] = fs.map(() => []);
-  for (let r = 0; r < rounds; r++) {
-    for (const [i, f] of fs.entries()) {
-      let reps = 0;
-      const start = performance.now();
-      do {
-        await f();
-        reps++;
-      } while (performance.now() - start < 30);
-      t[i]!.push((performance.now() - start) / reps);
-    }
-  }
-  const perRound = t.map((ti) => ti.map((x, r) => x / t[0]![r]!));
+  const t = await alternateRounds(
+    fs.map((f) => () => timeRound(f)),
+    rounds,
+  );
+  const perRound = t.map((ti) => roundRatios(ti, t[0]!));
   return { ms: t.map(median), ratio: perRound.map(median), spread: perRound.map(spreadOf) };
 }
 
@@ -204,20 +151,10 @@ async function checkText(text: string | Uint8Array): Promise<boolean> {
   return r.valid;
 }
 
-/** Median ms of an async f over rounds (warm). */
-async function asyncTime(f: () => Promise<unknown>, rounds: number): Promise<number> {
-  for (let i = 0; i < 3; i++) await f();
-  const t: number[] = [];
-  for (let r = 0; r < rounds; r++) {
-    let reps = 0;
-    const start = performance.now();
-    do {
-      await f();
-      reps++;
-    } while (performance.now() - start < 30);
-    t.push((performance.now() - start) / reps);
-  }
-  return median(t);
+/** Median ms of f over rounds (each round: ≥ 30 ms of calls), after `warm` untimed calls. */
+async function medianTime(f: () => unknown, rounds: number, warm = 3): Promise<number> {
+  for (let i = 0; i < warm; i++) await f();
+  return median((await alternateRounds([() => timeRound(f)], rounds))[0]!);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -254,20 +191,6 @@ async function batch(n: number, bytes: number, threads: number): Promise<{ ms: n
 
 // ---------------------------------------------------------------------------------------------
 
-interface Row {
-  readonly figure: string;
-  readonly subject: string;
-  readonly yardstick: string;
-  readonly ratio: number;
-  readonly target?: string;
-  readonly met?: boolean;
-  /** Per-round ratios (same orientation as `ratio`) when the figure alternates rounds. */
-  readonly spread?: Spread;
-  /** True when the spread lies on both sides of the target: one run cannot decide it. */
-  readonly straddles?: boolean;
-  readonly detail: string;
-}
-
 /** Met / straddles for a "ratio ≥ t" or "ratio ≤ t" target, judged on the median, the spread reported. */
 function judged(ratio: number, spread: Spread, target: number, atLeast: boolean): { met: boolean; straddles: boolean } {
   const ok = (x: number): boolean => (atLeast ? x >= target : x <= target);
@@ -292,7 +215,7 @@ function gitCommit(): string {
  * alternating runs (the process start-up and worker start-up are part of what users wait for).
  * Packages are generated once, outside the timed region.
  */
-function parallelCheckFigure(tmp: string): Row {
+async function parallelCheckFigure(tmp: string): Promise<Row> {
   const n = QUICK ? 60 : 200;
   const dir = join(tmp, "many");
   mkdirSync(dir, { recursive: true });
@@ -310,14 +233,8 @@ function parallelCheckFigure(tmp: string): Row {
   };
   run(1);
   run(2);
-  const rounds = QUICK ? 15 : ROUNDS;
-  const one: number[] = [];
-  const two: number[] = [];
-  for (let r = 0; r < rounds; r++) {
-    one.push(run(1));
-    two.push(run(2));
-  }
-  const spread = spreadOf(one.map((x, r) => x / two[r]!));
+  const [one, two] = await alternateRounds([() => run(1), () => run(2)], ROUNDS);
+  const spread = spreadOf(roundRatios(one!, two!));
   return {
     figure: "i",
     subject: `yaoc check --jobs 2, ${n} packages of 64 KiB`,
@@ -326,7 +243,7 @@ function parallelCheckFigure(tmp: string): Row {
     spread,
     target: "≥ 1.7 on 2 idle cores",
     ...judged(spread.median, spread, 1.7, true),
-    detail: `${median(two).toFixed(0)} ms vs ${median(one).toFixed(0)} ms (${availableParallelism()} cores)`,
+    detail: `${median(two!).toFixed(0)} ms vs ${median(one!).toFixed(0)} ms (${availableParallelism()} cores)`,
   };
 }
 
@@ -352,7 +269,7 @@ async function baselineFigure(dir: string): Promise<Row> {
   const theirs = await oldCheck(OldFs.from({ "/p.hns": text }), "/p.hns", { analyzer: oldAnalysis });
   if (!ours.valid || ours.identity !== theirs.identity)
     throw new Error(`baseline check differs: ${ours.identity} vs ${theirs.identity}`);
-  const s = await asyncSideBySide([now, old]);
+  const s = await sideBySide([now, old]);
   const commit = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: dir, encoding: "utf8" }).stdout.trim();
   return {
     figure: "j",
@@ -388,7 +305,7 @@ async function main(): Promise<void> {
   // (a) reader
   const { yao, json } = corpus(200 * 1024);
   const yaoBytes = enc.encode(yao);
-  const a = sideBySide([
+  const a = await sideBySide([
     () => readAll(yaoBytes),
     () => minimalRead(dec.decode(yaoBytes)),
     () => spanRead(dec.decode(yaoBytes)),
@@ -425,8 +342,8 @@ async function main(): Promise<void> {
   for (const kib of [1, 16, 64, 256]) {
     const text = enc.encode(hnsPackage(kib * 1024 - (kib >= 64 ? 6144 : 512)));
     if (!(await checkText(text))) throw new Error(`generated ${kib} KiB package does not check`);
-    const ms = await asyncTime(() => checkText(text), QUICK ? 5 : 11);
-    const sha = median(Array.from({ length: 7 }, () => timeOnce(() => sha256Hex(text))));
+    const ms = await medianTime(() => checkText(text), QUICK ? 5 : 11);
+    const sha = await medianTime(() => sha256Hex(text), 7, 0);
     const target = kib === 256 ? "≤ 25 ms warm" : undefined;
     rows.push({
       figure: `b-${kib}k`,
@@ -443,7 +360,7 @@ async function main(): Promise<void> {
   const x10 = corpus(200 * 1024).yao;
   const x100 = corpus(2000 * 1024).yao;
   const big = { maxBytes: 64 << 20 };
-  const c = sideBySide([() => readAll(base, big), () => readAll(x10, big), () => readAll(x100, big)]);
+  const c = await sideBySide([() => readAll(base, big), () => readAll(x10, big), () => readAll(x100, big)]);
   const s10 = c.ratio[1]! / (x10.length / base.length); // ratio[i] = t_i / t_1x
   const s100 = c.ratio[2]! / (x100.length / base.length);
   const scaled = (sp: Spread, by: number): Spread => ({
@@ -487,13 +404,8 @@ async function main(): Promise<void> {
       if (r.status !== 0 && args[0] === bin) throw new Error(`yaoc check small.hns exited ${r.status}`);
       return performance.now() - t0;
     };
-    const cli: number[] = [];
-    const bare: number[] = [];
-    for (let i = 0; i < ROUNDS; i++) {
-      cli.push(wall([bin, "check", small]));
-      bare.push(wall(["-e", "0"]));
-    }
-    const dSpread = spreadOf(cli.map((x, i) => x / bare[i]!));
+    const [cli, bare] = await alternateRounds([() => wall([bin, "check", small]), () => wall(["-e", "0"])], ROUNDS);
+    const dSpread = spreadOf(roundRatios(cli!, bare!));
     const ratio = dSpread.median;
     rows.push({
       figure: "d",
@@ -503,12 +415,15 @@ async function main(): Promise<void> {
       spread: dSpread,
       target: "≤ 3",
       ...judged(ratio, dSpread, 3, false),
-      detail: `${median(cli).toFixed(0)} ms vs ${median(bare).toFixed(0)} ms`,
+      detail: `${median(cli!).toFixed(0)} ms vs ${median(bare!).toFixed(0)} ms`,
     });
 
     // (e) SHA-256
     const canonical = enc.encode(hnsPackage(256 * 1024));
-    const e = sideBySide([() => portableSha256(canonical), () => createHash("sha256").update(canonical).digest("hex")]);
+    const e = await sideBySide([
+      () => portableSha256(canonical),
+      () => createHash("sha256").update(canonical).digest("hex"),
+    ]);
     rows.push({
       figure: "e",
       subject: "SHA-256 @noble/hashes",
@@ -562,7 +477,7 @@ async function main(): Promise<void> {
     // (h) language server re-check
     for (const row of await lspFigures(REPO, tmp, hnsPackage, QUICK)) rows.push(row);
     // (i) parallel `yaoc check` through the CLI
-    rows.push(parallelCheckFigure(tmp));
+    rows.push(await parallelCheckFigure(tmp));
     // (j) warm 256 KiB check against a previous build (`--baseline DIR`)
     const baseline = argValue("--baseline");
     if (baseline !== undefined) rows.push(await baselineFigure(baseline));

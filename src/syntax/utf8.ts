@@ -18,34 +18,50 @@ export function firstInvalidUtf8Offset(b: Uint8Array): number {
   let i = 0;
   const n = b.length;
   while (i < n) {
-    const c = b[i]!;
-    if (c < 0x80) {
+    // ASCII is checked inline: it is most of every text, and the call would dominate it.
+    if (b[i]! < 0x80) {
       i++;
       continue;
     }
-    let need: number;
-    let lo = 0x80;
-    let hi = 0xbf;
-    if (c >= 0xc2 && c <= 0xdf) need = 1;
-    else if (c >= 0xe0 && c <= 0xef) {
-      need = 2;
-      if (c === 0xe0) lo = 0xa0;
-      if (c === 0xed) hi = 0x9f;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-      need = 3;
-      if (c === 0xf0) lo = 0x90;
-      if (c === 0xf4) hi = 0x8f;
-    } else return i;
-    for (let k = 1; k <= need; k++) {
-      const d = b[i + k];
-      if (d === undefined) return i;
-      const min = k === 1 ? lo : 0x80;
-      const max = k === 1 ? hi : 0xbf;
-      if (d < min || d > max) return i;
-    }
-    i += need + 1;
+    const length = utf8SequenceAt(b, i);
+    if (length <= 0) return i;
+    i += length;
   }
   return -1;
+}
+
+/**
+ * The sequence starting at byte `i` (`i` < `b.length`), judged by the Unicode standard's table of
+ * well-formed UTF-8 byte sequences (the one copy of that table in the tree):
+ * - a positive number: the sequence is well formed and this many bytes long;
+ * - 0: the input ends inside the sequence (incomplete);
+ * - `-n`: the sequence is ill formed and its first `n` bytes are the invalid part (Rust's
+ *   `Utf8Error::error_len`): 1 for a byte that cannot start a sequence, k for a lead byte followed
+ *   by k-1 good continuation bytes and then a byte out of range.
+ * A number rather than an object so the scan of a long non-ASCII text allocates nothing.
+ */
+export function utf8SequenceAt(b: Uint8Array, i: number): number {
+  const c = b[i]!;
+  if (c < 0x80) return 1;
+  let need: number;
+  let lo = 0x80;
+  let hi = 0xbf;
+  if (c >= 0xc2 && c <= 0xdf) need = 1;
+  else if (c >= 0xe0 && c <= 0xef) {
+    need = 2;
+    if (c === 0xe0) lo = 0xa0;
+    if (c === 0xed) hi = 0x9f;
+  } else if (c >= 0xf0 && c <= 0xf4) {
+    need = 3;
+    if (c === 0xf0) lo = 0x90;
+    if (c === 0xf4) hi = 0x8f;
+  } else return -1;
+  for (let k = 1; k <= need; k++) {
+    const d = b[i + k];
+    if (d === undefined) return 0;
+    if (d < (k === 1 ? lo : 0x80) || d > (k === 1 ? hi : 0xbf)) return -k;
+  }
+  return need + 1;
 }
 
 /** UTF-8 length of a JS string without allocating (lone surrogates count as U+FFFD, 3 bytes). */

@@ -3,43 +3,19 @@
  * the result with golden/hcp/<name>.json. Set UPDATE_GOLDEN=1 to rewrite the golden files after
  * reviewing a deliberate change; CI never sets it.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { NodeFs } from "../../src/fs/node-fs.js";
-import { checkHcp, HCP_CODES } from "../../src/hcp/index.js";
-import type { CheckResult } from "../../src/diagnostics/result.js";
-import { UPDATE_GOLDEN } from "../support/update-golden.js";
+import { goldenEntries, hcpGoldenRecord } from "../../src/cli/golden/suites.js";
+import { HCP_CODES } from "../../src/hcp/index.js";
+import { expectGoldenFile } from "../support/golden-file.js";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const fixtures = join(repo, "fixtures/hcp");
 const golden = join(repo, "golden/hcp");
-const update = UPDATE_GOLDEN;
 
-/** The reviewed, machine-independent view of a result. */
-function goldenView(result: CheckResult, absPack: string, shownPack: string): unknown {
-  const rel = (s: string) => s.split(absPack).join(shownPack);
-  return {
-    valid: result.valid,
-    identity: result.identity,
-    extra: result.extra,
-    diagnostics: result.diagnostics.map((d) => ({
-      code: d.code,
-      severity: d.severity,
-      file: d.file === undefined ? undefined : rel(d.file),
-      pointer: d.pointer,
-      at:
-        d.span === undefined
-          ? undefined
-          : `${d.span.start.line}:${d.span.start.column}-${d.span.end.line}:${d.span.end.column}`,
-      message: rel(d.message),
-      hint: d.hint === undefined ? undefined : rel(d.hint),
-    })),
-  };
-}
-
-const names = readdirSync(fixtures).sort();
+const names = goldenEntries(fixtures);
 
 describe("hcp fixtures match golden outputs", () => {
   it("has fixtures", () => {
@@ -48,13 +24,8 @@ describe("hcp fixtures match golden outputs", () => {
 
   for (const name of names) {
     it(name, async () => {
-      const abs = join(fixtures, name);
-      const result = await checkHcp(new NodeFs(), abs);
-      const view = JSON.parse(JSON.stringify(goldenView(result, abs, `fixtures/hcp/${name}`)));
-      const file = join(golden, `${name}.json`);
-      if (update) writeFileSync(file, `${JSON.stringify(view, null, 2)}\n`);
-      expect(existsSync(file), `missing golden ${file}; run with UPDATE_GOLDEN=1 and review it`).toBe(true);
-      expect(view).toEqual(JSON.parse(readFileSync(file, "utf8")));
+      const { file, text } = await hcpGoldenRecord(repo, name);
+      expectGoldenFile(join(golden, file), text);
     });
   }
 

@@ -1,11 +1,11 @@
 /**
  * A minimal LSP client for the end-to-end tests: spawns the real `yaoc lsp` and speaks JSON-RPC
- * over its stdio (Content-Length framing). Server-to-client requests (capability registration) are
- * answered with null and recorded.
+ * over its stdio through bench/lsp-connection.ts (the framing figure (h) of the bench uses too).
+ * Server-to-client requests (capability registration) are answered with null and recorded.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { LspConnection } from "../../bench/lsp-connection.js";
 import { REPO_ROOT } from "../support/shared.js";
 
 const BIN = join(REPO_ROOT, "bin/yaoc.js");
@@ -20,47 +20,29 @@ export interface Publication {
 }
 
 export class LspClient {
-  private buffer = Buffer.alloc(0);
-  private nextId = 1;
-  private readonly pending = new Map<number, (m: { result?: unknown; error?: unknown }) => void>();
   readonly notifications: { method: string; params: any }[] = [];
   readonly serverRequests: { method: string; params: any }[] = [];
   private waiters: (() => void)[] = [];
+  private readonly connection: LspConnection;
   /** The server's answer to initialize. */
   initialized: any;
 
   constructor(readonly child: ChildProcessWithoutNullStreams) {
-    child.stdout.on("data", (chunk: Buffer) => {
-      this.buffer = Buffer.concat([this.buffer, chunk]);
-      for (;;) {
-        const headerEnd = this.buffer.indexOf("\r\n\r\n");
-        if (headerEnd < 0) return;
-        const length = Number(/Content-Length: (\d+)/i.exec(this.buffer.subarray(0, headerEnd).toString())![1]);
-        if (this.buffer.length < headerEnd + 4 + length) return;
-        const body = JSON.parse(this.buffer.subarray(headerEnd + 4, headerEnd + 4 + length).toString("utf8"));
-        this.buffer = this.buffer.subarray(headerEnd + 4 + length);
-        if (body.id !== undefined && body.method === undefined) this.pending.get(body.id)?.(body);
-        else if (body.method !== undefined && body.id !== undefined) {
-          this.serverRequests.push(body);
-          this.send({ jsonrpc: "2.0", id: body.id, result: null });
-        } else if (body.method !== undefined) {
-          this.notifications.push(body);
-          this.waiters.splice(0).forEach((w) => w());
-        }
-      }
-    });
+    this.connection = new LspConnection(
+      child,
+      (m) => {
+        this.notifications.push({ method: m.method!, params: m.params });
+        this.waiters.splice(0).forEach((w) => w());
+      },
+      (m) => this.serverRequests.push({ method: m.method!, params: m.params }),
+    );
   }
 
   /** Spawn `yaoc lsp --stdio` and initialize it with the given client capabilities. */
   static async start(rootDir: string, capabilities: unknown = {}): Promise<LspClient> {
     const child = spawn(process.execPath, [BIN, "lsp", "--stdio"], { cwd: REPO_ROOT });
     const client = new LspClient(child);
-    client.initialized = await client.request("initialize", {
-      processId: process.pid,
-      rootUri: pathToFileURL(rootDir).href,
-      capabilities,
-    });
-    client.notify("initialized", {});
+    client.initialized = await client.connection.initialize(rootDir, capabilities);
     return client;
   }
 
@@ -71,21 +53,12 @@ export class LspClient {
     return exited;
   }
 
-  private send(message: unknown): void {
-    const text = JSON.stringify(message);
-    this.child.stdin.write(`Content-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
-  }
-
   request(method: string, params: unknown): Promise<any> {
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, (m) => (m.error ? reject(new Error(JSON.stringify(m.error))) : resolve(m.result)));
-      this.send({ jsonrpc: "2.0", id, method, params });
-    });
+    return this.connection.request(method, params);
   }
 
   notify(method: string, params: unknown): void {
-    this.send({ jsonrpc: "2.0", method, params });
+    this.connection.notify(method, params);
   }
 
   /** Every diagnostics publication received so far, from notification index `since` on. */

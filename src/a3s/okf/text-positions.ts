@@ -5,6 +5,7 @@
  * in-order queries, which keeps thousands of dangling links in a long one-line document cheap.
  */
 import type { Position } from "../../diagnostics/diagnostic.js";
+import { utf8SequenceAt } from "../../syntax/utf8.js";
 
 export class TextPositions {
   private readonly lineStarts: number[] = [0];
@@ -64,25 +65,8 @@ export class TextPositions {
  * `invalid utf-8 sequence of N bytes from index I` or `incomplete utf-8 byte sequence from index I`.
  */
 export function rustUtf8ErrorText(b: Uint8Array, validUpTo: number): string {
-  const c = b[validUpTo]!;
-  let need: number;
-  let lo = 0x80;
-  let hi = 0xbf;
-  if (c >= 0xc2 && c <= 0xdf) need = 1;
-  else if (c >= 0xe0 && c <= 0xef) {
-    need = 2;
-    if (c === 0xe0) lo = 0xa0;
-    if (c === 0xed) hi = 0x9f;
-  } else if (c >= 0xf0 && c <= 0xf4) {
-    need = 3;
-    if (c === 0xf0) lo = 0x90;
-    if (c === 0xf4) hi = 0x8f;
-  } else return `invalid utf-8 sequence of 1 bytes from index ${validUpTo}`;
-  for (let k = 1; k <= need; k++) {
-    const d = b[validUpTo + k];
-    if (d === undefined) return `incomplete utf-8 byte sequence from index ${validUpTo}`;
-    if (d < (k === 1 ? lo : 0x80) || d > (k === 1 ? hi : 0xbf))
-      return `invalid utf-8 sequence of ${k} bytes from index ${validUpTo}`;
-  }
-  return `invalid utf-8 sequence of 1 bytes from index ${validUpTo}`;
+  const at = utf8SequenceAt(b, validUpTo);
+  if (at === 0) return `incomplete utf-8 byte sequence from index ${validUpTo}`;
+  // A well-formed sequence here means the caller's offset is not an error: Rust's one-byte form.
+  return `invalid utf-8 sequence of ${at < 0 ? -at : 1} bytes from index ${validUpTo}`;
 }

@@ -1,0 +1,78 @@
+/**
+ * What every figure of `npm run bench` (bench/run.ts, bench/lsp.ts) measures with: the row it
+ * reports, the one alternating-rounds loop, the per-call timer and the statistics over rounds.
+ * A module of its own because run.ts imports lsp.ts (and runs its main when loaded).
+ */
+
+/** One figure of results.json and of docs/performance.md. */
+export interface Row {
+  readonly figure: string;
+  readonly subject: string;
+  readonly yardstick: string;
+  readonly ratio: number;
+  readonly target?: string;
+  readonly met?: boolean;
+  /** Per-round ratios (same orientation as `ratio`) when the figure alternates rounds. */
+  readonly spread?: Spread;
+  /** True when the spread lies on both sides of the target: one run cannot decide it. */
+  readonly straddles?: boolean;
+  readonly detail: string;
+}
+
+/** min / median / max of per-round ratios and how many rounds they came from. */
+export interface Spread {
+  readonly min: number;
+  readonly median: number;
+  readonly max: number;
+  readonly rounds: number;
+}
+
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+export function spreadOf(xs: readonly number[]): Spread {
+  return {
+    min: xs.reduce((a, b) => Math.min(a, b), Infinity),
+    median: median(xs),
+    max: xs.reduce((a, b) => Math.max(a, b), -Infinity),
+    rounds: xs.length,
+  };
+}
+
+/**
+ * ms per call of f, timed over enough calls to last ≥ minMs. A promise that f returns is awaited
+ * inside the timed loop; a synchronous f is called back to back, with no await between calls.
+ */
+export async function timeRound(f: () => unknown, minMs = 30): Promise<number> {
+  let reps = 0;
+  const start = performance.now();
+  let elapsed = 0;
+  do {
+    const v = f();
+    if (v instanceof Promise) await v;
+    reps++;
+    elapsed = performance.now() - start;
+  } while (elapsed < minMs);
+  return elapsed / reps;
+}
+
+/**
+ * The one alternating loop: each round calls every sampler once, in order, and keeps the ms it
+ * returns, so machine load in any stretch of the run falls on every side alike. Returns the
+ * samples of each sampler, one per round. Warm-up, when a figure wants it, is the caller's.
+ */
+export async function alternateRounds(
+  samplers: readonly (() => number | Promise<number>)[],
+  rounds: number,
+): Promise<number[][]> {
+  const t: number[][] = samplers.map(() => []);
+  for (let r = 0; r < rounds; r++) for (const [i, s] of samplers.entries()) t[i]!.push(await s());
+  return t;
+}
+
+/** Round-by-round ratio of two samplers' results (the same round's samples over each other). */
+export function roundRatios(numerator: readonly number[], denominator: readonly number[]): number[] {
+  return numerator.map((x, r) => x / denominator[r]!);
+}

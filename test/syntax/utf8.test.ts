@@ -1,0 +1,53 @@
+/**
+ * src/syntax/utf8.ts holds the tree's one table of well-formed UTF-8 sequences (the reader's
+ * decoder, the loaders and the OKF "must be UTF-8" messages all use it). It is checked here against
+ * the platform's WHATWG decoder, an independent implementation of the same table: a sequence is well
+ * formed exactly when the fatal decoder takes it as one code point, and an ill-formed one of error
+ * length n is exactly what the replacing decoder turns into one U+FFFD before it starts again.
+ */
+import { describe, expect, it } from "vitest";
+import { rustUtf8ErrorText } from "../../src/a3s/okf/text-positions.js";
+import { firstInvalidUtf8Offset, utf8SequenceAt } from "../../src/syntax/utf8.js";
+
+const fatal = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const replacing = new TextDecoder("utf-8", { ignoreBOM: true });
+
+function decodesAsOneCodePoint(b: Uint8Array): boolean {
+  try {
+    return [...fatal.decode(b)].length === 1;
+  } catch {
+    return false;
+  }
+}
+
+describe("utf8SequenceAt", () => {
+  it("agrees with the platform decoder on every lead and first continuation byte", () => {
+    const wrong: string[] = [];
+    for (let lead = 0; lead < 256; lead++)
+      for (let c1 = 0; c1 < 256; c1++)
+        for (const tail of [[0x80, 0x80], [0xbf, 0xbf], [0x80, 0x41], [0x41, 0x80], [0x80], []]) {
+          const b = Uint8Array.from([lead, c1, ...tail].slice(0, 4));
+          const at = utf8SequenceAt(b, 0);
+          const hex = [...b].map((x) => x.toString(16).padStart(2, "0")).join(" ");
+          if (at > 0) {
+            if (!decodesAsOneCodePoint(b.subarray(0, at))) wrong.push(`${hex}: ${at} is not one code point`);
+          } else if (at === 0) {
+            // Incomplete: a streaming decoder is still waiting for more bytes at the end.
+            if (replacing.decode(b, { stream: true }) !== "" || replacing.decode() !== "\uFFFD")
+              wrong.push(`${hex}: not incomplete`);
+          } else if (replacing.decode(b) !== `\uFFFD${replacing.decode(b.subarray(-at))}`)
+            wrong.push(`${hex}: error length ${-at} is not the decoder's`);
+        }
+    expect(wrong.slice(0, 10)).toEqual([]);
+  });
+
+  it("finds the first ill-formed offset and says it as Rust's Utf8Error does", () => {
+    const text = (s: number[]) => Uint8Array.from(s);
+    expect(firstInvalidUtf8Offset(text([0x61, 0xc3, 0xa9, 0xe2, 0x82, 0xac]))).toBe(-1);
+    const bad = text([0x61, 0xc3, 0xa9, 0xe2, 0x82, 0x41]);
+    expect(firstInvalidUtf8Offset(bad)).toBe(3);
+    expect(rustUtf8ErrorText(bad, 3)).toBe("invalid utf-8 sequence of 2 bytes from index 3");
+    expect(rustUtf8ErrorText(text([0x61, 0xff]), 1)).toBe("invalid utf-8 sequence of 1 bytes from index 1");
+    expect(rustUtf8ErrorText(text([0x61, 0xf0, 0x9f]), 1)).toBe("incomplete utf-8 byte sequence from index 1");
+  });
+});
