@@ -8,11 +8,28 @@
 import { sha256 as nobleSha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
 
-/** A SHA-256 implementation: the 32-byte digest of `bytes`. */
-export type Sha256 = (bytes: Uint8Array) => Uint8Array;
+/** A SHA-256 implementation. */
+export interface Sha256 {
+  /** The 32-byte digest of `bytes`. */
+  (bytes: Uint8Array): Uint8Array;
+  /**
+   * The digest of the UTF-8 bytes of `parts` one after another, fed piece by piece: a package's
+   * canonical text is never built just to be hashed (at 256 KiB, building and encoding it cost more
+   * than hashing it). Pieces never split a surrogate pair, so piecewise encoding equals whole.
+   */
+  ofParts(parts: readonly string[]): Uint8Array;
+}
+
+const encoder = new TextEncoder();
 
 /** The portable implementation (@noble/hashes), the default everywhere. */
-export const portableSha256: Sha256 = (bytes) => nobleSha256(bytes);
+export const portableSha256: Sha256 = Object.assign((bytes: Uint8Array) => nobleSha256(bytes), {
+  ofParts(parts: readonly string[]): Uint8Array {
+    const h = nobleSha256.create();
+    for (const part of parts) h.update(encoder.encode(part));
+    return h.digest();
+  },
+});
 
 let current: Sha256 = portableSha256;
 
@@ -20,8 +37,6 @@ let current: Sha256 = portableSha256;
 export function useSha256(impl: Sha256): void {
   current = impl;
 }
-
-const encoder = new TextEncoder();
 
 /** The SHA-256 digest of `data` (a string is hashed as its UTF-8 bytes) through the installed implementation. */
 export function sha256Digest(data: string | Uint8Array): Uint8Array {
@@ -35,4 +50,9 @@ export function sha256Hex(data: string | Uint8Array): string {
 /** `sha256:` + lowercase hex of SHA-256 over the UTF-8 bytes of `text`. */
 export function contentHash(text: string): string {
   return `sha256:${sha256Hex(text)}`;
+}
+
+/** `contentHash(parts.join(""))` without building the joined text. */
+export function contentHashOfParts(parts: readonly string[]): string {
+  return `sha256:${bytesToHex(current.ofParts(parts))}`;
 }

@@ -50,12 +50,17 @@ export function normalizedManifest(manifest: IdentityManifest, entryId: string):
   return form;
 }
 
+/** The canonical text as pieces, separators included: hash them with `contentHashOfParts`. */
+export function packageCanonicalParts(p: IdentityInput): string[] {
+  const parts = [printLegacy(normalizedManifest(p.manifest, p.entryId)), "\n", printLegacy(p.contract)];
+  if (p.mind !== undefined) parts.push("\n", printLegacy(p.mind));
+  for (const f of p.functions) parts.push("\n", f.source);
+  parts.push("\n", p.entrySource);
+  return parts;
+}
+
 export function packageCanonicalText(p: IdentityInput): string {
-  const artifacts = [printLegacy(normalizedManifest(p.manifest, p.entryId)), printLegacy(p.contract)];
-  if (p.mind !== undefined) artifacts.push(printLegacy(p.mind));
-  for (const f of p.functions) artifacts.push(f.source);
-  artifacts.push(p.entrySource);
-  return artifacts.join("\n");
+  return packageCanonicalParts(p).join("");
 }
 
 export function packageIdentity(p: IdentityInput): string {

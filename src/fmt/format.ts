@@ -15,8 +15,8 @@
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { readAll, type ReadOptions } from "../syntax/reader.js";
 import type { SNode } from "../syntax/tree.js";
-import { isWhiteSpace } from "../../grammar/yao.js";
 import { isLowSurrogate, utf16IndexOfByte } from "../syntax/utf16-offsets.js";
+import { trimWhiteSpace } from "../syntax/white-space.js";
 
 /** The widest line `compact` may produce, in Unicode scalars (indent included). */
 export const FORMAT_WIDTH = 100;
@@ -106,15 +106,6 @@ function scalarLength(s: string): number {
     }
   }
   return n;
-}
-
-/** Trim Unicode White_Space (Rust's `str::trim`), which differs from JS `trim` on U+0085 and U+FEFF. */
-function trimWhiteSpace(s: string): string {
-  let a = 0;
-  let b = s.length;
-  while (a < b && isWhiteSpace(s.charCodeAt(a))) a++;
-  while (b > a && isWhiteSpace(s.charCodeAt(b - 1))) b--;
-  return s.slice(a, b);
 }
 
 class Output {

@@ -57,7 +57,10 @@ export interface HnsPackage {
   /** Sorted by name (code point order). */
   readonly functions: readonly HnsFunction[];
   readonly entry: EntryProgram;
-  /** The package canonical text (HNS §10.1) and its `sha256:` identity. */
+  /**
+   * The package canonical text (HNS §10.1) and its `sha256:` identity. The identity is hashed from
+   * the text's pieces; the text itself is joined on first read.
+   */
   readonly canonicalText: string;
   readonly identity: string;
 }

@@ -1,7 +1,7 @@
 /** Assemble the normalized package (HNS §10.1) and its identity from loaded parts. */
 import { legacyView } from "../canonical/legacy.js";
-import { compareCodePoints, packageCanonicalText } from "../canonical/package-identity.js";
-import { contentHash } from "../canonical/hash.js";
+import { compareCodePoints, packageCanonicalParts } from "../canonical/package-identity.js";
+import { contentHashOfParts } from "../canonical/hash.js";
 import { canonicalSource } from "../canonical/typed.js";
 import type { SNode } from "../syntax/tree.js";
 import type { EntryHeader } from "./entry-header.js";
@@ -25,7 +25,9 @@ export function normalizePackage(p: LoadedParts): HnsPackage {
   const contract = legacyView(p.contract);
   const mind = p.mind === undefined ? undefined : legacyView(p.mind);
   const entrySource = canonicalSource(p.entryForm);
-  const canonicalText = packageCanonicalText({
+  // Hashed piece by piece; the joined text is built only if someone reads it (the catalog does, a
+  // check does not): at 256 KiB, joining and encoding it cost more than the hash itself.
+  const parts = packageCanonicalParts({
     manifest: p.manifest,
     entryId: p.entryId,
     contract,
@@ -33,6 +35,7 @@ export function normalizePackage(p: LoadedParts): HnsPackage {
     functions,
     entrySource,
   });
+  let text: string | undefined;
   return {
     form: p.form,
     origin: p.origin,
@@ -50,7 +53,10 @@ export function normalizePackage(p: LoadedParts): HnsPackage {
       header: p.header.recognised,
       file: p.entryFile,
     },
-    canonicalText,
-    identity: contentHash(canonicalText),
+    get canonicalText(): string {
+      text ??= parts.join("");
+      return text;
+    },
+    identity: contentHashOfParts(parts),
   };
 }

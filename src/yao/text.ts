@@ -18,7 +18,5 @@ export function isIdentifier(s: string): boolean {
   return IDENTIFIER.test(s);
 }
 
-/** Trim the Unicode White_Space property (JS `trim()` also strips U+FEFF and keeps U+0085). */
-export function trimWhiteSpace(s: string): string {
-  return s.replace(/^\p{White_Space}+|\p{White_Space}+$/gu, "");
-}
+/** The Unicode White_Space trim (JS `trim()` also strips U+FEFF and keeps U+0085). */
+export { trimWhiteSpace } from "../syntax/white-space.js";

@@ -4,7 +4,7 @@
  * for the same bytes, and `useSha256` really switches what identities are computed with.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { contentHash, portableSha256, sha256Hex, useSha256 } from "../../src/canonical/hash.js";
+import { contentHash, contentHashOfParts, portableSha256, sha256Hex, useSha256 } from "../../src/canonical/hash.js";
 import { nodeSha256 } from "../../src/canonical/node-hash.js";
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
@@ -44,15 +44,46 @@ describe("SHA-256 implementations", () => {
     expect(hex(nodeSha256(new Uint8Array(0)))).toBe(empty);
   });
 
-  it("useSha256 decides what contentHash computes with", () => {
+  it("useSha256 decides what contentHash and contentHashOfParts compute with", () => {
     const seen: number[] = [];
-    useSha256((b) => {
-      seen.push(b.length);
-      return nodeSha256(b);
-    });
+    useSha256(
+      Object.assign(
+        (b: Uint8Array) => {
+          seen.push(b.length);
+          return nodeSha256(b);
+        },
+        {
+          ofParts: (parts: readonly string[]) => {
+            seen.push(-parts.length);
+            return nodeSha256.ofParts(parts);
+          },
+        },
+      ),
+    );
     expect(contentHash("héllo")).toBe(`sha256:${hex(portableSha256(new TextEncoder().encode("héllo")))}`);
-    expect(seen).toEqual([6]);
-    useSha256(() => new Uint8Array(32));
+    expect(contentHashOfParts(["hé", "llo"])).toBe(contentHash("héllo"));
+    expect(seen).toEqual([6, -2, 6]);
+    useSha256(Object.assign(() => new Uint8Array(32), { ofParts: () => new Uint8Array(32) }));
     expect(sha256Hex("x")).toBe("0".repeat(64));
+    expect(contentHashOfParts(["x"])).toBe(`sha256:${"0".repeat(64)}`);
+  });
+
+  // Pieces as the package identity feeds them: ASCII, multi-byte, astral, a lone surrogate (encoded
+  // as U+FFFD by both), an empty piece and a piece of 300 KiB.
+  const pieces: readonly string[] = [
+    "(manifest (id a))",
+    "\n",
+    "",
+    "日本語 ∑ 🎉",
+    "\n",
+    "a\ud800b",
+    "x".repeat(300_000),
+  ];
+
+  it("ofParts equals the digest of the joined UTF-8 text, for both implementations", () => {
+    const whole = hex(portableSha256(new TextEncoder().encode(pieces.join(""))));
+    expect(hex(portableSha256.ofParts(pieces))).toBe(whole);
+    expect(hex(nodeSha256.ofParts(pieces))).toBe(whole);
+    expect(hex(nodeSha256.ofParts([]))).toBe(hex(portableSha256(new Uint8Array(0))));
   });
 });

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { rustUtf8ErrorText } from "../../src/a3s/okf/text-positions.js";
-import { firstInvalidUtf8Offset, utf8SequenceAt } from "../../src/syntax/utf8.js";
+import { firstInvalidUtf8Offset, utf8Length, utf8SequenceAt } from "../../src/syntax/utf8.js";
 
 const fatal = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const replacing = new TextDecoder("utf-8", { ignoreBOM: true });
@@ -49,5 +49,29 @@ describe("utf8SequenceAt", () => {
     expect(rustUtf8ErrorText(bad, 3)).toBe("invalid utf-8 sequence of 2 bytes from index 3");
     expect(rustUtf8ErrorText(text([0x61, 0xff]), 1)).toBe("invalid utf-8 sequence of 1 bytes from index 1");
     expect(rustUtf8ErrorText(text([0x61, 0xf0, 0x9f]), 1)).toBe("incomplete utf-8 byte sequence from index 1");
+  });
+});
+
+describe("utf8Length", () => {
+  const encoder = new TextEncoder();
+  it("equals the encoder's byte count: ASCII, every width, astral pairs, lone surrogates anywhere", () => {
+    const samples = [
+      "",
+      "plain ascii (fn f (body 1))",
+      "é",
+      "a€b",
+      "日本語 text after",
+      "ascii then 🎉 emoji",
+      "\ud800",
+      "lone \udc00 low",
+      "high at end \ud83c",
+      "\ud83c\udf89\ud83c",
+      `${"x".repeat(10_000)}ü`,
+    ];
+    for (const s of samples) expect(utf8Length(s), JSON.stringify(s.slice(0, 40))).toBe(encoder.encode(s).length);
+    for (let c = 0; c < 0x10000; c += 7) {
+      const s = `ab${String.fromCharCode(c)}cd`;
+      expect(utf8Length(s)).toBe(encoder.encode(s).length);
+    }
   });
 });
