@@ -23,7 +23,29 @@ export async function checkOnePath(
     analyze: options.analyze,
     ...(options.analyzer !== undefined ? { analyzer: options.analyzer } : {}),
   });
-  return { result, ioError };
+  return { result: withSourcesInUse(result), ioError };
+}
+
+/**
+ * The result keeping only the source texts a diagnostic points into (code frames and display
+ * columns need nothing else): a valid package's texts are not posted back from a worker, and a run
+ * over many packages does not hold every package's text until it ends.
+ */
+export function withSourcesInUse(result: CheckResult): CheckResult {
+  if (result.sources === undefined) return result;
+  const files = new Set<string>();
+  for (const d of result.diagnostics) {
+    if (d.file !== undefined) files.add(d.file);
+    for (const r of d.related ?? []) {
+      const file = r.file ?? d.file;
+      if (file !== undefined) files.add(file);
+    }
+  }
+  const { sources, ...rest } = result;
+  if (files.size === 0) return rest;
+  const kept = new Map<string, string>();
+  for (const [file, text] of sources) if (files.has(file)) kept.set(file, text);
+  return { ...rest, sources: kept };
 }
 
 /** The module analysis `check` runs: with tool input schemas from `--tools` when given (tools without one stay dynamic). */
