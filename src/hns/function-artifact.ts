@@ -60,7 +60,8 @@ export function parseFunctionArtifact(form: SNode, file: string, ctx: LoadContex
       },
     );
   }
-  const withoutBody: SList = { ...form, items: form.items.filter((c) => headName(c) !== "body") };
+  // Not a spread of `form`: a read node's span is a getter on its prototype, which a spread drops.
+  const withoutBody: SList = { kind: "list", items: form.items.filter((c) => headName(c) !== "body"), span: form.span };
   return {
     name,
     visibility,
