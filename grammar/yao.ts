@@ -118,6 +118,12 @@ export function yaoChevrotainLexer(): Lexer {
 export interface YaoTreeBuilder<N> {
   atom(token: IToken): N;
   list(open: IToken, items: N[], close: IToken): N;
+  /**
+   * The array a list's items go into, asked for when the list opens (lists in the order of their
+   * `(`); the parser fills it by index from 0. A builder that knows each list's length hands out
+   * arrays of exactly that length rather than letting push over-allocate (17 slots at the first).
+   */
+  items?(): N[];
 }
 
 /**
@@ -142,35 +148,38 @@ export class YaoParser<N> extends EmbeddedActionsParser {
   private alternatives?: { ALT: () => N }[];
   /** The items of the list being parsed (or the top-level forms); a nested list swaps in its own. */
   private items: N[] = [];
+  /** How many of `items` are filled. */
+  private filled = 0;
   // The repetition bodies are fields, shared by every list, that read the current list from
   // `items`: a closure per list that captured its items array was the parser's largest allocation
-  // after the tree itself. Each computes its node before pushing: a nested list restores `items`
-  // when it returns, but only then.
+  // after the tree itself. Each computes its node before storing it: a nested list restores
+  // `items` and `filled` when it returns, but only then.
   private readonly form = (): void => {
     const alternatives = (this.alternatives ??= [
       { ALT: () => this.SUBRULE(this.list) },
       { ALT: () => this.atomOf(this.CONSUME(Atom)) },
     ]);
     const node = this.OR(alternatives);
-    this.items.push(node);
+    this.items[this.filled++] = node;
   };
   private readonly leadingAtom = (): void => {
     const node = this.atomOf(this.CONSUME1(Atom));
-    this.items.push(node);
+    this.items[this.filled++] = node;
   };
   private readonly trailingAtom = (): void => {
     const node = this.atomOf(this.CONSUME2(Atom));
-    this.items.push(node);
+    this.items[this.filled++] = node;
   };
   private readonly nestedList = (): void => {
     const node = this.SUBRULE1(this.list);
-    this.items.push(node);
+    this.items[this.filled++] = node;
     this.MANY3(this.trailingAtom);
   };
 
   readonly source = this.RULE("source", (): N[] => {
     const forms: N[] = [];
     this.items = forms;
+    this.filled = 0;
     this.MANY(this.form);
     return forms;
   });
@@ -178,11 +187,14 @@ export class YaoParser<N> extends EmbeddedActionsParser {
   private readonly list = this.RULE("list", (): N => {
     const open = this.CONSUME(LParen);
     const outer = this.items;
-    const items: N[] = [];
+    const outerFilled = this.filled;
+    const items: N[] = this.RECORDING_PHASE || this.builder.items === undefined ? [] : this.builder.items();
     this.items = items;
+    this.filled = 0;
     this.MANY1(this.leadingAtom);
     this.MANY2(this.nestedList);
     this.items = outer;
+    this.filled = outerFilled;
     const close = this.CONSUME(RParen);
     // Equivalent to ACTION(() => …) without allocating a closure per call.
     return this.RECORDING_PHASE ? (items as unknown as N) : this.builder.list(open, items, close);

@@ -175,15 +175,18 @@ export function readAll(source: string | Uint8Array, options: ReadOptions = {}):
   // The scanner has checked the stream (balanced, depth within the limit), built every atom and
   // recorded every list's offsets; the Chevrotain parser gives the tree its shape through these
   // actions, which fire in the order the scanner recorded them.
-  const { atoms, listFrom, listTo } = scanned;
+  const { atoms, listFrom, listTo, listLength } = scanned;
   let nextAtom = 0;
   let nextList = 0;
+  let nextOpen = 0;
   const builder: YaoTreeBuilder<SNode> = {
     atom: (): SNode => atoms[nextAtom++]!,
     list: (_open: IToken, items: SNode[]): SNode => {
       const k = nextList++;
       return new ReadList(sourceText, listFrom[k]!, listTo[k]!, items);
     },
+    // Exactly as long as the list (the scanner counted its items), so no slot is wasted.
+    items: (): SNode[] => new Array<SNode>(listLength[nextOpen++]!),
   };
   const p = (parser ??= new YaoParser<SNode>());
   p.builder = builder;

@@ -56,6 +56,8 @@ export interface Scanned {
   /** UTF-16 offsets of each list's `(` and just past its `)`, in the order of the `)`s. */
   readonly listFrom: number[];
   readonly listTo: number[];
+  /** How many items each list holds, in the order of the `(`s. */
+  readonly listLength: number[];
 }
 
 export type ScanResult = Scanned | ({ readonly ok: false } & ScanError);
@@ -73,6 +75,10 @@ export function scanYao(source: SourceText, maxNesting: number): ScanResult {
   const listTo: number[] = [];
   // Offsets of the open lists' `(` (the stack is bounded by maxNesting).
   const opens: number[] = [];
+  const listLength: number[] = [];
+  // Index in listLength of the innermost open list (-1 at top level), and of the lists around it.
+  let current = -1;
+  const enclosing: number[] = [];
   let depth = 0;
   let outermostOpen = -1;
   let i = 0;
@@ -91,6 +97,10 @@ export function scanYao(source: SourceText, maxNesting: number): ScanResult {
       if (depth === 0) outermostOpen = i;
       depth++;
       opens.push(i);
+      if (current >= 0) listLength[current]!++;
+      enclosing.push(current);
+      current = listLength.length;
+      listLength.push(0);
       tokens.push(OPEN);
       i++;
     } else if (c === 0x29) {
@@ -104,6 +114,7 @@ export function scanYao(source: SourceText, maxNesting: number): ScanResult {
         };
       depth--;
       i++;
+      current = enclosing.pop()!;
       listFrom.push(opens.pop()!);
       listTo.push(i);
       tokens.push(CLOSE);
@@ -127,6 +138,7 @@ export function scanYao(source: SourceText, maxNesting: number): ScanResult {
           };
         i = close + 3;
         atoms.push(new ReadString(source, from, i, text.slice(from + 3, close), true));
+        if (current >= 0) listLength[current]!++;
         tokens.push(STRING);
         continue;
       }
@@ -184,6 +196,7 @@ export function scanYao(source: SourceText, maxNesting: number): ScanResult {
         i++;
       }
       atoms.push(new ReadString(source, from, i, value, false));
+      if (current >= 0) listLength[current]!++;
       tokens.push(STRING);
     } else if (c >= 0x80 && isWhiteSpace(c)) {
       // Non-ASCII White_Space (U+0085, U+2028, …): never starts a line.
@@ -201,9 +214,10 @@ export function scanYao(source: SourceText, maxNesting: number): ScanResult {
         i++;
       }
       atoms.push(new ReadSymbol(source, from, i, text.slice(from, i)));
+      if (current >= 0) listLength[current]!++;
       tokens.push(SYMBOL);
     }
   }
   if (depth > 0) return { ok: false, code: "yao.unclosed_list", message: "unclosed list", from: outermostOpen, to: n };
-  return { ok: true, tokens, atoms, listFrom, listTo };
+  return { ok: true, tokens, atoms, listFrom, listTo, listLength };
 }

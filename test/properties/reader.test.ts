@@ -20,7 +20,10 @@ function plain(r: ReadResult, order: "forward" | "reverse" = "forward"): unknown
   const all: SNode[] = [];
   const collect = (n: SNode): void => {
     all.push(n);
-    if (n.kind === "list") for (const c of n.items) collect(c);
+    if (n.kind !== "list") return;
+    // The reader sizes items arrays from the scanner's counts: a wrong count would leave holes.
+    if (Object.keys(n.items).length !== n.items.length) throw new Error("a list's items array has holes");
+    for (const c of n.items) collect(c);
   };
   for (const f of r.forms) collect(f);
   if (order === "reverse") for (let k = all.length - 1; k >= 0; k--) void all[k]!.span;
@@ -89,7 +92,17 @@ describe("reader scanner against the Chevrotain Lexer", () => {
       fc.array(tricky, { minLength: 200, maxLength: 600 }).map((a) => a.join("")),
       fc
         .array(
-          fc.constantFrom("(a é)", "(\u{1F600}爻 (x))", "\n", '"s\\n"', "b", ";c爻\n", '"""x\n爻"""', "((\u{1F600}))"),
+          fc.constantFrom(
+            "(a é)",
+            "(\u{1F600}爻 (x))",
+            "\n",
+            '"s\\n"',
+            "b",
+            ";c爻\n",
+            '"""x\n爻"""',
+            "((\u{1F600}))",
+            '(p """x\n爻""" "q")',
+          ),
           {
             minLength: 100,
             maxLength: 300,
