@@ -33,6 +33,7 @@ import { lspFigures } from "./lsp.js";
 import { minimalRead } from "./baselines/minimal-reader.js";
 import { alternateRounds, median, type Row, roundRatios, type Spread, spreadOf, timeRound } from "./measure.js";
 import { spanRead } from "./baselines/span-reader.js";
+import { corpus, hnsPackage } from "./inputs.js";
 import { renderPerformanceDoc } from "./render.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -65,86 +66,6 @@ async function sideBySide(
 
 // ---------------------------------------------------------------------------------------------
 // Inputs
-
-function rng(seed: number): (n: number) => number {
-  let s = seed;
-  return (n) => {
-    s = (s * 1103515245 + 12345) & 0x7fffffff;
-    return s % n;
-  };
-}
-
-/** A deterministic Yao expression tree of about `targetBytes`, as Yao and as JSON. */
-function corpus(targetBytes: number): { yao: string; json: string } {
-  const rand = rng(42);
-  const yaoParts: string[] = [];
-  const jsonParts: string[] = [];
-  let size = 0;
-  while (size < targetBytes) {
-    const depth = 1 + rand(6);
-    let y = "";
-    let j = "";
-    for (let d = 0; d < depth; d++) {
-      y += `(seq item-${rand(1000)} "text ${rand(1000)}" ${rand(100000)} `;
-      j += `["seq","item-${rand(1000)}",{"s":"text ${rand(1000)}"},"${rand(100000)}",`;
-    }
-    y += ")".repeat(depth);
-    j += `null${"]".repeat(depth)}`;
-    yaoParts.push(y);
-    jsonParts.push(j);
-    size += y.length + 1;
-  }
-  return { yao: `(eval ${yaoParts.join("\n")})`, json: `["eval",${jsonParts.join(",")}]` };
-}
-
-/** A realistic single-file HNS package of about `targetBytes`: manifest, contract, functions, entry. */
-export function hnsPackage(targetBytes: number, seed = 7): string {
-  const rand = rng(seed);
-  const head = [
-    `(manifest (id bench-${seed}) (version "1.0.0") (title "Bench package") (capabilities (tools read)))`,
-    '(contract (purpose "answer questions about files") (identity bench))',
-    "(mind (frame (id bench/core)))",
-  ];
-  const fns: string[] = [];
-  let size = head.join("\n").length + 200;
-  // At most 128 functions and 4,096 typed HIR nodes per module: larger packages get longer
-  // descriptions (prose is most of a large real package), not more code.
-  const binds = 3;
-  const words = [
-    "checks",
-    "the",
-    "value",
-    "against",
-    "its",
-    "limit",
-    "and",
-    "reports",
-    "whether",
-    "it",
-    "fits",
-    "within",
-    "budget",
-  ];
-  const prose = Math.max(0, Math.floor(targetBytes / 120) - 200);
-  for (let i = 0; size < targetBytes && i < 120; i++) {
-    const k = rand(1000);
-    let body = `(bind v0 (add value ${k}))`;
-    for (let j = 1; j < binds && size + body.length < targetBytes; j++)
-      body += ` (bind v${j} (add v${j - 1} ${rand(100)}))`;
-    const last = (body.match(/\(bind /g) ?? []).length - 1;
-    let text = `Step ${i}: add ${k} then compare.`;
-    while (text.length < prose) text += ` ${words[rand(words.length)]}`;
-    const f = `(fn step-${i} (visibility exported) (description "${text}") (params (value Int) (limit Int)) (returns Bool) (effects) (body (seq ${body} (lt v${last} limit))))`;
-    fns.push(f);
-    size += f.length + 1;
-  }
-  const entry = `(eval (requires (tools read)) (seq (bind ok (step-0 (value 1) (limit 100))) (call read (path "README.md"))))`;
-  return [
-    ...head,
-    ...fns,
-    fns.length === 0 ? entry.replace("(bind ok (step-0 (value 1) (limit 100))) ", "") : entry,
-  ].join("\n");
-}
 
 async function checkText(text: string | Uint8Array): Promise<boolean> {
   const r = await checkHns(MemoryFs.from({ "/p.hns": text }), "/p.hns", { analyzer: packageAnalysis });

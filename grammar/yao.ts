@@ -81,19 +81,23 @@ export const WhiteSpace = createToken({
 export const Comment = createToken({ name: "Comment", pattern: /;[^\n]*/, group: Lexer.SKIPPED });
 export const LParen = createToken({ name: "LParen", pattern: "(" });
 export const RParen = createToken({ name: "RParen", pattern: ")" });
+/** Either atom token: the parser takes strings and symbols alike (the builder tells them apart). */
+export const Atom = createToken({ name: "Atom", pattern: Lexer.NA });
 export const StringLiteral = createToken({
   name: "StringLiteral",
   pattern: { exec: matchString },
   start_chars_hint: ['"'],
   line_breaks: true,
+  categories: [Atom],
 });
 export const Symbol = createToken({
   name: "Symbol",
   pattern: { exec: matchSymbol },
   line_breaks: false,
+  categories: [Atom],
 });
 
-export const yaoTokens: TokenType[] = [WhiteSpace, Comment, LParen, RParen, StringLiteral, Symbol];
+export const yaoTokens: TokenType[] = [WhiteSpace, Comment, LParen, RParen, StringLiteral, Symbol, Atom];
 
 let lexer: Lexer | undefined;
 
@@ -114,12 +118,21 @@ export function yaoChevrotainLexer(): Lexer {
 export interface YaoTreeBuilder<N> {
   atom(token: IToken): N;
   list(open: IToken, items: N[], close: IToken): N;
+  /**
+   * The array a list's items go into, asked for when the list opens (lists in the order of their
+   * `(`); the parser fills it by index from 0. A builder that knows each list's length hands out
+   * arrays of exactly that length rather than letting push over-allocate (17 slots at the first).
+   */
+  items?(): N[];
 }
 
 /**
- * source = { form } ;  form = list | STRING | SYMBOL ;  list = "(" { form } ")" .
- * `form` is inlined into both repetitions so an atom costs one CONSUME and no rule invocation.
- * Only ever run on token streams the scanner has already checked (balanced, depth ≤ the limit), so
+ * source = { form } ;  form = list | atom ;  list = "(" { atom } { list { atom } } ")" ;
+ * atom = STRING | SYMBOL (the token category Atom).
+ * The list rule is `"(" { form } ")"` written so that the parser decides between a list and an
+ * atom once per run rather than once per item: an atom costs one repetition and one CONSUME, no
+ * OR (profiling showed Chevrotain's per-item OR a large share of the reader's time). Only ever
+ * run on token streams the scanner has already checked (balanced, depth ≤ the limit), so
  * recursion here is bounded by the nesting limit.
  */
 export class YaoParser<N> extends EmbeddedActionsParser {
@@ -131,34 +144,57 @@ export class YaoParser<N> extends EmbeddedActionsParser {
   }
 
   // Chevrotain re-evaluates an alternatives array on every call; caching it avoids allocating
-  // closures per form (a large share of parse time on big sources).
-  private sourceAlternatives?: { ALT: () => N }[];
-  private listAlternatives?: { ALT: () => N }[];
+  // closures per form.
+  private alternatives?: { ALT: () => N }[];
+  /** The items of the list being parsed (or the top-level forms); a nested list swaps in its own. */
+  private items: N[] = [];
+  /** How many of `items` are filled. */
+  private filled = 0;
+  // The repetition bodies are fields, shared by every list, that read the current list from
+  // `items`: a closure per list that captured its items array was the parser's largest allocation
+  // after the tree itself. Each computes its node before storing it: a nested list restores
+  // `items` and `filled` when it returns, but only then.
+  private readonly form = (): void => {
+    const alternatives = (this.alternatives ??= [
+      { ALT: () => this.SUBRULE(this.list) },
+      { ALT: () => this.atomOf(this.CONSUME(Atom)) },
+    ]);
+    const node = this.OR(alternatives);
+    this.items[this.filled++] = node;
+  };
+  private readonly leadingAtom = (): void => {
+    const node = this.atomOf(this.CONSUME1(Atom));
+    this.items[this.filled++] = node;
+  };
+  private readonly trailingAtom = (): void => {
+    const node = this.atomOf(this.CONSUME2(Atom));
+    this.items[this.filled++] = node;
+  };
+  private readonly nestedList = (): void => {
+    const node = this.SUBRULE1(this.list);
+    this.items[this.filled++] = node;
+    this.MANY3(this.trailingAtom);
+  };
 
   readonly source = this.RULE("source", (): N[] => {
     const forms: N[] = [];
-    const alternatives = (this.sourceAlternatives ??= [
-      { ALT: () => this.SUBRULE(this.list) },
-      { ALT: () => this.atomOf(this.CONSUME(StringLiteral)) },
-      { ALT: () => this.atomOf(this.CONSUME(Symbol)) },
-    ]);
-    this.MANY(() => {
-      forms.push(this.OR(alternatives));
-    });
+    this.items = forms;
+    this.filled = 0;
+    this.MANY(this.form);
     return forms;
   });
 
   private readonly list = this.RULE("list", (): N => {
     const open = this.CONSUME(LParen);
-    const items: N[] = [];
-    const alternatives = (this.listAlternatives ??= [
-      { ALT: () => this.SUBRULE(this.list) },
-      { ALT: () => this.atomOf(this.CONSUME(StringLiteral)) },
-      { ALT: () => this.atomOf(this.CONSUME(Symbol)) },
-    ]);
-    this.MANY(() => {
-      items.push(this.OR(alternatives));
-    });
+    const outer = this.items;
+    const outerFilled = this.filled;
+    const items: N[] = this.RECORDING_PHASE || this.builder.items === undefined ? [] : this.builder.items();
+    this.items = items;
+    this.filled = 0;
+    this.MANY1(this.leadingAtom);
+    this.MANY2(this.nestedList);
+    this.items = outer;
+    this.filled = outerFilled;
     const close = this.CONSUME(RParen);
     // Equivalent to ACTION(() => …) without allocating a closure per call.
     return this.RECORDING_PHASE ? (items as unknown as N) : this.builder.list(open, items, close);

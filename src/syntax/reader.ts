@@ -10,7 +10,7 @@ import { YaoParser, type YaoTreeBuilder } from "../../grammar/yao.js";
 import { TextPositions } from "../diagnostics/text-positions.js";
 import { positionOfByte } from "./positions.js";
 import { scanYao } from "./scanner.js";
-import type { SNode } from "./tree.js";
+import { ReadList, type SNode, SourceText } from "./tree.js";
 import { decodeUtf8, utf8Length } from "./utf8.js";
 
 export const DEFAULT_MAX_SOURCE_BYTES = 262_144;
@@ -164,22 +164,29 @@ export function readAll(source: string | Uint8Array, options: ReadOptions = {}):
   const fail = (code: YaoReaderCode, message: string, start: Position, end: Position): ReadResult =>
     readFailure(file, code, message, start, end, text);
 
-  const scanned = scanYao(text, options.maxNesting ?? DEFAULT_MAX_NESTING, file);
+  const sourceText = new SourceText(file, text);
+  const scanned = scanYao(sourceText, options.maxNesting ?? DEFAULT_MAX_NESTING);
   if (!scanned.ok) {
-    // Only LF starts a line in Yao (a CR is a column), as the scanner counts on success.
+    // Only LF starts a line in Yao (a CR is a column), as the line index counts on success.
     const positions = new TextPositions(text, "lf");
     return fail(scanned.code, scanned.message, positions.position(scanned.from), positions.position(scanned.to));
   }
 
-  // The scanner has checked the stream (balanced, depth within the limit) and built every atom and
-  // list span; the Chevrotain parser gives the tree its shape through these actions, which fire in
-  // the order the scanner recorded them.
-  const { atoms, lists } = scanned;
+  // The scanner has checked the stream (balanced, depth within the limit), built every atom and
+  // recorded every list's offsets; the Chevrotain parser gives the tree its shape through these
+  // actions, which fire in the order the scanner recorded them.
+  const { atoms, listFrom, listTo, listLength } = scanned;
   let nextAtom = 0;
   let nextList = 0;
+  let nextOpen = 0;
   const builder: YaoTreeBuilder<SNode> = {
     atom: (): SNode => atoms[nextAtom++]!,
-    list: (_open: IToken, items: SNode[]): SNode => ({ kind: "list", items, span: lists[nextList++]! }),
+    list: (_open: IToken, items: SNode[]): SNode => {
+      const k = nextList++;
+      return new ReadList(sourceText, listFrom[k]!, listTo[k]!, items);
+    },
+    // Exactly as long as the list (the scanner counted its items), so no slot is wasted.
+    items: (): SNode[] => new Array<SNode>(listLength[nextOpen++]!),
   };
   const p = (parser ??= new YaoParser<SNode>());
   p.builder = builder;

@@ -1,24 +1,23 @@
 /**
  * The Yao reader's scanner: one hand-written pass over the text that emits the token stream the
  * Chevrotain parser in grammar/yao.ts consumes, and in the same pass
- * - tracks reference positions incrementally (UTF-8 byte offset, one-based line, column in Unicode
- *   scalars; only LF starts a line);
- * - decodes string escapes and builds every atom node and every list span, in source order;
+ * - decodes string escapes and builds every atom node, in source order;
+ * - records the UTF-16 offsets of every list, in the order its `)` appears;
  * - enforces the nesting limit with a counter (no recursion) and stops at the first structural
  *   error in source order, as the single-pass reference reader does.
  *
- * Allocation is what bounds a reader's speed (profiling showed GC dominating), so the token stream
- * holds one shared Chevrotain token object per token type (the parser only matches on
- * `tokenTypeIdx`); the per-token payload is the tree itself: `atoms` in source order (the parser's
- * atom actions fire in that order) and `lists`, the span of each list in the order its `)` appears
- * (the order the list actions fire). Token boundaries are exactly those of the Chevrotain Lexer in
- * grammar/yao.ts: test/properties/reader.test.ts checks the trees and errors of this reader against
- * a reader built on that Lexer. Errors are returned as UTF-16 offsets; the reader turns them into
- * positions (errors are rare, so they need no fast path).
+ * Allocation is what bounds a reader's speed (profiling showed GC dominating), so nothing here
+ * allocates per token beyond the atom node itself: the token stream holds one shared Chevrotain
+ * token object per token type (the parser only matches on `tokenTypeIdx`); atoms keep offsets
+ * only (line, column and UTF-8 byte offset come from one line index, on demand: src/syntax/
+ * line-index.ts), and list offsets sit in two flat arrays. So the scanner tracks no positions
+ * while it runs. Token boundaries are exactly those of the Chevrotain Lexer in grammar/yao.ts:
+ * test/properties/reader.test.ts checks the trees and errors of this reader against a reader built
+ * on that Lexer. Errors are returned as UTF-16 offsets; the reader turns them into positions
+ * (errors are rare, so they need no fast path).
  */
 import type { IToken, TokenType } from "chevrotain";
-import type { Position } from "../diagnostics/diagnostic.js";
-import type { SAtom, SourceSpan } from "./tree.js";
+import { ReadString, ReadSymbol, type SAtom, type SourceText } from "./tree.js";
 import type { YaoReaderCode } from "./codes.js";
 import { isWhiteSpace, LParen, RParen, StringLiteral, Symbol as SymbolToken } from "../../grammar/yao.js";
 
@@ -54,8 +53,11 @@ export interface Scanned {
   readonly tokens: IToken[];
   /** Atom nodes in source order. */
   readonly atoms: SAtom[];
-  /** List spans in the order of their closing parentheses. */
-  readonly lists: SourceSpan[];
+  /** UTF-16 offsets of each list's `(` and just past its `)`, in the order of the `)`s. */
+  readonly listFrom: number[];
+  readonly listTo: number[];
+  /** How many items each list holds, in the order of the `(`s. */
+  readonly listLength: number[];
 }
 
 export type ScanResult = Scanned | ({ readonly ok: false } & ScanError);
@@ -64,19 +66,19 @@ function isDelimiter(c: number): boolean {
   return c === 0x28 || c === 0x29 || c === 0x3b || c === 0x22 || isWhiteSpace(c);
 }
 
-export function scanYao(text: string, maxNesting: number, file: string): ScanResult {
+export function scanYao(source: SourceText, maxNesting: number): ScanResult {
+  const text = source.text;
   const n = text.length;
   const tokens: IToken[] = [];
   const atoms: SAtom[] = [];
-  const lists: SourceSpan[] = [];
-  // Start positions of the open lists (the stack is bounded by maxNesting).
-  const opens: Position[] = [];
-  // Position of index i, valid once every unit before i has been accounted for:
-  //   byte = i + extra,  column = i - lineStart + 1 - pairs  (pairs: surrogate pairs on this line).
-  let line = 1;
-  let lineStart = 0;
-  let extra = 0;
-  let pairs = 0;
+  const listFrom: number[] = [];
+  const listTo: number[] = [];
+  // Offsets of the open lists' `(` (the stack is bounded by maxNesting).
+  const opens: number[] = [];
+  const listLength: number[] = [];
+  // Index in listLength of the innermost open list (-1 at top level), and of the lists around it.
+  let current = -1;
+  const enclosing: number[] = [];
   let depth = 0;
   let outermostOpen = -1;
   let i = 0;
@@ -94,7 +96,11 @@ export function scanYao(text: string, maxNesting: number, file: string): ScanRes
         };
       if (depth === 0) outermostOpen = i;
       depth++;
-      opens.push({ byte: i + extra, line, column: i - lineStart + 1 - pairs });
+      opens.push(i);
+      if (current >= 0) listLength[current]!++;
+      enclosing.push(current);
+      current = listLength.length;
+      listLength.push(0);
       tokens.push(OPEN);
       i++;
     } else if (c === 0x29) {
@@ -108,33 +114,17 @@ export function scanYao(text: string, maxNesting: number, file: string): ScanRes
         };
       depth--;
       i++;
-      lists.push({ file, start: opens.pop()!, end: { byte: i + extra, line, column: i - lineStart + 1 - pairs } });
+      current = enclosing.pop()!;
+      listFrom.push(opens.pop()!);
+      listTo.push(i);
       tokens.push(CLOSE);
-    } else if (c === 0x20 || (c >= 0x09 && c <= 0x0d && c !== 0x0a)) {
+    } else if (c === 0x20 || (c >= 0x09 && c <= 0x0d)) {
       i++;
-    } else if (c === 0x0a) {
-      i++;
-      line++;
-      lineStart = i;
-      pairs = 0;
     } else if (c === 0x3b) {
       // Comment: up to (not including) LF.
-      i++;
-      while (i < n) {
-        const d = text.charCodeAt(i);
-        if (d === 0x0a) break;
-        if (d >= 0x80) {
-          const more = utf8ExtraAt(text, i, d);
-          extra += more & 3;
-          if (more & PAIR) {
-            pairs++;
-            i++;
-          }
-        }
-        i++;
-      }
+      const lf = text.indexOf("\n", i + 1);
+      i = lf < 0 ? n : lf;
     } else if (c === 0x22) {
-      const start: Position = { byte: i + extra, line, column: i - lineStart + 1 - pairs };
       const from = i;
       if (text.charCodeAt(i + 1) === 0x22 && text.charCodeAt(i + 2) === 0x22) {
         const close = text.indexOf('"""', i + 3);
@@ -146,31 +136,9 @@ export function scanYao(text: string, maxNesting: number, file: string): ScanRes
             from,
             to: n,
           };
-        const value = text.slice(i + 3, close);
-        i += 3;
-        const stop = close + 3;
-        while (i < stop) {
-          const d = text.charCodeAt(i);
-          if (d === 0x0a) {
-            line++;
-            lineStart = i + 1;
-            pairs = 0;
-          } else if (d >= 0x80) {
-            const more = utf8ExtraAt(text, i, d);
-            extra += more & 3;
-            if (more & PAIR) {
-              pairs++;
-              i++;
-            }
-          }
-          i++;
-        }
-        atoms.push({
-          kind: "string",
-          value,
-          block: true,
-          span: { file, start, end: { byte: i + extra, line, column: i - lineStart + 1 - pairs } },
-        });
+        i = close + 3;
+        atoms.push(new ReadString(source, from, i, text.slice(from + 3, close), true));
+        if (current >= 0) listLength[current]!++;
         tokens.push(STRING);
         continue;
       }
@@ -183,7 +151,7 @@ export function scanYao(text: string, maxNesting: number, file: string): ScanRes
           return { ok: false, code: "yao.unterminated_string", message: "unterminated string literal", from, to: n };
         const d = text.charCodeAt(i);
         if (d === 0x22) {
-          value += text.slice(runStart, i);
+          value = value === "" ? text.slice(runStart, i) : value + text.slice(runStart, i);
           i++;
           break;
         }
@@ -225,72 +193,31 @@ export function scanYao(text: string, maxNesting: number, file: string): ScanRes
           runStart = i;
           continue;
         }
-        if (d >= 0x80) {
-          const more = utf8ExtraAt(text, i, d);
-          extra += more & 3;
-          if (more & PAIR) {
-            pairs++;
-            i++;
-          }
-        }
         i++;
       }
-      atoms.push({
-        kind: "string",
-        value,
-        block: false,
-        span: { file, start, end: { byte: i + extra, line, column: i - lineStart + 1 - pairs } },
-      });
+      atoms.push(new ReadString(source, from, i, value, false));
+      if (current >= 0) listLength[current]!++;
       tokens.push(STRING);
     } else if (c >= 0x80 && isWhiteSpace(c)) {
-      // Non-ASCII White_Space (U+0085, U+2028, …): never starts a line; all are BMP, 2–3 bytes.
-      extra += c < 0x800 ? 1 : 2;
+      // Non-ASCII White_Space (U+0085, U+2028, …): never starts a line.
       i++;
     } else {
-      // Symbol: a run of anything but White_Space, ( ) ; ".
+      // Symbol: a run of anything but White_Space, ( ) ; ". Every delimiter is a BMP unit that is
+      // not a surrogate, so a unit-by-unit scan never splits a pair.
       const from = i;
-      const start: Position = { byte: i + extra, line, column: i - lineStart + 1 - pairs };
+      i++;
       while (i < n) {
         const d = text.charCodeAt(i);
         if (d < 0x80) {
           if (d === 0x28 || d === 0x29 || d === 0x3b || d === 0x22 || d === 0x20 || (d >= 0x09 && d <= 0x0d)) break;
-        } else {
-          if (isDelimiter(d)) break;
-          const more = utf8ExtraAt(text, i, d);
-          extra += more & 3;
-          if (more & PAIR) {
-            pairs++;
-            i++;
-          }
-        }
+        } else if (isDelimiter(d)) break;
         i++;
       }
-      atoms.push({
-        kind: "symbol",
-        name: text.slice(from, i),
-        span: { file, start, end: { byte: i + extra, line, column: i - lineStart + 1 - pairs } },
-      });
+      atoms.push(new ReadSymbol(source, from, i, text.slice(from, i)));
+      if (current >= 0) listLength[current]!++;
       tokens.push(SYMBOL);
     }
   }
   if (depth > 0) return { ok: false, code: "yao.unclosed_list", message: "unclosed list", from: outermostOpen, to: n };
-  return { ok: true, tokens, atoms, lists };
-}
-
-/** Flag in `utf8ExtraAt`'s result: the unit starts a surrogate pair (two units, one scalar). */
-const PAIR = 4;
-
-/**
- * UTF-8 bytes beyond one per UTF-16 unit for the non-ASCII unit `d` at `i`: 1 (U+0080–U+07FF) or
- * 2 (the rest of the BMP, lone surrogates as U+FFFD, and a surrogate pair: 4 bytes over 2 units,
- * flagged with PAIR so the caller also skips the low unit and counts one column for both).
- */
-function utf8ExtraAt(text: string, i: number, d: number): number {
-  if (d < 0x800) return 1;
-  if (d >= 0xd800 && d <= 0xdbff && i + 1 < text.length && isLow(text.charCodeAt(i + 1))) return 2 | PAIR;
-  return 2;
-}
-
-function isLow(c: number): boolean {
-  return c >= 0xdc00 && c <= 0xdfff;
+  return { ok: true, tokens, atoms, listFrom, listTo, listLength };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readAll, readOne, referenceDisplay } from "../../src/syntax/reader.js";
-import type { SNode } from "../../src/syntax/tree.js";
+import type { ReadList, SNode } from "../../src/syntax/tree.js";
 import { readFileSync } from "node:fs";
 
 const fixture = (name: string): string =>
@@ -173,5 +173,30 @@ describe("reader: lexical rules", () => {
     const r = readAll("😀 x");
     if (!r.ok) throw new Error("read failed");
     expect(r.forms[1]!.span.start).toEqual({ byte: 5, line: 1, column: 3 });
+  });
+
+  it("computes a span on first use from one line index per text, then keeps it", () => {
+    const r = readAll('(a "b")\n(c)', { file: "f.yao" });
+    if (!r.ok) throw new Error("read failed");
+    const [first, second] = r.forms as [ReadList, ReadList];
+    // Reading builds no positions: the text's line index does not exist until a span is asked for.
+    expect((first.source as unknown as { index?: unknown }).index).toBeUndefined();
+    expect([first.from, first.to, second.from, second.to]).toEqual([0, 7, 8, 11]);
+    const span = first.span;
+    expect(span).toEqual({
+      file: "f.yao",
+      start: { byte: 0, line: 1, column: 1 },
+      end: { byte: 7, line: 1, column: 8 },
+    });
+    expect(first.span).toBe(span);
+    expect(second.source).toBe(first.source);
+    expect((first.source as unknown as { index?: unknown }).index).toBeDefined();
+    expect(second.span.start).toEqual({ byte: 8, line: 2, column: 1 });
+  });
+
+  it("drops span in a spread (a getter on the node's prototype), as docs/architecture.md warns", () => {
+    const form = one("(a)");
+    expect({ ...form }.span).toBeUndefined();
+    expect(form.span.end.byte).toBe(3);
   });
 });
