@@ -3,9 +3,10 @@
  * The behaviour of the switch itself, and a scan that no suite grows a second, private switch
  * (A3S_WRITE_FIXTURES is not one: it regenerates fixture inputs, which the goldens then judge).
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { GOLDEN_SUITES } from "../../src/cli/golden/suites.js";
 import { REPO_ROOT } from "../support/shared.js";
 import { updateGoldenRequested } from "../support/update-golden.js";
 
@@ -34,5 +35,18 @@ describe("UPDATE_GOLDEN", () => {
       .filter((f) => !f.endsWith(join("support", "update-golden.ts")) && !f.endsWith("update-golden.test.ts"))
       .filter((f) => /process\.env(?:\.|\[")\w*UPDATE\w*/.test(readFileSync(f, "utf8")));
     expect(offenders).toEqual([]);
+  });
+
+  it("is the switch every golden suite's update command and every README names (no other spelling)", () => {
+    for (const suite of GOLDEN_SUITES) {
+      if (!suite.writtenBy.includes("vitest")) continue;
+      expect(suite.writtenBy, suite.folder).toMatch(/^UPDATE_GOLDEN=1 npx vitest run test\//);
+      const testFile = suite.writtenBy.split(" ").pop()!;
+      expect(existsSync(join(REPO_ROOT, testFile)), testFile).toBe(true);
+    }
+    for (const doc of ["README.md", "golden/README.md", "fixtures/README.md", "docs/architecture.md"]) {
+      const text = readFileSync(join(REPO_ROOT, doc), "utf8");
+      expect(text.match(/\b\w+_UPDATE_GOLDEN\b|\bUPDATE_GOLDEN_\w+/g) ?? [], doc).toEqual([]);
+    }
   });
 });

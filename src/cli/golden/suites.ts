@@ -316,7 +316,7 @@ export const GOLDEN_SUITES: readonly GoldenSuite[] = [
     name: "hcp",
     folder: "golden/hcp",
     what: "the check result of every fixtures/hcp pack",
-    writtenBy: "YAOC_UPDATE_GOLDEN=1 npx vitest run test/hcp/golden.test.ts",
+    writtenBy: "UPDATE_GOLDEN=1 npx vitest run test/hcp/golden.test.ts",
     records: async (root) => collect(goldenEntries(join(root, "fixtures/hcp")), (n) => hcpGoldenRecord(root, n)),
   },
   {
