@@ -9,7 +9,7 @@ import { diagnostic, type YaoReaderCode } from "./codes.js";
 import { YaoParser, type YaoTreeBuilder } from "../../grammar/yao.js";
 import { TextPositions } from "../diagnostics/text-positions.js";
 import { positionOfByte } from "./positions.js";
-import { scanYao } from "./scanner.js";
+import { releaseColumns, scanYao } from "./scanner.js";
 import { ReadList, type SNode, SourceText } from "./tree.js";
 import { decodeUtf8, utf8Length } from "./utf8.js";
 
@@ -167,6 +167,7 @@ export function readAll(source: string | Uint8Array, options: ReadOptions = {}):
   const sourceText = new SourceText(file, text);
   const scanned = scanYao(sourceText, options.maxNesting ?? DEFAULT_MAX_NESTING);
   if (!scanned.ok) {
+    releaseColumns();
     // Only LF starts a line in Yao (a CR is a column), as the line index counts on success.
     const positions = new TextPositions(text, "lf");
     return fail(scanned.code, scanned.message, positions.position(scanned.from), positions.position(scanned.to));
@@ -175,26 +176,29 @@ export function readAll(source: string | Uint8Array, options: ReadOptions = {}):
   // The scanner has checked the stream (balanced, depth within the limit), built every atom and
   // recorded every list's offsets; the Chevrotain parser gives the tree its shape through these
   // actions, which fire in the order the scanner recorded them.
-  const { atoms, listFrom, listTo, listLength } = scanned;
-  let nextAtom = 0;
+  const { listFrom, listTo, listLength } = scanned;
   let nextList = 0;
   let nextOpen = 0;
   const builder: YaoTreeBuilder<SNode> = {
-    atom: (): SNode => atoms[nextAtom++]!,
+    // The scanner's atom tokens are the atom nodes (scanner.ts).
+    atom: (token: IToken): SNode => token as unknown as SNode,
     list: (_open: IToken, items: SNode[]): SNode => {
       const k = nextList++;
-      return new ReadList(sourceText, listFrom[k]!, listTo[k]!, items);
+      return new ReadList(sourceText, listFrom.data[k]!, listTo.data[k]!, items);
     },
     // Exactly as long as the list (the scanner counted its items), so no slot is wasted.
-    items: (): SNode[] => new Array<SNode>(listLength[nextOpen++]!),
+    items: (): SNode[] => new Array<SNode>(listLength.data[nextOpen++]!),
   };
   const p = (parser ??= new YaoParser<SNode>());
   p.builder = builder;
   p.input = scanned.tokens;
   const forms = p.source();
-  if (p.errors.length > 0) {
+  const errors = p.errors;
+  releaseColumns();
+  p.release();
+  if (errors.length > 0) {
     // Unreachable: the scanner guarantees a balanced stream of known tokens.
-    const e = p.errors[0]!;
+    const e = errors[0]!;
     const positions = new TextPositions(text, "lf");
     const from = Number.isNaN(e.token.startOffset) ? 0 : e.token.startOffset;
     return fail("yao.invalid_character", e.message, positions.position(from), positions.position(from + 1));

@@ -8,10 +8,11 @@
  *
  * Allocation is what bounds a reader's speed (profiling showed GC dominating), so nothing here
  * allocates per token beyond the atom node itself: the token stream holds one shared Chevrotain
- * token object per token type (the parser only matches on `tokenTypeIdx`); atoms keep offsets
- * only (line, column and UTF-8 byte offset come from one line index, on demand: src/syntax/
- * line-index.ts), and list offsets sit in two flat arrays. So the scanner tracks no positions
- * while it runs. Token boundaries are exactly those of the Chevrotain Lexer in grammar/yao.ts:
+ * token object for every `(` and one for every `)`, and each atom node as its own token (the parser
+ * only matches on `tokenTypeIdx`, see below); atoms keep offsets only (line, column and UTF-8 byte
+ * offset come from one line index, on demand: src/syntax/line-index.ts), and each list's offsets
+ * and item count sit in int32 columns reused from read to read (IntColumn). So the scanner tracks
+ * no positions while it runs. Token boundaries are exactly those of the Chevrotain Lexer in grammar/yao.ts:
  * test/properties/reader.test.ts checks the trees and errors of this reader against a reader built
  * on that Lexer. Errors are returned as UTF-16 offsets; the reader turns them into positions
  * (errors are rare, so they need no fast path).
@@ -37,8 +38,22 @@ function flyweight(tokenType: TokenType, image: string): IToken {
 
 const OPEN = flyweight(LParen, "(");
 const CLOSE = flyweight(RParen, ")");
-const STRING = flyweight(StringLiteral, '"');
-const SYMBOL = flyweight(SymbolToken, "symbol");
+
+// Each atom node is its own token: the parser reads nothing of a token but `tokenTypeIdx`
+// (Chevrotain's matchers and lookahead compare that number only), so the two atom classes carry it
+// on their prototypes — not as own fields, so a node's keys, spreads and JSON are unchanged — and
+// the scanner pushes the node itself into the token stream. No second array of atoms, no second
+// push per atom; the parser hands the consumed token back to the reader as the node.
+for (const [cls, type] of [
+  [ReadSymbol, SymbolToken],
+  [ReadString, StringLiteral],
+] as const)
+  Object.defineProperty(cls.prototype, "tokenTypeIdx", { value: type.tokenTypeIdx, enumerable: false });
+
+/** An atom node in the token stream (see above). */
+function asToken(atom: SAtom): IToken {
+  return atom as unknown as IToken;
+}
 
 export interface ScanError {
   readonly code: YaoReaderCode;
@@ -48,16 +63,57 @@ export interface ScanError {
   readonly to: number;
 }
 
+/**
+ * A growable column of int32s that the scanner reuses from one scan to the next, so its per-list
+ * bookkeeping allocates nothing once the columns have grown to the inputs seen (a scan's columns
+ * are valid until the next scan; the reader consumes them before it returns). Columns grown past
+ * `KEEP` entries are dropped after use (`releaseColumns`), so one huge input does not pin memory.
+ */
+export class IntColumn {
+  data = new Int32Array(64);
+  length = 0;
+
+  push(v: number): void {
+    if (this.length === this.data.length) this.grow();
+    this.data[this.length++] = v;
+  }
+
+  pop(): number {
+    return this.data[--this.length]!;
+  }
+
+  private grow(): void {
+    const bigger = new Int32Array(this.data.length * 2);
+    bigger.set(this.data);
+    this.data = bigger;
+  }
+}
+
+const KEEP = 1 << 16;
+const LIST_FROM = new IntColumn();
+const LIST_TO = new IntColumn();
+const LIST_LENGTH = new IntColumn();
+const OPENS = new IntColumn();
+const ENCLOSING = new IntColumn();
+const COLUMNS = [LIST_FROM, LIST_TO, LIST_LENGTH, OPENS, ENCLOSING];
+
+/** After a scan's columns are consumed: drop any grown past `KEEP` entries. */
+export function releaseColumns(): void {
+  for (const c of COLUMNS) {
+    c.length = 0;
+    if (c.data.length > KEEP) c.data = new Int32Array(64);
+  }
+}
+
 export interface Scanned {
   readonly ok: true;
+  /** The token stream: the shared `(` and `)` tokens and the atom nodes themselves (see above). */
   readonly tokens: IToken[];
-  /** Atom nodes in source order. */
-  readonly atoms: SAtom[];
   /** UTF-16 offsets of each list's `(` and just past its `)`, in the order of the `)`s. */
-  readonly listFrom: number[];
-  readonly listTo: number[];
+  readonly listFrom: IntColumn;
+  readonly listTo: IntColumn;
   /** How many items each list holds, in the order of the `(`s. */
-  readonly listLength: number[];
+  readonly listLength: IntColumn;
 }
 
 export type ScanResult = Scanned | ({ readonly ok: false } & ScanError);
@@ -70,15 +126,16 @@ export function scanYao(source: SourceText, maxNesting: number): ScanResult {
   const text = source.text;
   const n = text.length;
   const tokens: IToken[] = [];
-  const atoms: SAtom[] = [];
-  const listFrom: number[] = [];
-  const listTo: number[] = [];
+  const listFrom = LIST_FROM;
+  const listTo = LIST_TO;
   // Offsets of the open lists' `(` (the stack is bounded by maxNesting).
-  const opens: number[] = [];
-  const listLength: number[] = [];
+  const opens = OPENS;
+  const listLength = LIST_LENGTH;
   // Index in listLength of the innermost open list (-1 at top level), and of the lists around it.
   let current = -1;
-  const enclosing: number[] = [];
+  const enclosing = ENCLOSING;
+  for (const c of COLUMNS) c.length = 0;
+  const counts = (): Int32Array => listLength.data;
   let depth = 0;
   let outermostOpen = -1;
   let i = 0;
@@ -97,7 +154,7 @@ export function scanYao(source: SourceText, maxNesting: number): ScanResult {
       if (depth === 0) outermostOpen = i;
       depth++;
       opens.push(i);
-      if (current >= 0) listLength[current]!++;
+      if (current >= 0) counts()[current]!++;
       enclosing.push(current);
       current = listLength.length;
       listLength.push(0);
@@ -114,8 +171,8 @@ export function scanYao(source: SourceText, maxNesting: number): ScanResult {
         };
       depth--;
       i++;
-      current = enclosing.pop()!;
-      listFrom.push(opens.pop()!);
+      current = enclosing.pop();
+      listFrom.push(opens.pop());
       listTo.push(i);
       tokens.push(CLOSE);
     } else if (c === 0x20 || (c >= 0x09 && c <= 0x0d)) {
@@ -137,9 +194,8 @@ export function scanYao(source: SourceText, maxNesting: number): ScanResult {
             to: n,
           };
         i = close + 3;
-        atoms.push(new ReadString(source, from, i, text.slice(from + 3, close), true));
-        if (current >= 0) listLength[current]!++;
-        tokens.push(STRING);
+        tokens.push(asToken(new ReadString(source, from, i, text.slice(from + 3, close), true)));
+        if (current >= 0) counts()[current]!++;
         continue;
       }
       // Plain string: no raw LF/CR, five escapes.
@@ -195,9 +251,8 @@ export function scanYao(source: SourceText, maxNesting: number): ScanResult {
         }
         i++;
       }
-      atoms.push(new ReadString(source, from, i, value, false));
-      if (current >= 0) listLength[current]!++;
-      tokens.push(STRING);
+      tokens.push(asToken(new ReadString(source, from, i, value, false)));
+      if (current >= 0) counts()[current]!++;
     } else if (c >= 0x80 && isWhiteSpace(c)) {
       // Non-ASCII White_Space (U+0085, U+2028, …): never starts a line.
       i++;
@@ -213,11 +268,10 @@ export function scanYao(source: SourceText, maxNesting: number): ScanResult {
         } else if (isDelimiter(d)) break;
         i++;
       }
-      atoms.push(new ReadSymbol(source, from, i, text.slice(from, i)));
-      if (current >= 0) listLength[current]!++;
-      tokens.push(SYMBOL);
+      tokens.push(asToken(new ReadSymbol(source, from, i, text.slice(from, i))));
+      if (current >= 0) counts()[current]!++;
     }
   }
   if (depth > 0) return { ok: false, code: "yao.unclosed_list", message: "unclosed list", from: outermostOpen, to: n };
-  return { ok: true, tokens, atoms, listFrom, listTo, listLength };
+  return { ok: true, tokens, listFrom, listTo, listLength };
 }
