@@ -15,9 +15,21 @@ const settings = workerData as WorkerSettings;
 const fs = new NodeFs();
 const analyzer = checkAnalyzer(settings.toolSchemas);
 
+// Tasks are checked one after another, in the order they came: the pool keeps a second task here
+// so the thread never waits for the next (check-pool.ts), and checking both at once would hold two
+// packages' trees in memory for no gain on one thread.
+const waiting: WorkerTask[] = [];
+let busy = false;
 parentPort!.on("message", (task: WorkerTask) => {
-  void run(task);
+  waiting.push(task);
+  if (!busy) void drain();
 });
+
+async function drain(): Promise<void> {
+  busy = true;
+  for (let task = waiting.shift(); task !== undefined; task = waiting.shift()) await run(task);
+  busy = false;
+}
 
 async function run(task: WorkerTask): Promise<void> {
   let reply: WorkerReply;

@@ -91,8 +91,10 @@ export function buildProgram(groups: readonly Register[], paths: ProgramPaths = 
         "check n packages at a time (n - 1 worker threads and this one); output is the same for every n, and 1 checks in-process",
       )
         .argParser(parseJobs)
-        // Default 1: measured on 2 cores, the worker pool is still slower than one thread (200 small
-        // packages: 1.0 s with 2 jobs vs 0.87 s with 1; bench figure i 0.74), so it is opt-in until it wins.
+        // Default 1: measured on 2 cores the pool is no faster than one thread (bench figure i 0.90 on
+        // 200 packages of 64 KiB), and two independent processes on half the packages each are not
+        // either (figure i-split 0.98): a second thread's start-up, compiler warm-up and its own
+        // garbage collector cost what it saves there. Opt-in until a measured machine shows a win.
         .default(1, `1; this machine has ${availableParallelism()} cores`),
     )
     .argument(

@@ -116,4 +116,40 @@ describe("a failing worker", () => {
     expect(doc.results[0]!.diagnostics[0]!.code).toBe("cli.worker");
     expect(doc.results[0]!.diagnostics[0]!.message).toMatch(/exited with code 3/);
   });
+
+  it("that answers the two tasks it holds out of order still puts each result at its own path", async () => {
+    // The pool gives a worker a second task while it checks the first (check-pool.ts); replies are
+    // matched by index, never by arrival order.
+    const code = await checkWith(`
+      import { parentPort } from "node:worker_threads";
+      const held = [];
+      const reply = (t) => parentPort.postMessage({ index: t.index, result: { path: t.path, kind: "hns", valid: true, identity: "sha256:" + t.index, diagnostics: [] }, ioError: false });
+      parentPort.on("message", (t) => {
+        held.push(t);
+        if (held.length === 2) { reply(held[1]); reply(held[0]); held.length = 0; }
+      });`);
+    expect(code).toBe(0);
+    const doc = JSON.parse(out) as { results: { path: string; identity: string | null }[] };
+    expect(doc.results.map((r) => r.path)).toEqual(
+      ["examples/review.hns", "examples/review-dir.hns", "fixtures/harp/valid-minimal"].map((p) => join(REPO_ROOT, p)),
+    );
+    // The worker took the first two paths (indexes 0 and 1) and answered them in reverse.
+    expect(doc.results.slice(0, 2).map((r) => r.identity)).toEqual(["sha256:0", "sha256:1"]);
+  });
+
+  it("that dies holding two tasks fails only the one it was checking; the other is checked elsewhere", async () => {
+    const code = await checkWith(`
+      import { parentPort } from "node:worker_threads";
+      const held = [];
+      parentPort.on("message", (t) => {
+        held.push(t);
+        if (held[0].index === 0) { if (held.length === 2) process.exit(3); return; }
+        parentPort.postMessage({ index: t.index, result: { path: t.path, kind: "hns", valid: true, identity: null, diagnostics: [] }, ioError: false });
+      });`);
+    expect(code).toBe(2);
+    const doc = JSON.parse(out) as { results: { valid: boolean; diagnostics: { code: string; message: string }[] }[] };
+    expect(doc.results.map((r) => r.valid)).toEqual([false, true, true]);
+    expect(doc.results[0]!.diagnostics[0]!.message).toMatch(/exited with code 3/);
+    expect(doc.results.slice(1).flatMap((r) => r.diagnostics)).toEqual([]);
+  });
 });
