@@ -200,16 +200,6 @@ export class YaoParser<N> extends EmbeddedActionsParser {
     return this.RECORDING_PHASE ? (items as unknown as N) : this.builder.list(open, items, close);
   });
 
-  /**
-   * Let go of the last parse: its token stream, builder and top-level items. The parser is shared
-   * by every read, and holding them would keep the last tree (and its text) alive until the next.
-   */
-  release(): void {
-    this.input = [];
-    this.items = [];
-    this.builder = undefined as unknown as YaoTreeBuilder<N>;
-  }
-
   private atomOf(token: IToken): N {
     return this.RECORDING_PHASE ? (token as unknown as N) : this.builder.atom(token);
   }

@@ -9,7 +9,7 @@ import { diagnostic, type YaoReaderCode } from "./codes.js";
 import { YaoParser, type YaoTreeBuilder } from "../../grammar/yao.js";
 import { TextPositions } from "../diagnostics/text-positions.js";
 import { positionOfByte } from "./positions.js";
-import { releaseColumns, scanYao } from "./scanner.js";
+import { IntColumn, releaseColumns, type Scanned, scanYao } from "./scanner.js";
 import { ReadList, type SNode, SourceText } from "./tree.js";
 import { decodeUtf8, utf8Length } from "./utf8.js";
 
@@ -32,6 +32,53 @@ export type ReadOneResult =
   | { readonly ok: false; readonly diagnostic: Diagnostic; readonly text?: string };
 
 const ORIGIN: Position = { byte: 0, line: 1, column: 1 };
+/**
+ * The parser's actions for readAll, one object for every read (a builder of closures per read was
+ * three closures and an object of garbage each time). `start` points it at a scan's columns.
+ */
+class TreeBuilder implements YaoTreeBuilder<SNode> {
+  private source: SourceText;
+  private columns: Pick<Scanned, "listFrom" | "listTo" | "listLength">;
+  private nextList = 0;
+  private nextOpen = 0;
+
+  constructor(source: SourceText, columns: Pick<Scanned, "listFrom" | "listTo" | "listLength">) {
+    this.source = source;
+    this.columns = columns;
+  }
+
+  start(source: SourceText, columns: Pick<Scanned, "listFrom" | "listTo" | "listLength">): void {
+    this.source = source;
+    this.columns = columns;
+    this.nextList = 0;
+    this.nextOpen = 0;
+  }
+
+  /** The scanner's atom tokens are the atom nodes (scanner.ts). */
+  atom(token: IToken): SNode {
+    return token as unknown as SNode;
+  }
+
+  list(_open: IToken, items: SNode[]): SNode {
+    const k = this.nextList++;
+    return new ReadList(this.source, this.columns.listFrom.data[k]!, this.columns.listTo.data[k]!, items);
+  }
+
+  /** Exactly as long as the list (the scanner counted its items), so no slot is wasted. */
+  items(): SNode[] {
+    return new Array<SNode>(this.columns.listLength.data[this.nextOpen++]!);
+  }
+}
+
+const NO_COLUMNS = { listFrom: new IntColumn(), listTo: new IntColumn(), listLength: new IntColumn() };
+/**
+ * Shared by every read, like the parser. Between reads both keep the last read's tokens and tree
+ * alive (until the next read): dropping them let V8 collect the node classes' layouts at the next
+ * full collection and throw away the optimised reader with them (measured: 4–9× slower reads
+ * after each full collection); one tree held is the cheaper price.
+ */
+const treeBuilder = new TreeBuilder(new SourceText("", ""), NO_COLUMNS);
+
 /** Built on first read (grammar self-analysis is start-up cost a CLI run may not need). */
 let parser: YaoParser<SNode> | undefined;
 
@@ -174,28 +221,15 @@ export function readAll(source: string | Uint8Array, options: ReadOptions = {}):
   }
 
   // The scanner has checked the stream (balanced, depth within the limit), built every atom and
-  // recorded every list's offsets; the Chevrotain parser gives the tree its shape through these
-  // actions, which fire in the order the scanner recorded them.
-  const { listFrom, listTo, listLength } = scanned;
-  let nextList = 0;
-  let nextOpen = 0;
-  const builder: YaoTreeBuilder<SNode> = {
-    // The scanner's atom tokens are the atom nodes (scanner.ts).
-    atom: (token: IToken): SNode => token as unknown as SNode,
-    list: (_open: IToken, items: SNode[]): SNode => {
-      const k = nextList++;
-      return new ReadList(sourceText, listFrom.data[k]!, listTo.data[k]!, items);
-    },
-    // Exactly as long as the list (the scanner counted its items), so no slot is wasted.
-    items: (): SNode[] => new Array<SNode>(listLength.data[nextOpen++]!),
-  };
+  // recorded every list's offsets; the Chevrotain parser gives the tree its shape through the
+  // builder's actions, which fire in the order the scanner recorded them.
   const p = (parser ??= new YaoParser<SNode>());
-  p.builder = builder;
+  treeBuilder.start(sourceText, scanned);
+  p.builder = treeBuilder;
   p.input = scanned.tokens;
   const forms = p.source();
   const errors = p.errors;
   releaseColumns();
-  p.release();
   if (errors.length > 0) {
     // Unreachable: the scanner guarantees a balanced stream of known tokens.
     const e = errors[0]!;
