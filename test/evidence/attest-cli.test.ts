@@ -1,8 +1,8 @@
 /**
  * `yaoc attest` through the built CLI (issue 20, seed 002 §5.3): verdict_hash is a function of the
- * commit's evidence alone. Three runs into one --out directory (the second and third find a
- * last-green record an earlier run left there), and one run into another directory from another
- * working directory, give one verdict_hash; what an earlier run left is reported as history,
+ * commit's evidence alone. Two runs into one --out directory (the second finds a last-green record
+ * an earlier run left there), and one run into another directory from another working directory,
+ * give one verdict_hash; what an earlier run left is reported as history,
  * outside the hash.
  */
 import { spawnSync } from "node:child_process";
@@ -37,7 +37,7 @@ function attest(out: string, cwd: string): Attested {
 }
 
 describe.skipIf(!existsSync(BIN))("yaoc attest (built CLI)", () => {
-  it("gives one verdict_hash for three runs into one --out, and for another --out from another directory", () => {
+  it("gives one verdict_hash for two runs into one --out, and for another --out from another directory", () => {
     const same = join(tmp, "same");
     const first = attest(same, REPO_ROOT);
     // Whatever the first run kept, the next runs find a last-green record (planted if the tree is not green).
@@ -45,10 +45,11 @@ describe.skipIf(!existsSync(BIN))("yaoc attest (built CLI)", () => {
     if (!existsSync(join(same, "last-green.json")))
       writeFileSync(join(same, "last-green.json"), `${JSON.stringify(planted)}\n`);
     const recorded = JSON.parse(readFileSync(join(same, "last-green.json"), "utf8")) as { commit: string };
+    // (Each run recomputes every golden value in fresh processes, ~10 s: a third run into the same
+    // directory would meet the same situation as the second.)
     const second = attest(same, REPO_ROOT);
-    const third = attest(same, REPO_ROOT);
     const elsewhere = attest(join(tmp, "elsewhere", "reports"), tmp);
-    const runs = [first, second, third, elsewhere];
+    const runs = [first, second, elsewhere];
     const verdicts = runs.map((r) => r.lines.at(-1)!);
     expect(
       new Set(verdicts.map((v) => v["verdict_hash"])).size,
