@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { LspConnection, type RpcMessage } from "./lsp-connection.js";
 import { alternateRounds, median, type Row, roundRatios, spreadOf } from "./measure.js";
+import { hnsPackage, hnsPackageParts } from "./inputs.js";
 
 export interface LspRow extends Row {
   readonly warm_ms: Stats;
@@ -184,26 +185,22 @@ async function lspFigure(
  * h-dir, the same program as a directory package (one file per function) with one function file
  * open, so every check also loads ~120 other files of the package.
  */
-export async function lspFigures(
-  repo: string,
-  tmp: string,
-  hnsPackage: (bytes: number) => string,
-  quick: boolean,
-): Promise<LspRow[]> {
+export async function lspFigures(repo: string, tmp: string, quick: boolean): Promise<LspRow[]> {
   // The same size as figure b-256k: the largest package the module source limit (256 KiB) admits.
-  const single = hnsPackage(256 * 1024 - 6144).split("\n");
+  const parts = hnsPackageParts(256 * 1024 - 6144);
+  const singleText = hnsPackage(256 * 1024 - 6144);
   const singleFile = join(tmp, "lsp-single.hns");
-  writeFileSync(singleFile, single.join("\n"));
+  writeFileSync(singleFile, singleText);
   const root = join(tmp, "lsp-dir.hns");
   mkdirSync(join(root, "functions"), { recursive: true });
   mkdirSync(join(root, "programs"), { recursive: true });
   const put = (rel: string, text: string): void => writeFileSync(join(root, rel), text);
-  put("manifest.yao", single[0]!.replace("(capabilities", '(entry "programs/main.yao") (capabilities'));
-  put("contract.yao", single[1]!);
-  put("mind.yao", single[2]!);
-  for (const f of single.slice(3, -1)) put(`functions/${/^\(fn (\S+)/.exec(f)![1]}.yao`, f);
-  put("programs/main.yao", single[single.length - 1]!);
-  const bytes = Buffer.byteLength(single.join("\n"));
+  put("manifest.yao", parts.manifest.replace("(capabilities", '(entry "programs/main.yao") (capabilities'));
+  put("contract.yao", parts.contract);
+  put("mind.yao", parts.mind);
+  for (const f of parts.functions) put(`functions/${f.name}.yao`, f.text);
+  put("programs/main.yao", parts.entry);
+  const bytes = Buffer.byteLength(singleText);
   // ≥ 15 rounds even with --quick: fewer make the min/median/max of a latency meaningless.
   const rounds = quick ? 15 : 21;
   return [
@@ -211,7 +208,7 @@ export async function lspFigures(
     await lspFigure(
       repo,
       "h-dir",
-      `directory package, ${single.length - 4} function files`,
+      `directory package, ${parts.functions.length} function files`,
       root,
       join(root, "functions/step-0.yao"),
       rounds,

@@ -17,6 +17,11 @@ export interface Row {
   /** True when the spread lies on both sides of the target: one run cannot decide it. */
   readonly straddles?: boolean;
   readonly detail: string;
+  /**
+   * The same figure in an earlier run of the same commit (bench/run.ts): its median, and whether
+   * this run's median lies within that run's spread.
+   */
+  readonly reproduced?: { readonly previous_ts: string; readonly previous: number; readonly within: boolean };
 }
 
 /** min / median / max of per-round ratios and how many rounds they came from. */
@@ -42,10 +47,18 @@ export function spreadOf(xs: readonly number[]): Spread {
 }
 
 /**
+ * A full collection before each timed round when the bench runs with `--expose-gc` (npm run bench
+ * does): otherwise the garbage one side leaves behind is collected in whichever round comes next,
+ * often the other side's, which spread single figures over 0.17–2.8× of their median.
+ */
+const collect = (globalThis as { gc?: () => void }).gc;
+
+/**
  * ms per call of f, timed over enough calls to last ≥ minMs. A promise that f returns is awaited
  * inside the timed loop; a synchronous f is called back to back, with no await between calls.
  */
 export async function timeRound(f: () => unknown, minMs = 30): Promise<number> {
+  collect?.();
   let reps = 0;
   const start = performance.now();
   let elapsed = 0;

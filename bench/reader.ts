@@ -1,8 +1,9 @@
 /**
- * Figure (a1) alone, at several sizes: yaoc's `readAll` vs the minimal hand-written reader
- * (baselines/minimal-reader.ts) on the same bytes, alternating round by round in one process.
- * `node dist/bench/reader.js [--rounds N]` prints min / median / max of the per-round speed ratio
- * (hand-written time over readAll time: the target is ≥ 0.5) for the bench's corpus and packages.
+ * Figure (a1) alone, at several sizes: yaoc's `readAll` vs the minimal hand-written reader that
+ * builds the same tree (baselines/span-reader.ts), on the same bytes, alternating round by round in
+ * one process; and, for reference, vs the bare-tree reader (baselines/minimal-reader.ts: arrays and
+ * strings, no spans). `node dist/bench/reader.js [--rounds N]` prints min / median / max of each
+ * per-round speed ratio (hand-written time over readAll time: a1's target is ≥ 0.5).
  * `--only NAME` runs the figures whose name contains NAME. `--baseline DIR` also times the readAll
  * of another build (DIR/dist, e.g. a worktree of the previous commit after `npm run build`) in the
  * same rounds, so before and after are compared in one run against the same yardstick.
@@ -13,6 +14,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { readAll } from "../src/syntax/reader.js";
 import { minimalRead } from "./baselines/minimal-reader.js";
+import { spanRead } from "./baselines/span-reader.js";
 import { corpus, hnsPackage, readerCorpus } from "./inputs.js";
 
 const enc = new TextEncoder();
@@ -61,20 +63,24 @@ function figure(name: string, text: string): void {
   const r = readAll(bytes);
   if (!r.ok) throw new Error(`${name}: ${r.diagnostic.message}`);
   const subject = () => readAll(bytes);
-  const yardstick = () => minimalRead(dec.decode(bytes));
+  const yardstick = () => spanRead(dec.decode(bytes));
+  const bare = () => minimalRead(dec.decode(bytes));
   const before = baseline === undefined ? undefined : () => baseline(bytes);
   for (let i = 0; i < 5; i++) {
     subject();
     yardstick();
+    bare();
     before?.();
   }
   const ratios: number[] = [];
+  const bareRatios: number[] = [];
   const baseRatios: number[] = [];
   const ours: number[] = [];
   for (let k = 0; k < ROUNDS; k++) {
     const a = timeOnce(subject);
     const b = timeOnce(yardstick);
     ratios.push(b / a);
+    bareRatios.push(timeOnce(bare) / a);
     ours.push(a);
     if (before !== undefined) baseRatios.push(b / timeOnce(before));
   }
@@ -83,6 +89,7 @@ function figure(name: string, text: string): void {
   process.stdout.write(
     `${name.padEnd(22)} ${String(bytes.length).padStart(7)} B  ratio ${spread(ratios)}  (${ROUNDS} rounds; readAll ${ms.toFixed(3)} ms, ${mib.toFixed(0)} MiB/s)\n`,
   );
+  process.stdout.write(`${"".padEnd(32)}vs bare tree ${spread(bareRatios)}\n`);
   if (before !== undefined) process.stdout.write(`${"".padEnd(32)}baseline ${spread(baseRatios)}\n`);
 }
 

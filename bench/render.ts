@@ -15,7 +15,7 @@ interface Spread {
   readonly rounds: number;
 }
 
-interface Results {
+export interface Results {
   readonly measure_source: string;
   readonly measure_ts: string;
   readonly commit: string;
@@ -32,20 +32,29 @@ interface Results {
     straddles?: boolean;
     spread?: Spread;
     detail: string;
+    reproduced?: { previous_ts: string; previous: number; within: boolean };
   }[];
 }
 
 const cell = (s: string): string => s.replace(/\|/g, "\\|");
+
+/** The earlier run the "earlier run" column compares with, named once above the table. */
+function earlierRun(r: Results): string {
+  const at = r.rows.find((row) => row.reproduced !== undefined)?.reproduced?.previous_ts;
+  return at === undefined
+    ? " No earlier run of this commit was on disk to compare with."
+    : ` Compared with the run of the same commit at ${at}.`;
+}
 
 export function performanceTable(r: Results): string {
   const load = (xs: readonly number[]): string => xs.map((x) => x.toFixed(2)).join(" / ");
   const lines = [
     BEGIN,
     "",
-    `\`${r.measure_source}\` at ${r.measure_ts}, commit ${r.commit}${r.quick ? " (quick run)" : ""}; Node ${r.machine.node}, ${r.machine.cpus} × ${r.machine.cpu}; load average (1/5/15 min) ${load(r.load_average.before)} before, ${load(r.load_average.after)} after.`,
+    `\`${r.measure_source}\` at ${r.measure_ts}, commit ${r.commit}${r.quick ? " (quick run)" : ""}; Node ${r.machine.node}, ${r.machine.cpus} × ${r.machine.cpu}; load average (1/5/15 min) ${load(r.load_average.before)} before, ${load(r.load_average.after)} after.${earlierRun(r)}`,
     "",
-    "| fig | subject vs yardstick | ratio (median) | spread min–max (rounds) | target | met | detail |",
-    "|---|---|---|---|---|---|---|",
+    "| fig | subject vs yardstick | ratio (median) | spread min–max (rounds) | target | met | earlier run of the same commit | detail |",
+    "|---|---|---|---|---|---|---|---|",
   ];
   for (const row of r.rows) {
     const spread =
@@ -56,8 +65,12 @@ export function performanceTable(r: Results): string {
       row.met === undefined
         ? ""
         : `${row.met ? "yes" : "**no**"}${row.straddles ? ", spread straddles the target" : ""}`;
+    const again =
+      row.reproduced === undefined
+        ? "—"
+        : `median ${row.reproduced.previous.toFixed(3)}; this run's median ${row.reproduced.within ? "within" : "**outside**"} its spread`;
     lines.push(
-      `| ${row.figure} | ${cell(row.subject)} vs ${cell(row.yardstick)} | ${row.ratio.toFixed(3)} | ${spread} | ${cell(row.target ?? "—")} | ${met} | ${cell(row.detail)} |`,
+      `| ${row.figure} | ${cell(row.subject)} vs ${cell(row.yardstick)} | ${row.ratio.toFixed(3)} | ${spread} | ${cell(row.target ?? "—")} | ${met} | ${again} | ${cell(row.detail)} |`,
     );
   }
   lines.push("", END);

@@ -4,25 +4,30 @@
  * median of the per-round ratios, so machine speed and background load cancel out as far as they
  * can. Written to bench/results.json (evidence_class "measured") and printed as a table.
  *
- * (a) reader vs the hand-written baselines in bench/baselines/ and vs JSON.parse of the same tree;
+ * (a) reader vs the hand-written baselines in bench/baselines/ (a1: the one building the same tree,
+ *     at 16, 64 and 256 KiB of realistic text; a2: the bare-tree one) and vs JSON.parse (a3);
  * (b) end-to-end check (load + analysis + identity) of generated packages, 1 KiB … 256 KiB;
- * (c) scaling: reader time at 10× and 100× the input over 1× (linear ≈ 10 and 100);
+ * (c) scaling: reader time at 10× and 100× the input over 1× (linear ≈ 10 and 100), and the full
+ *     check at 256 KiB over 16 KiB (c-check);
  * (d) cold `yaoc check small.hns` wall time over `node -e 0`;
  * (e) SHA-256 of @noble/hashes vs node:crypto on canonical bytes;
- * (f) batch: a directory of 10,000 packages, one thread vs worker threads on every core;
  * (g) minified browser bundle (npm run build:browser): initial load over its 400 KiB budget;
  * (h) language server (bench/lsp.ts): through the real `yaoc lsp` process, didChange of one
  *     character in a 256 KiB package → publishDiagnostics for that version, vs a full cold
  *     `yaoc check` of the same package; `--lsp` runs only this figure and prints it without
- *     writing results.json.
+ *     writing results.json;
+ * (i) `yaoc check --jobs 2` vs `--jobs 1` through the CLI on 200 packages of 64 KiB, with the
+ *     ceiling any two-way split reaches on this machine and each run's peak RSS;
+ * (j) with `--baseline DIR`: a warm 256 KiB check against another build.
+ * A figure measured by an earlier run of the same commit is compared with it: `reproduced` says
+ * whether this run's median lies within that run's spread (issue 19: figures must hold run to run).
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { portableSha256, sha256Hex } from "../src/canonical/hash.js";
 import { installNodeSha256 } from "../src/canonical/node-hash.js";
 import { MemoryFs } from "../src/fs/memory-fs.js";
@@ -33,8 +38,9 @@ import { lspFigures } from "./lsp.js";
 import { minimalRead } from "./baselines/minimal-reader.js";
 import { alternateRounds, median, type Row, roundRatios, type Spread, spreadOf, timeRound } from "./measure.js";
 import { spanRead } from "./baselines/span-reader.js";
-import { corpus, hnsPackage } from "./inputs.js";
+import { corpus, hnsPackage, readerCorpus } from "./inputs.js";
 import { renderPerformanceDoc } from "./render.js";
+import { withReproduction } from "./reproduction.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = join(HERE, "..", "..");
@@ -79,38 +85,6 @@ async function medianTime(f: () => unknown, rounds: number, warm = 3): Promise<n
 }
 
 // ---------------------------------------------------------------------------------------------
-// Batch workers
-
-interface BatchJob {
-  readonly from: number;
-  readonly to: number;
-  readonly bytes: number;
-}
-
-async function batchRange(job: BatchJob): Promise<number> {
-  let valid = 0;
-  for (let i = job.from; i < job.to; i++) if (await checkText(hnsPackage(job.bytes, i))) valid++;
-  return valid;
-}
-
-async function batch(n: number, bytes: number, threads: number): Promise<{ ms: number; valid: number }> {
-  const start = performance.now();
-  if (threads <= 1) return { valid: await batchRange({ from: 0, to: n, bytes }), ms: performance.now() - start };
-  const per = Math.ceil(n / threads);
-  const results = await Promise.all(
-    Array.from({ length: threads }, (_, k) => {
-      const job: BatchJob = { from: k * per, to: Math.min(n, (k + 1) * per), bytes };
-      return new Promise<number>((resolve, reject) => {
-        const w = new Worker(new URL(import.meta.url), { workerData: job });
-        w.once("message", (v: number) => resolve(v));
-        w.once("error", reject);
-      });
-    }),
-  );
-  return { valid: results.reduce((a, b) => a + b, 0), ms: performance.now() - start };
-}
-
-// ---------------------------------------------------------------------------------------------
 
 /** Met / straddles for a "ratio ≥ t" or "ratio ≤ t" target, judged on the median, the spread reported. */
 function judged(ratio: number, spread: Spread, target: number, atLeast: boolean): { met: boolean; straddles: boolean } {
@@ -131,41 +105,110 @@ function gitCommit(): string {
   return r.status === 0 ? `${r.stdout.trim()}${dirty ? "+dirty" : ""}` : "unknown";
 }
 
-/**
- * (i): many 64 KiB packages in one `yaoc check` through the CLI, `--jobs 2` vs `--jobs 1`,
- * alternating runs (the process start-up and worker start-up are part of what users wait for).
- * Packages are generated once, outside the timed region.
- */
-async function parallelCheckFigure(tmp: string): Promise<Row> {
-  const n = QUICK ? 60 : 200;
-  const dir = join(tmp, "many");
-  mkdirSync(dir, { recursive: true });
-  for (let i = 0; i < n; i++)
-    writeFileSync(join(dir, `p${String(i).padStart(4, "0")}.hns`), hnsPackage(64 * 1024 - 6144, i));
+/** A `yaoc check` run of figure i: its wall time and the peak RSS of its process (KiB). */
+interface CheckRun {
+  readonly ms: number;
+  readonly peakKiB: number;
+}
+
+const PEAK_RSS = pathToFileURL(join(HERE, "peak-rss.js")).href;
+
+/** Run `yaoc check --format json --jobs N dir` as users do, with bench/peak-rss.ts preloaded. */
+function checkRun(dir: string, jobs: number, rssFile: string): Promise<CheckRun> {
   const bin = join(REPO, "bin", "yaoc.js");
-  const run = (jobs: number): number => {
-    const t0 = performance.now();
-    const r = spawnSync(process.execPath, [bin, "check", "--format", "json", "--jobs", String(jobs), dir], {
-      stdio: ["ignore", "ignore", "pipe"],
-      encoding: "utf8",
+  const t0 = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ["--import", PEAK_RSS, bin, "check", "--format", "json", "--jobs", String(jobs), dir],
+      { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, YAOC_BENCH_PEAK_RSS: rssFile } },
+    );
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const ms = performance.now() - t0;
+      if (code !== 0) reject(new Error(`yaoc check --jobs ${jobs} ${dir} exited ${code}: ${stderr}`));
+      else resolve({ ms, peakKiB: Number(readFileSync(rssFile, "utf8")) });
     });
-    if (r.status !== 0) throw new Error(`yaoc check --jobs ${jobs} exited ${r.status}: ${r.stderr}`);
+  });
+}
+
+/**
+ * (i): 200 packages of 64 KiB in one `yaoc check` through the CLI, `--jobs 2` vs `--jobs 1`,
+ * alternating whole runs (process and worker start-up are part of what users wait for); packages
+ * are generated once, outside the timed region. In the same rounds, `i-split` times two independent
+ * `--jobs 1` processes started together on a hundred packages each: no pool shares less than that,
+ * so it is the most any two-way split reaches on this machine, and it says whether a miss of i is the
+ * pool's or the machine's. `i-rss-1` / `i-rss-2` are the peak RSS of the runs against 120 MiB.
+ */
+async function parallelCheckFigures(tmp: string): Promise<Row[]> {
+  const n = 200;
+  const dir = join(tmp, "many");
+  const halves = [join(tmp, "half-a"), join(tmp, "half-b")];
+  for (const d of [dir, ...halves]) mkdirSync(d, { recursive: true });
+  for (let i = 0; i < n; i++) {
+    const text = hnsPackage(64 * 1024 - 6144, i);
+    const name = `p${String(i).padStart(4, "0")}.hns`;
+    writeFileSync(join(dir, name), text);
+    writeFileSync(join(halves[i % 2]!, name), text);
+  }
+  const rss = join(tmp, "peak-rss");
+  const peaks: Record<string, number[]> = { one: [], two: [] };
+  const run = async (jobs: number): Promise<number> => {
+    const r = await checkRun(dir, jobs, rss);
+    peaks[jobs === 1 ? "one" : "two"]!.push(r.peakKiB);
+    return r.ms;
+  };
+  const split = async (): Promise<number> => {
+    const t0 = performance.now();
+    await Promise.all(halves.map((h, k) => checkRun(h, 1, `${rss}-${k}`)));
     return performance.now() - t0;
   };
-  run(1);
-  run(2);
-  const [one, two] = await alternateRounds([() => run(1), () => run(2)], ROUNDS);
+  await run(1);
+  await run(2);
+  await split();
+  peaks.one = [];
+  peaks.two = [];
+  const [one, two, halvesMs] = await alternateRounds([() => run(1), () => run(2), split], ROUNDS);
   const spread = spreadOf(roundRatios(one!, two!));
-  return {
-    figure: "i",
-    subject: `yaoc check --jobs 2, ${n} packages of 64 KiB`,
-    yardstick: "yaoc check --jobs 1 on the same directory",
-    ratio: spread.median,
-    spread,
-    target: "≥ 1.7 on 2 idle cores",
-    ...judged(spread.median, spread, 1.7, true),
-    detail: `${median(two!).toFixed(0)} ms vs ${median(one!).toFixed(0)} ms (${availableParallelism()} cores)`,
+  const splitSpread = spreadOf(roundRatios(one!, halvesMs!));
+  const mibOf = (kib: number): number => kib / 1024;
+  const rssRow = (jobs: 1 | 2, kib: readonly number[]): Row => {
+    const s = spreadOf(kib.map((k) => mibOf(k) / 120));
+    return {
+      figure: `i-rss-${jobs}`,
+      subject: `peak RSS of yaoc check --jobs ${jobs}, ${n} packages of 64 KiB`,
+      yardstick: "120 MiB",
+      ratio: s.median,
+      spread: s,
+      target: "≤ 1",
+      ...judged(s.median, s, 1, false),
+      detail: `${mibOf(median(kib)).toFixed(0)} MiB (min ${mibOf(Math.min(...kib)).toFixed(0)}, max ${mibOf(Math.max(...kib)).toFixed(0)})`,
+    };
   };
+  return [
+    {
+      figure: "i",
+      subject: `yaoc check --jobs 2, ${n} packages of 64 KiB`,
+      yardstick: "yaoc check --jobs 1 on the same directory",
+      ratio: spread.median,
+      spread,
+      target: "≥ 1.7 on 2 idle cores",
+      ...judged(spread.median, spread, 1.7, true),
+      detail: `${median(two!).toFixed(0)} ms vs ${median(one!).toFixed(0)} ms (${availableParallelism()} cores)`,
+    },
+    {
+      figure: "i-split",
+      subject: `two independent yaoc check --jobs 1 processes at once, ${n / 2} packages each`,
+      yardstick: "yaoc check --jobs 1 on all of them",
+      ratio: splitSpread.median,
+      spread: splitSpread,
+      detail: `${median(halvesMs!).toFixed(0)} ms vs ${median(one!).toFixed(0)} ms: the ceiling of any two-way split here`,
+    },
+    rssRow(1, peaks.one!),
+    rssRow(2, peaks.two!),
+  ];
 }
 
 /**
@@ -191,11 +234,13 @@ async function baselineFigure(dir: string): Promise<Row> {
   if (!ours.valid || ours.identity !== theirs.identity)
     throw new Error(`baseline check differs: ${ours.identity} vs ${theirs.identity}`);
   const s = await sideBySide([now, old]);
-  const commit = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: dir, encoding: "utf8" }).stdout.trim();
+  // A checkout names its commit; an unpacked `git archive` has only its directory name.
+  const commit =
+    spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: dir, encoding: "utf8" }).stdout?.trim() || basename(dir);
   return {
     figure: "j",
     subject: `warm check of a ${text.length} B package (this build)`,
-    yardstick: `the same check with the build in ${dir} (${commit || "?"})`,
+    yardstick: `the same check with the build in ${dir} (${commit})`,
     ratio: s.ratio[1]!,
     spread: s.spread[1]!,
     target: "≥ 1.5",
@@ -210,7 +255,7 @@ async function main(): Promise<void> {
     // Only figure (h), printed and not written (a partial run must not replace results.json).
     const tmp = mkdtempSync(join(tmpdir(), "yaoc-bench-"));
     try {
-      process.stdout.write(`${JSON.stringify(await lspFigures(REPO, tmp, hnsPackage, QUICK), null, 2)}\n`);
+      process.stdout.write(`${JSON.stringify(await lspFigures(REPO, tmp, QUICK), null, 2)}\n`);
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }
@@ -223,40 +268,42 @@ async function main(): Promise<void> {
   const commit = gitCommit();
   const mib = (bytes: number, ms: number): string => `${(bytes / 1048576 / (ms / 1000)).toFixed(1)} MiB/s`;
 
-  // (a) reader
+  // (a) reader: a1 against the hand-written reader that builds the same tree (issue 19's yardstick),
+  // on realistic text at three sizes; a2 against the bare-tree reader; a3 against JSON.parse.
+  for (const kib of [16, 64, 256]) {
+    const bytes = enc.encode(readerCorpus(kib * 1024 - (kib >= 64 ? 6144 : 512)));
+    const bare = kib === 64 ? [() => minimalRead(dec.decode(bytes))] : [];
+    const a = await sideBySide([() => readAll(bytes), () => spanRead(dec.decode(bytes)), ...bare]);
+    rows.push({
+      figure: `a1-${kib}k`,
+      subject: `readAll, ${bytes.length} B of realistic Yao (bytes → tree with spans)`,
+      yardstick: "minimal hand-written reader building the same tree (baselines/span-reader.ts)",
+      ratio: a.ratio[1]!,
+      spread: a.spread[1]!,
+      target: "≥ 0.5",
+      ...judged(a.ratio[1]!, a.spread[1]!, 0.5, true),
+      detail: `${mib(bytes.length, a.ms[0]!)} vs ${mib(bytes.length, a.ms[1]!)}`,
+    });
+    if (bare.length > 0)
+      rows.push({
+        figure: "a2",
+        subject: `readAll, ${bytes.length} B of realistic Yao`,
+        yardstick: "bare-tree hand-written reader: arrays and strings, no spans (baselines/minimal-reader.ts)",
+        ratio: a.ratio[2]!,
+        spread: a.spread[2]!,
+        detail: `${mib(bytes.length, a.ms[0]!)} vs ${mib(bytes.length, a.ms[2]!)}`,
+      });
+  }
   const { yao, json } = corpus(200 * 1024);
   const yaoBytes = enc.encode(yao);
-  const a = await sideBySide([
-    () => readAll(yaoBytes),
-    () => minimalRead(dec.decode(yaoBytes)),
-    () => spanRead(dec.decode(yaoBytes)),
-    () => JSON.parse(json),
-  ]);
-  rows.push({
-    figure: "a1",
-    subject: "readAll (bytes → SNode tree with spans)",
-    yardstick: "minimal hand-written reader (baselines/minimal-reader.ts)",
-    ratio: a.ratio[1]!,
-    spread: a.spread[1]!,
-    target: "≥ 0.5",
-    ...judged(a.ratio[1]!, a.spread[1]!, 0.5, true),
-    detail: `${mib(yaoBytes.length, a.ms[0]!)} vs ${mib(yaoBytes.length, a.ms[1]!)}`,
-  });
-  rows.push({
-    figure: "a2",
-    subject: "readAll",
-    yardstick: "hand-written reader building the same SNode tree (baselines/span-reader.ts)",
-    ratio: a.ratio[2]!,
-    spread: a.spread[2]!,
-    detail: `${mib(yaoBytes.length, a.ms[0]!)} vs ${mib(yaoBytes.length, a.ms[2]!)}`,
-  });
+  const a3 = await sideBySide([() => readAll(yaoBytes), () => JSON.parse(json)]);
   rows.push({
     figure: "a3",
-    subject: "readAll",
+    subject: "readAll of the nested-list corpus",
     yardstick: "JSON.parse of the same tree as JSON",
-    ratio: a.ratio[3]!,
-    spread: a.spread[3]!,
-    detail: `${mib(yaoBytes.length, a.ms[0]!)} vs ${mib(json.length, a.ms[3]!)} (${json.length} JSON bytes)`,
+    ratio: a3.ratio[1]!,
+    spread: a3.spread[1]!,
+    detail: `${mib(yaoBytes.length, a3.ms[0]!)} vs ${mib(json.length, a3.ms[1]!)} (${json.length} JSON bytes)`,
   });
 
   // (b) end-to-end check
@@ -312,6 +359,22 @@ async function main(): Promise<void> {
     ...judged(s100, sp100, 1.2, false),
     detail: `time ratio ${(c.ratio[2]!).toFixed(1)} for ${(x100.length / base.length).toFixed(1)}× bytes`,
   });
+  // Growth of the full check (load, analysis, identity), not just the reader: 256 KiB over 16 KiB.
+  const small16 = enc.encode(hnsPackage(16 * 1024 - 512));
+  const large256 = enc.encode(hnsPackage(256 * 1024 - 6144));
+  const g = await sideBySide([() => checkText(small16), () => checkText(large256)]);
+  const gBy = large256.length / small16.length;
+  const gSpread = scaled(g.spread[1]!, gBy);
+  rows.push({
+    figure: "c-check",
+    subject: `check of a ${large256.length} B package`,
+    yardstick: `check of a ${small16.length} B package, size-normalised`,
+    ratio: g.ratio[1]! / gBy,
+    spread: gSpread,
+    target: "≤ 1.2 of linear",
+    ...judged(g.ratio[1]! / gBy, gSpread, 1.2, false),
+    detail: `time ratio ${g.ratio[1]!.toFixed(1)} for ${gBy.toFixed(1)}× bytes (${g.ms[1]!.toFixed(2)} vs ${g.ms[0]!.toFixed(2)} ms)`,
+  });
 
   // (d) cold CLI start
   const tmp = mkdtempSync(join(tmpdir(), "yaoc-bench-"));
@@ -354,23 +417,6 @@ async function main(): Promise<void> {
       detail: `${mib(canonical.length, e.ms[0]!)} vs ${mib(canonical.length, e.ms[1]!)}`,
     });
 
-    // (f) batch
-    const n = QUICK ? 1000 : 10_000;
-    const threads = Math.max(1, availableParallelism());
-    const one = await batch(n, 1024, 1);
-    const many = await batch(n, 1024, threads);
-    if (one.valid !== n || many.valid !== n) throw new Error(`batch: ${one.valid}/${many.valid} of ${n} valid`);
-    const speedup = one.ms / many.ms;
-    rows.push({
-      figure: "f",
-      subject: `${n} packages on ${threads} worker threads`,
-      yardstick: `${n} packages on one thread`,
-      ratio: speedup,
-      target: threads >= 2 ? `≥ ${(0.85 * threads).toFixed(1)} (≥ 1.7 on 2 cores)` : "n/a on 1 core",
-      met: threads >= 2 ? speedup >= 0.85 * threads : undefined,
-      detail: `${(n / (one.ms / 1000)).toFixed(0)} vs ${(n / (many.ms / 1000)).toFixed(0)} packages/s`,
-    } as Row);
-
     // (g) browser bundle size (npm run build:browser): initial load over the 400 KiB budget
     const built = spawnSync(process.execPath, [join(REPO, "scripts", "build-browser.mjs"), "--json"], {
       encoding: "utf8",
@@ -396,9 +442,9 @@ async function main(): Promise<void> {
         .join(", "),
     } as Row);
     // (h) language server re-check
-    for (const row of await lspFigures(REPO, tmp, hnsPackage, QUICK)) rows.push(row);
+    for (const row of await lspFigures(REPO, tmp, QUICK)) rows.push(row);
     // (i) parallel `yaoc check` through the CLI
-    rows.push(await parallelCheckFigure(tmp));
+    for (const row of await parallelCheckFigures(tmp)) rows.push(row);
     // (j) warm 256 KiB check against a previous build (`--baseline DIR`)
     const baseline = argValue("--baseline");
     if (baseline !== undefined) rows.push(await baselineFigure(baseline));
@@ -408,6 +454,12 @@ async function main(): Promise<void> {
 
   const loadAfter = loadavg();
   const measureTs = new Date().toISOString();
+  const resultsPath = join(REPO, "bench", "results.json");
+  const checked = withReproduction(
+    rows,
+    existsSync(resultsPath) ? readFileSync(resultsPath, "utf8") : undefined,
+    commit,
+  );
   const results = {
     // Seed 002 §5.1: a measured figure carries where it was measured (the command) and when.
     evidence_class: "measured",
@@ -426,22 +478,26 @@ async function main(): Promise<void> {
     load_average: { before: loadBefore, after: loadAfter },
     quick: QUICK,
     rounds: ROUNDS,
-    rows,
+    rows: checked,
   };
   mkdirSync(join(REPO, "bench"), { recursive: true });
-  writeFileSync(join(REPO, "bench", "results.json"), `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(resultsPath, `${JSON.stringify(results, null, 2)}\n`);
 
   const w = [6, 44, 8, 18, 6];
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(w[i] ?? 0)).join(" | ");
   process.stdout.write(`${line(["fig", "subject (vs yardstick)", "ratio", "target", "met"])}\n`);
-  for (const r of rows) {
+  for (const r of checked) {
     const spread =
       r.spread === undefined
         ? ""
         : ` [${r.spread.min.toFixed(3)}–${r.spread.max.toFixed(3)} over ${r.spread.rounds} rounds]`;
     const met = r.met === undefined ? "" : `${r.met ? "yes" : "NO"}${r.straddles ? " (spread straddles)" : ""}`;
+    const again =
+      r.reproduced === undefined
+        ? ""
+        : `; earlier run ${r.reproduced.previous.toFixed(3)}: ${r.reproduced.within ? "reproduced" : "NOT reproduced"} within its spread`;
     process.stdout.write(
-      `${line([r.figure, r.subject.slice(0, 44), r.ratio.toFixed(3), r.target ?? "", met])}   ${r.detail}${spread}\n`,
+      `${line([r.figure, r.subject.slice(0, 44), r.ratio.toFixed(3), r.target ?? "", met])}   ${r.detail}${spread}${again}\n`,
     );
     process.stdout.write(`${"".padEnd(w[0]!)}   vs ${r.yardstick}\n`);
   }
@@ -452,11 +508,7 @@ async function main(): Promise<void> {
   process.stdout.write(`written to bench/results.json and docs/performance.md\n`);
 }
 
-if (isMainThread) {
-  main().catch((e) => {
-    process.stderr.write(`bench: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-    process.exitCode = 1;
-  });
-} else {
-  void batchRange(workerData as BatchJob).then((v) => parentPort!.postMessage(v));
-}
+main().catch((e) => {
+  process.stderr.write(`bench: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  process.exitCode = 1;
+});

@@ -1,7 +1,7 @@
 /**
  * Yardstick only (never used by yaoc): a minimal hand-written char-loop S-expression reader.
  * Builds the bare tree — arrays for lists, strings for symbols, `{ s }` for string literals — with
- * no spans, no limits, no error positions and only the five escapes. It is the floor a reader that
+ * no spans, no limits, no error positions, ASCII white space, block strings and the five escapes. It is the floor a reader that
  * must build a tree could reach in JavaScript; `npm run bench` reports yaoc's reader against it.
  */
 export type MinimalNode = string | { s: string } | MinimalNode[];
@@ -31,6 +31,13 @@ export function minimalRead(text: string): MinimalNode[] {
       const nl = text.indexOf("\n", i);
       i = nl < 0 ? n : nl;
     } else if (c === 34) {
+      if (text.charCodeAt(i + 1) === 34 && text.charCodeAt(i + 2) === 34) {
+        const close = text.indexOf('"""', i + 3);
+        if (close < 0) throw new Error("unterminated block string");
+        cur.push({ s: text.slice(i + 3, close) });
+        i = close + 3;
+        continue;
+      }
       let value = "";
       let run = ++i;
       for (;;) {

@@ -1,0 +1,46 @@
+/**
+ * Figure i-rss's reading (docs/performance.md): bench/peak-rss.ts, preloaded into a run, writes the
+ * process's peak RSS in KiB at exit when YAOC_BENCH_PEAK_RSS names a file, and nothing otherwise.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../support/repo.js";
+
+const PRELOAD = join(REPO_ROOT, "dist", "bench", "peak-rss.js");
+const tmp = mkdtempSync(join(tmpdir(), "yaoc-peak-rss-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe.skipIf(!existsSync(PRELOAD))("bench/peak-rss.ts", () => {
+  it("writes the peak RSS of the whole process, a worker thread's memory included", () => {
+    const run = (allocateInWorker: boolean, file: string): number => {
+      // A worker that holds ~64 MiB before the process exits: its memory is the process's.
+      const code = allocateInWorker
+        ? `const { Worker } = require("node:worker_threads"); const w = new Worker("const b = Buffer.alloc(64 << 20, 1); require('node:worker_threads').parentPort.postMessage(b[5]);", { eval: true }); w.on("message", () => w.terminate());`
+        : "0";
+      const r = spawnSync(process.execPath, ["--import", pathToFileURL(PRELOAD).href, "-e", code], {
+        env: { ...process.env, YAOC_BENCH_PEAK_RSS: file },
+        encoding: "utf8",
+      });
+      expect(r.status, r.stderr).toBe(0);
+      return Number(readFileSync(file, "utf8"));
+    };
+    const idle = run(false, join(tmp, "idle"));
+    const busy = run(true, join(tmp, "busy"));
+    expect(idle).toBeGreaterThan(10_000);
+    expect(busy - idle).toBeGreaterThan(50 * 1024);
+  });
+
+  it("writes nothing when the bench did not ask for it", () => {
+    const r = spawnSync(process.execPath, ["--import", pathToFileURL(PRELOAD).href, "-e", "0"], {
+      env: { ...process.env, YAOC_BENCH_PEAK_RSS: "" },
+      cwd: tmp,
+      encoding: "utf8",
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout + r.stderr).toBe("");
+  });
+});
