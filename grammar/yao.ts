@@ -200,6 +200,16 @@ export class YaoParser<N> extends EmbeddedActionsParser {
     return this.RECORDING_PHASE ? (items as unknown as N) : this.builder.list(open, items, close);
   });
 
+  /**
+   * Drop the last parse's token stream and top-level items before the next parse allocates
+   * (a shared parser would otherwise hold the last tree while the next is built). The caller
+   * passes empty arrays of the element kinds it parses with, to park on.
+   */
+  forget(noTokens: IToken[], noItems: N[]): void {
+    this.input = noTokens;
+    this.items = noItems;
+  }
+
   private atomOf(token: IToken): N {
     return this.RECORDING_PHASE ? (token as unknown as N) : this.builder.atom(token);
   }

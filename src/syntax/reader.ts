@@ -71,13 +71,18 @@ class TreeBuilder implements YaoTreeBuilder<SNode> {
 }
 
 const NO_COLUMNS = { listFrom: new IntColumn(), listTo: new IntColumn(), listLength: new IntColumn() };
+const NO_SOURCE = new SourceText("", "");
+// Empty arrays of the element kinds the parser's arrays hold (objects), to park it on.
+const NO_TOKENS: IToken[] = [{} as IToken].slice(1);
+const NO_FORMS: SNode[] = [{} as SNode].slice(1);
 /**
  * Shared by every read, like the parser. Between reads both keep the last read's tokens and tree
- * alive (until the next read): dropping them let V8 collect the node classes' layouts at the next
- * full collection and throw away the optimised reader with them (measured: 4–9× slower reads
- * after each full collection); one tree held is the cheaper price.
+ * alive, and let go of them only when the next read starts: dropping them at the end of a read let
+ * V8 collect the node classes' layouts at the next full collection and throw away the optimised
+ * reader with them (`--trace-deopt`: "weak objects"; 4–9× slower reads after each full
+ * collection). Held until the next read starts, one tree is the price.
  */
-const treeBuilder = new TreeBuilder(new SourceText("", ""), NO_COLUMNS);
+const treeBuilder = new TreeBuilder(NO_SOURCE, NO_COLUMNS);
 
 /** Built on first read (grammar self-analysis is start-up cost a CLI run may not need). */
 let parser: YaoParser<SNode> | undefined;
@@ -211,6 +216,10 @@ export function readAll(source: string | Uint8Array, options: ReadOptions = {}):
   const fail = (code: YaoReaderCode, message: string, start: Position, end: Position): ReadResult =>
     readFailure(file, code, message, start, end, text);
 
+  // The shared parser and builder still hold the last read's tree (see treeBuilder): let go of it
+  // before this read allocates, so that two trees are never alive at once.
+  parser?.forget(NO_TOKENS, NO_FORMS);
+  treeBuilder.start(NO_SOURCE, NO_COLUMNS);
   const sourceText = new SourceText(file, text);
   const scanned = scanYao(sourceText, options.maxNesting ?? DEFAULT_MAX_NESTING);
   if (!scanned.ok) {

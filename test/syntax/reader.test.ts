@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { readAll, readOne, referenceDisplay } from "../../src/syntax/reader.js";
 import type { ReadList, SNode } from "../../src/syntax/tree.js";
 import { readFileSync } from "node:fs";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 
 const fixture = (name: string): string =>
   readFileSync(new URL(`../../fixtures/yao/reader/${name}`, import.meta.url), "utf8");
@@ -222,5 +224,23 @@ describe("reader: lexical rules", () => {
     if (after.kind !== "list") throw new Error("list expected");
     expect(after.items.map((n) => n.kind)).toEqual(["symbol", "list", "symbol"]);
     expect((after.items[1] as ReadList).from).toBe(3);
+  });
+
+  it("holds no tree but the last read's: a dropped tree is collectable once another read is done", async () => {
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const refs = (() => {
+      const r = readAll('(first "atom") (second (nested list))');
+      if (!r.ok) throw new Error("read failed");
+      const first = r.forms[0]! as ReadList;
+      return [new WeakRef(first.items[0]!), new WeakRef(first.items[1]!), new WeakRef(r.forms[1]!)];
+    })();
+    const next = readAll("(another tree)");
+    expect(next.ok).toBe(true);
+    for (let i = 0; i < 5 && refs.some((w) => w.deref() !== undefined); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      gc();
+    }
+    expect(refs.map((w) => w.deref())).toEqual([undefined, undefined, undefined]);
   });
 });
