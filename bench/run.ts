@@ -178,6 +178,7 @@ async function parallelCheckFigures(tmp: string): Promise<Row[]> {
   const mibOf = (kib: number): number => kib / 1024;
   const rssRow = (jobs: 1 | 2, kib: readonly number[]): Row => {
     const s = spreadOf(kib.map((k) => mibOf(k) / 120));
+    const inMiB = spreadOf(kib.map(mibOf));
     return {
       figure: `i-rss-${jobs}`,
       subject: `peak RSS of yaoc check --jobs ${jobs}, ${n} packages of 64 KiB`,
@@ -186,7 +187,7 @@ async function parallelCheckFigures(tmp: string): Promise<Row[]> {
       spread: s,
       target: "≤ 1",
       ...judged(s.median, s, 1, false),
-      detail: `${mibOf(median(kib)).toFixed(0)} MiB (min ${mibOf(Math.min(...kib)).toFixed(0)}, max ${mibOf(Math.max(...kib)).toFixed(0)})`,
+      detail: `${inMiB.median.toFixed(0)} MiB (min ${inMiB.min.toFixed(0)}, max ${inMiB.max.toFixed(0)})`,
     };
   };
   return [
