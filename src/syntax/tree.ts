@@ -46,6 +46,11 @@ export function headName(n: SNode | undefined): string | undefined {
   return h !== undefined && h.kind === "symbol" ? h.name : undefined;
 }
 
+/** The file a node was read from, without computing its span when the reader built it. */
+export function fileOf(node: SNode): string {
+  return node instanceof ReadNode ? node.source.file : node.span.file;
+}
+
 /**
  * The text a tree was read from. Nodes the reader builds keep UTF-16 offsets into it and nothing
  * else positional; their `span` is computed on first use from one line index per text (built on

@@ -10,7 +10,7 @@ import { canonicalSource } from "../canonical/typed.js";
 import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { utf8Length } from "../syntax/utf8.js";
 import { readOne } from "../syntax/reader.js";
-import type { SNode } from "../syntax/tree.js";
+import { fileOf, type SNode } from "../syntax/tree.js";
 import {
   emptySpanIn,
   ErrorLimitReached,
@@ -149,7 +149,7 @@ export interface ModuleFunction {
 
 /** The package form (reference `analyze_module_forms`): limits on the forms, then full analysis. */
 export function analyzeModule(input: ModuleInput): AnalysisResult {
-  const file = input.entry.span.file;
+  const file = fileOf(input.entry);
   return run((sink) => {
     if (input.functions.length > MAX_MODULE_FUNCTIONS)
       fail("resource_limit", "too many package functions", input.entry.span);

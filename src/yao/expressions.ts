@@ -155,6 +155,9 @@ const FLOAT_LITERAL = /^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$/;
 const I64_MIN = -(2n ** 63n);
 const I64_MAX = 2n ** 63n - 1n;
 
+/** Anything with a span: nodes pass themselves, so the span is computed only when an error needs it. */
+type Spanned = { readonly span: SourceSpan };
+
 interface ParsedArgument {
   readonly name: string;
   readonly nameSpan: SourceSpan;
@@ -162,8 +165,58 @@ interface ParsedArgument {
   readonly span: SourceSpan;
 }
 
-function node(kind: HirKind, ty: YaoType, effects: EffectSet, span: SourceSpan): HirExpr {
-  return { kind, ty, effects, span };
+/**
+ * A typed HIR node whose `span` is its source node's, computed when first read: a valid package's
+ * spans are never read (the identity strips them and `programHash` does not encode them), and
+ * computing one per node was a tenth of a warm check on text with non-ASCII descriptions.
+ */
+class HirNode implements HirExpr {
+  constructor(
+    readonly kind: HirKind,
+    readonly ty: YaoType,
+    readonly effects: EffectSet,
+    private readonly at: { readonly span: SourceSpan },
+  ) {}
+
+  get span(): SourceSpan {
+    return this.at.span;
+  }
+}
+
+/** A named argument of the IR, its span computed when first read (see HirNode). */
+class ArgumentNode implements NamedArgument {
+  constructor(
+    readonly name: string,
+    readonly values: readonly HirExpr[],
+    private readonly at: { readonly span: SourceSpan },
+  ) {}
+
+  get span(): SourceSpan {
+    return this.at.span;
+  }
+}
+
+/** A named argument as read, its spans computed when first read (see HirNode). */
+class ParsedArgumentNode implements ParsedArgument {
+  constructor(
+    readonly name: string,
+    readonly values: HirExpr[],
+    private readonly at: SList,
+    private readonly nameAt: SSymbol,
+  ) {}
+
+  get span(): SourceSpan {
+    return this.at.span;
+  }
+
+  get nameSpan(): SourceSpan {
+    return this.nameAt.span;
+  }
+}
+
+/** `at` is the node the expression was read from (or another HIR node with its span): see HirNode. */
+function node(kind: HirKind, ty: YaoType, effects: EffectSet, at: { readonly span: SourceSpan }): HirExpr {
+  return new HirNode(kind, ty, effects, at);
 }
 
 function effectsOf(exprs: readonly HirExpr[]): EffectSet {
@@ -188,7 +241,7 @@ export class ExpressionAnalyzer {
       fail("resource_limit", `typed HIR exceeds ${MAX_ANALYZED_NODES} nodes`, n.span);
     }
     if (n.kind === "string")
-      return node({ op: "literal", value: { kind: "string", value: n.value } }, T.string, NO_EFFECTS, n.span);
+      return node({ op: "literal", value: { kind: "string", value: n.value } }, T.string, NO_EFFECTS, n);
     if (n.kind === "symbol") return this.symbol(n, scope);
     const head = n.items[0];
     if (head === undefined || head.kind !== "symbol") {
@@ -284,9 +337,9 @@ export class ExpressionAnalyzer {
         s.span,
       );
     }
-    if (text === "nil") return node({ op: "literal", value: { kind: "nil" } }, T.nil, NO_EFFECTS, s.span);
+    if (text === "nil") return node({ op: "literal", value: { kind: "nil" } }, T.nil, NO_EFFECTS, s);
     if (text === "true" || text === "false") {
-      return node({ op: "literal", value: { kind: "bool", value: text === "true" } }, T.bool, NO_EFFECTS, s.span);
+      return node({ op: "literal", value: { kind: "bool", value: text === "true" } }, T.bool, NO_EFFECTS, s);
     }
     if (INT_LITERAL.test(text)) {
       const value = BigInt(text);
@@ -298,12 +351,12 @@ export class ExpressionAnalyzer {
           s.span,
         );
       }
-      return node({ op: "literal", value: { kind: "int", value } }, T.int, NO_EFFECTS, s.span);
+      return node({ op: "literal", value: { kind: "int", value } }, T.int, NO_EFFECTS, s);
     }
     const unsigned = text.replace(/^[+-]/, "");
     if (/^[0-9.]/.test(unsigned) && /[.eE]/.test(text)) {
       if (!FLOAT_LITERAL.test(text)) fail("type_mismatch", `invalid Float literal '${text}'`, s.span);
-      return node({ op: "literal", value: { kind: "float", value: text } }, T.float, NO_EFFECTS, s.span);
+      return node({ op: "literal", value: { kind: "float", value: text } }, T.float, NO_EFFECTS, s);
     }
     const [root, ...path] = text.split(".");
     const rootType = scope.lookup(root!);
@@ -313,14 +366,14 @@ export class ExpressionAnalyzer {
         hint: didYouMean(root!, scope.names()) ?? "bind it first with (bind NAME EXPR), or declare it as a parameter",
       });
     }
-    let result = node({ op: "reference", root: root! }, rootType, NO_EFFECTS, s.span);
+    let result = node({ op: "reference", root: root! }, rootType, NO_EFFECTS, s);
     for (const field of path)
-      result = node({ op: "get", value: result, field }, this.fieldType(result.ty, field, s.span), NO_EFFECTS, s.span);
+      result = node({ op: "get", value: result, field }, this.fieldType(result.ty, field, s), NO_EFFECTS, s);
     return result;
   }
 
   /** `field_type(receiver, f)` (§5.12). */
-  private fieldType(receiver: YaoType, field: string, span: SourceSpan): YaoType {
+  private fieldType(receiver: YaoType, field: string, at: Spanned): YaoType {
     if (isErrorType(receiver)) return ERROR_TYPE;
     if (receiver.kind === "map") return receiver.value;
     if (receiver.kind === "structural_record") {
@@ -341,7 +394,7 @@ export class ExpressionAnalyzer {
         : def?.kind === "record"
           ? def.fields.map((f) => f.name)
           : [];
-    fail("type_mismatch", `type ${debugType(receiver)} has no readable field '${field}'`, span, {
+    fail("type_mismatch", `type ${debugType(receiver)} has no readable field '${field}'`, at.span, {
       label: `${displayType(receiver)} has no field '${field}'`,
       hint: didYouMean(field, fields),
     });
@@ -365,23 +418,30 @@ export class ExpressionAnalyzer {
     }
   }
 
-  private requireAssignable(actual: YaoType, target: YaoType, span: SourceSpan, related?: RelatedSpan): void {
+  /** `at` and `related` are read only on a mismatch, so a well-typed expression computes no span. */
+  private requireAssignable(
+    actual: YaoType,
+    target: YaoType,
+    at: Spanned,
+    related?: () => RelatedSpan | undefined,
+  ): void {
     if (!isAssignable(actual, target)) {
-      fail("type_mismatch", `expected ${debugType(target)}, found ${debugType(actual)}`, span, {
+      const also = related?.();
+      fail("type_mismatch", `expected ${debugType(target)}, found ${debugType(actual)}`, at.span, {
         label: `expected ${displayType(target)}, found ${displayType(actual)}`,
-        related: related === undefined ? undefined : [related],
+        related: also === undefined ? undefined : [also],
       });
     }
   }
 
-  private parseValidatedType(n: SNode, span: SourceSpan): YaoType {
+  private parseValidatedType(n: SNode, at: Spanned): YaoType {
     const t = parseType(n);
-    validateTypeNames(t, this.env.types, span, n);
+    validateTypeNames(t, this.env.types, () => at.span, n);
     return t;
   }
 
   /** Fold `common` left to right (§3.4); the error names the accumulated type. */
-  private commonOf(types: readonly YaoType[], span: SourceSpan, message?: string): YaoType {
+  private commonOf(types: readonly YaoType[], at: Spanned, message?: string): YaoType {
     let current = types[0]!;
     for (const next of types.slice(1)) {
       const c = commonType(current, next);
@@ -389,7 +449,7 @@ export class ExpressionAnalyzer {
         fail(
           "type_mismatch",
           message ?? `types ${debugType(current)} and ${debugType(next)} have no common type`,
-          span,
+          at.span,
         );
       }
       current = c;
@@ -397,9 +457,10 @@ export class ExpressionAnalyzer {
     return current;
   }
 
-  private bindingName(n: SNode | undefined, fallback: SourceSpan): string {
+  /** `around` is the form the name belongs in, pointed at when the name is missing. */
+  private bindingName(n: SNode | undefined, around: { readonly span: SourceSpan }): string {
     if (n === undefined || n.kind !== "symbol") {
-      fail("unknown_name", "binding name must be a symbol without '$'", n?.span ?? fallback);
+      fail("unknown_name", "binding name must be a symbol without '$'", n?.span ?? around.span);
     }
     if (n.name.startsWith("$") || !isIdentifier(n.name))
       fail("unknown_name", `invalid binding name '${n.name}'`, n.span);
@@ -416,9 +477,9 @@ export class ExpressionAnalyzer {
         ? T.json
         : this.commonOf(
             elements.map((e) => e.ty),
-            n.span,
+            n,
           );
-    return node({ op: "list", elements }, T.list(elem), effectsOf(elements), n.span);
+    return node({ op: "list", elements }, T.list(elem), effectsOf(elements), n);
   }
 
   private entries(
@@ -489,7 +550,7 @@ export class ExpressionAnalyzer {
       { op: "dict", entries: entries.map((e) => [e.key, e.value] as const) },
       T.map(valueType),
       effectsOf(values),
-      n.span,
+      n,
     );
   }
 
@@ -511,18 +572,18 @@ export class ExpressionAnalyzer {
       },
     );
     const wrapped = entries.map(
-      (e) => [e.key, node({ op: "to_json", value: e.value }, T.json, NO_EFFECTS, e.value.span)] as const,
+      (e) => [e.key, node({ op: "to_json", value: e.value }, T.json, NO_EFFECTS, e.value)] as const,
     );
-    return node({ op: "dict", entries: wrapped }, T.map(T.json), NO_EFFECTS, n.span);
+    return node({ op: "dict", entries: wrapped }, T.map(T.json), NO_EFFECTS, n);
   }
 
   private fromJson(n: SList, scope: Scope, d: number): HirExpr {
     if (n.items.length !== 3) fail("type_mismatch", "from-json requires TYPE and JSON-EXPR", n.span);
-    const target = this.parseValidatedType(n.items[1]!, n.span);
+    const target = this.parseValidatedType(n.items[1]!, n);
     checkJsonCrossable(target, this.env.types, n.span);
     const value = this.expr(n.items[2]!, scope, d);
     this.requirePure("from-json operand", [value]);
-    return node({ op: "from_json", target, value }, target, NO_EFFECTS, n.span);
+    return node({ op: "from_json", target, value }, target, NO_EFFECTS, n);
   }
 
   private toJson(n: SList, scope: Scope, d: number): HirExpr {
@@ -530,7 +591,7 @@ export class ExpressionAnalyzer {
     const value = this.expr(n.items[1]!, scope, d);
     this.requirePure("to-json operand", [value]);
     checkJsonCrossable(value.ty, this.env.types, value.span);
-    return node({ op: "to_json", value }, T.json, NO_EFFECTS, n.span);
+    return node({ op: "to_json", value }, T.json, NO_EFFECTS, n);
   }
 
   // ---- nominal constructors (§5.8) ----
@@ -545,7 +606,7 @@ export class ExpressionAnalyzer {
     const fields = this.constructorFields(n.items.slice(2), def.fields, scope, d, n);
     const values = fields.map((f) => f[1]);
     this.requirePure("record fields", values);
-    return node({ op: "record", type_name: t.name, fields }, T.named(t.name), effectsOf(values), n.span);
+    return node({ op: "record", type_name: t.name, fields }, T.named(t.name), effectsOf(values), n);
   }
 
   private variant(n: SList, scope: Scope, d: number): HirExpr {
@@ -568,7 +629,7 @@ export class ExpressionAnalyzer {
       { op: "variant", type_name: typeName, variant: variantName, fields },
       T.named(typeName),
       effectsOf(values),
-      n.span,
+      n,
     );
   }
 
@@ -604,10 +665,10 @@ export class ExpressionAnalyzer {
         });
       }
       const value = this.expr(e, scope, d);
-      this.requireAssignable(value.ty, def.ty, value.span, {
+      this.requireAssignable(value.ty, def.ty, value, () => ({
         span: def.span,
         message: `field '${f.name}' is declared ${displayType(def.ty)} here`,
-      });
+      }));
       out.push([f.name, value]);
     }
     return out;
@@ -619,13 +680,13 @@ export class ExpressionAnalyzer {
     if (n.items.length !== 2) fail("type_mismatch", "some requires exactly one value", n.span);
     const value = this.expr(n.items[1]!, scope, d);
     this.requirePure("some payload", [value]);
-    return node({ op: "option_some", value }, T.option(value.ty), value.effects, n.span);
+    return node({ op: "option_some", value }, T.option(value.ty), value.effects, n);
   }
 
   private none(n: SList): HirExpr {
     if (n.items.length !== 2) fail("type_mismatch", "none requires exactly one element type", n.span);
-    const inner = this.parseValidatedType(n.items[1]!, n.span);
-    return node({ op: "option_none", inner }, T.option(inner), NO_EFFECTS, n.span);
+    const inner = this.parseValidatedType(n.items[1]!, n);
+    return node({ op: "option_none", inner }, T.option(inner), NO_EFFECTS, n);
   }
 
   private okErr(n: SList, op: "ok" | "err", scope: Scope, d: number): HirExpr {
@@ -640,10 +701,10 @@ export class ExpressionAnalyzer {
     }
     const value = this.expr(n.items[1]!, scope, d);
     this.requirePure(`${op} payload`, [value]);
-    const other = this.parseValidatedType(n.items[2]!, n.span);
+    const other = this.parseValidatedType(n.items[2]!, n);
     return op === "ok"
-      ? node({ op: "result_ok", value, error: other }, T.result(value.ty, other), value.effects, n.span)
-      : node({ op: "result_err", value, ok: other }, T.result(other, value.ty), value.effects, n.span);
+      ? node({ op: "result_ok", value, error: other }, T.result(value.ty, other), value.effects, n)
+      : node({ op: "result_err", value, ok: other }, T.result(other, value.ty), value.effects, n);
   }
 
   // ---- sealed candidates (§5.10) ----
@@ -677,20 +738,20 @@ export class ExpressionAnalyzer {
       if (name === "refs") {
         refs = c.items.slice(1).map((r) => this.expr(r, scope, d));
         this.requirePure("evidence refs", refs);
-        for (const r of refs) this.requireAssignable(r.ty, T.ref("Evidence"), r.span);
+        for (const r of refs) this.requireAssignable(r.ty, T.ref("Evidence"), r);
         return;
       }
       if (c.items.length !== 2) fail("type_mismatch", `evidence ${name} requires exactly one value`, c.span);
       const e = this.expr(c.items[1]!, scope, d);
       this.requirePure("evidence candidate field", [e]);
       if (name === "kind") {
-        this.requireAssignable(e.ty, T.string, e.span);
+        this.requireAssignable(e.ty, T.string, e);
         kind = e;
       } else value = e;
     });
     if (kind === undefined) fail("type_mismatch", "evidence requires (kind String)", n.span);
     if (value === undefined) fail("type_mismatch", "evidence requires (value EXPR)", n.span);
-    return node({ op: "evidence_candidate", kind, value, refs }, T.evidenceCandidate, NO_EFFECTS, n.span);
+    return node({ op: "evidence_candidate", kind, value, refs }, T.evidenceCandidate, NO_EFFECTS, n);
   }
 
   private outcome(n: SList, scope: Scope, d: number): HirExpr {
@@ -713,12 +774,12 @@ export class ExpressionAnalyzer {
       } else {
         evidence = c.items.slice(1).map((r) => this.expr(r, scope, d));
         this.requirePure("outcome evidence", evidence);
-        for (const r of evidence) this.requireAssignable(r.ty, T.ref("Evidence"), r.span);
+        for (const r of evidence) this.requireAssignable(r.ty, T.ref("Evidence"), r);
       }
     });
     if (status === undefined) fail("type_mismatch", "outcome requires (status succeeded|failed|blocked)", n.span);
-    value ??= node({ op: "literal", value: { kind: "nil" } }, T.nil, NO_EFFECTS, n.span);
-    return node({ op: "outcome_candidate", status, value, evidence }, T.outcomeCandidate, NO_EFFECTS, n.span);
+    value ??= node({ op: "literal", value: { kind: "nil" } }, T.nil, NO_EFFECTS, n);
+    return node({ op: "outcome_candidate", status, value, evidence }, T.outcomeCandidate, NO_EFFECTS, n);
   }
 
   private contextTransaction(n: SList, scope: Scope, d: number): HirExpr {
@@ -735,7 +796,7 @@ export class ExpressionAnalyzer {
             fail("type_mismatch", "context-transaction context requires exactly one Ref<Context>", c.span);
           context = this.expr(c.items[1]!, scope, d);
           this.requirePure("context-transaction context", [context]);
-          this.requireAssignable(context.ty, T.ref("Context"), context.span);
+          this.requireAssignable(context.ty, T.ref("Context"), context);
         } else {
           if (c.items.length !== 2) {
             fail("type_mismatch", "context-transaction transaction requires exactly one (context-tx ...) form", c.span);
@@ -754,12 +815,7 @@ export class ExpressionAnalyzer {
     if (context === undefined) fail("type_mismatch", "context-transaction requires (context Ref<Context>)", n.span);
     if (source === undefined)
       fail("type_mismatch", "context-transaction requires (transaction (context-tx ...))", n.span);
-    return node(
-      { op: "context_transaction", context, canonical_source: source },
-      T.contextTransaction,
-      NO_EFFECTS,
-      n.span,
-    );
+    return node({ op: "context_transaction", context, canonical_source: source }, T.contextTransaction, NO_EFFECTS, n);
   }
 
   // ---- get / decode / is (§5.11–§5.12) ----
@@ -771,12 +827,12 @@ export class ExpressionAnalyzer {
     const f = n.items[2]!;
     if (f.kind === "list") fail("type_mismatch", "get field must be a symbol or string", f.span);
     const field = f.kind === "symbol" ? f.name : f.value;
-    return node({ op: "get", value, field }, this.fieldType(value.ty, field, n.span), value.effects, n.span);
+    return node({ op: "get", value, field }, this.fieldType(value.ty, field, n), value.effects, n);
   }
 
   private decode(n: SList, scope: Scope, d: number): HirExpr {
     if (n.items.length !== 3) fail("type_mismatch", "decode requires TYPE and JSON-EXPR", n.span);
-    const target = this.parseValidatedType(n.items[1]!, n.span);
+    const target = this.parseValidatedType(n.items[1]!, n);
     if (isNonForgeable(target, this.env.types)) {
       fail(
         "invalid_type",
@@ -786,16 +842,16 @@ export class ExpressionAnalyzer {
     }
     const value = this.expr(n.items[2]!, scope, d);
     this.requirePure("decode operand", [value]);
-    return node({ op: "decode", target, value }, target, value.effects, n.span);
+    return node({ op: "decode", target, value }, target, value.effects, n);
   }
 
   private is(n: SList, scope: Scope, d: number): HirExpr {
     if (n.items.length !== 3) fail("type_mismatch", "is requires TYPE and EXPR", n.span);
     // Divergence D-Q7: the reference skips name validation here; an undeclared type is an error.
-    const target = this.parseValidatedType(n.items[1]!, n.span);
+    const target = this.parseValidatedType(n.items[1]!, n);
     const value = this.expr(n.items[2]!, scope, d);
     this.requirePure("is operand", [value]);
-    return node({ op: "is", target, value }, T.bool, value.effects, n.span);
+    return node({ op: "is", target, value }, T.bool, value.effects, n);
   }
 
   // ---- pure operators (§5.13) ----
@@ -833,7 +889,7 @@ export class ExpressionAnalyzer {
       case "not":
         if (op === "not") exactly(1);
         else atLeastTwo();
-        for (const o of operands) this.requireAssignable(o.ty, T.bool, o.span);
+        for (const o of operands) this.requireAssignable(o.ty, T.bool, o);
         break;
       default: {
         if (op === "add" || op === "mul") atLeastTwo();
@@ -853,7 +909,7 @@ export class ExpressionAnalyzer {
         result = op === "div" || operands.some((o) => o.ty.kind === "float") ? T.float : T.int;
       }
     }
-    return node({ op: "pure", operator, operands }, result, effectsOf(operands), n.span);
+    return node({ op: "pure", operator, operands }, result, effectsOf(operands), n);
   }
 
   // ---- control (§5.14–§5.18) ----
@@ -861,26 +917,26 @@ export class ExpressionAnalyzer {
   private seq(n: SList, scope: Scope, d: number): HirExpr {
     if (n.items.length < 2) fail("type_mismatch", "seq requires at least one step", n.span);
     const steps = pluralItems(n).map((s) => this.expr(s, scope, d));
-    return node({ op: "seq", steps }, steps[steps.length - 1]!.ty, effectsOf(steps), n.span);
+    return node({ op: "seq", steps }, steps[steps.length - 1]!.ty, effectsOf(steps), n);
   }
 
   private bind(n: SList, scope: Scope, d: number): HirExpr {
     if (n.items.length !== 3) fail("type_mismatch", "bind requires NAME and EXPR", n.span);
     const nameNode = n.items[1]!;
-    const name = this.bindingName(nameNode, n.span);
+    const name = this.bindingName(nameNode, n);
     if (scope.has(name)) fail("duplicate_name", `binding '${name}' cannot be overwritten`, nameNode.span);
     const value = this.expr(n.items[2]!, scope, d);
     // Divergence D-Q12: a binding made inside the value (through seq) must not be overwritten either.
     if (scope.has(name)) fail("duplicate_name", `binding '${name}' cannot be overwritten`, nameNode.span);
     scope.bind(name, value.ty);
-    return node({ op: "bind", name, value }, T.nil, value.effects, n.span);
+    return node({ op: "bind", name, value }, T.nil, value.effects, n);
   }
 
   private if(n: SList, scope: Scope, d: number): HirExpr {
     if (n.items.length !== 4) fail("type_mismatch", "if requires CONDITION, THEN, and ELSE", n.span);
     const condition = this.expr(n.items[1]!, scope, d);
     this.requirePure("if condition", [condition]);
-    this.requireAssignable(condition.ty, T.bool, condition.span);
+    this.requireAssignable(condition.ty, T.bool, condition);
     const whenTrue = this.expr(n.items[2]!, scope.copy(), d);
     const whenFalse = this.expr(n.items[3]!, scope.copy(), d);
     const ty = commonType(whenTrue.ty, whenFalse.ty);
@@ -889,7 +945,7 @@ export class ExpressionAnalyzer {
       { op: "if", condition, when_true: whenTrue, when_false: whenFalse },
       ty,
       effectsOf([condition, whenTrue, whenFalse]),
-      n.span,
+      n,
     );
   }
 
@@ -937,7 +993,7 @@ export class ExpressionAnalyzer {
         if (b.items.length !== 2) fail("type_mismatch", "match field binding must contain FIELD and NAME", b.span);
         const [f, nameNode] = b.items as [SNode, SNode];
         if (f.kind !== "symbol") fail("unknown_name", "match field must be a symbol", f.span);
-        const binding = this.bindingName(nameNode, b.span);
+        const binding = this.bindingName(nameNode, b);
         const field = variant.fields.find((x) => x.name === f.name);
         if (field === undefined) fail("unknown_name", `variant has no field '${f.name}'`, f.span);
         if (fieldsSeen.has(f.name)) fail("duplicate_name", `match repeats field '${f.name}'`, f.span);
@@ -954,9 +1010,9 @@ export class ExpressionAnalyzer {
     if (missing.length > 0) fail("type_mismatch", `non-exhaustive match; missing ${missing.join(", ")}`, n.span);
     const ty = this.commonOf(
       cases.map((c) => c.body.ty),
-      n.span,
+      n,
     );
-    return node({ op: "match", value, cases }, ty, effectsOf([value, ...cases.map((c) => c.body)]), n.span);
+    return node({ op: "match", value, cases }, ty, effectsOf([value, ...cases.map((c) => c.body)]), n);
   }
 
   private fallback(n: SList, scope: Scope, d: number): HirExpr {
@@ -965,7 +1021,7 @@ export class ExpressionAnalyzer {
     const backup = this.expr(n.items[2]!, scope.copy(), d);
     const ty = commonType(primary.ty, backup.ty);
     if (ty === undefined) fail("type_mismatch", "fallback branches have no common result type", n.span);
-    return node({ op: "fallback", primary, backup }, ty, effectsOf([primary, backup]), n.span);
+    return node({ op: "fallback", primary, backup }, ty, effectsOf([primary, backup]), n);
   }
 
   private map(n: SList, scope: Scope, d: number): HirExpr {
@@ -978,13 +1034,13 @@ export class ExpressionAnalyzer {
       });
     }
     const nameNode = n.items[2]!;
-    const element = this.bindingName(nameNode, n.span);
+    const element = this.bindingName(nameNode, n);
     if (scope.has(element))
       fail("duplicate_name", `map element '${element}' shadows an existing binding`, nameNode.span);
     const bodyScope = scope.copy();
     bodyScope.bind(element, collection.ty.kind === "list" ? collection.ty.value : ERROR_TYPE);
     const body = this.expr(n.items[3]!, bodyScope, d);
-    return node({ op: "map", collection, element, body }, T.list(body.ty), effectsOf([collection, body]), n.span);
+    return node({ op: "map", collection, element, body }, T.list(body.ty), effectsOf([collection, body]), n);
   }
 
   // ---- effects: call, host, infer, par, run (§5.19–§5.24) ----
@@ -1001,7 +1057,7 @@ export class ExpressionAnalyzer {
       if (seen.has(nameNode.name)) fail("duplicate_name", `duplicate argument '${nameNode.name}'`, nameNode.span);
       seen.add(nameNode.name);
       const values = a.items.slice(1).map((v) => this.expr(v, scope, d));
-      out.push({ name: nameNode.name, nameSpan: nameNode.span, values, span: a.span });
+      out.push(new ParsedArgumentNode(nameNode.name, values, a, nameNode));
     }
     return out;
   }
@@ -1025,15 +1081,15 @@ export class ExpressionAnalyzer {
           : T.list(
               this.commonOf(
                 a.values.map((v) => v.ty),
-                a.span,
+                a,
               ),
             );
-      this.requireAssignable(actual, param, a.span);
+      this.requireAssignable(actual, param, a);
     }
   }
 
   private irArguments(args: readonly ParsedArgument[]): NamedArgument[] {
-    return args.map((a) => ({ name: a.name, values: a.values, span: a.span }));
+    return args.map((a) => new ArgumentNode(a.name, a.values, a));
   }
 
   private call(n: SList, scope: Scope, d: number): HirExpr {
@@ -1062,7 +1118,7 @@ export class ExpressionAnalyzer {
     );
     this.checkSignature(entry.signature, args, n);
     const effects = unionEffects(effectsOf(args.flatMap((a) => a.values)), [{ kind: "tool", name: tool }]);
-    return node({ op: "call", tool, arguments: this.irArguments(args) }, entry.signature.result, effects, n.span);
+    return node({ op: "call", tool, arguments: this.irArguments(args) }, entry.signature.result, effects, n);
   }
 
   private unaryHost(n: SList, op: string, scope: Scope, d: number): HirExpr {
@@ -1082,7 +1138,7 @@ export class ExpressionAnalyzer {
       { op: "host", operation: op, arguments: this.irArguments([arg]) },
       sig.result,
       [{ kind: "host", name: op }],
-      n.span,
+      n,
     );
   }
 
@@ -1094,7 +1150,7 @@ export class ExpressionAnalyzer {
     this.requirePure("host operation arguments", values);
     this.checkSignature(sig, args, n);
     const effects = unionEffects(effectsOf(values), [{ kind: "host", name: op }]);
-    return node({ op: "host", operation: op, arguments: this.irArguments(args) }, sig.result, effects, n.span);
+    return node({ op: "host", operation: op, arguments: this.irArguments(args) }, sig.result, effects, n);
   }
 
   private hostView(n: SList, scope: Scope, d: number): HirExpr {
@@ -1117,7 +1173,7 @@ export class ExpressionAnalyzer {
     const rh = ret.items[0]!;
     if (rh.kind !== "symbol" || rh.name !== "returns")
       fail("invalid_type", "host.view second operand must be (returns TYPE)", ret.span);
-    const ty = this.parseValidatedType(ret.items[1]!, ret.span);
+    const ty = this.parseValidatedType(ret.items[1]!, ret);
     const okReturn =
       ty.kind === "json" ||
       ty.kind === "structural_record" ||
@@ -1129,7 +1185,7 @@ export class ExpressionAnalyzer {
       { op: "host", operation: "host.view", arguments: args },
       ty,
       [{ kind: "host", name: `view.${kind}` }],
-      n.span,
+      n,
     );
   }
 
@@ -1167,7 +1223,7 @@ export class ExpressionAnalyzer {
     ) {
       if (ret.items.length !== 2)
         fail("invalid_type", "infer result declaration must be exactly (returns TYPE)", ret.span);
-      declared = this.parseValidatedType(ret.items[1]!, ret.span);
+      declared = this.parseValidatedType(ret.items[1]!, ret);
       i++;
     }
     if (args.length - i !== 1) {
@@ -1182,7 +1238,7 @@ export class ExpressionAnalyzer {
     const source = root ? canonicalSource(form) : `(infer ${args.map(canonicalSource).join(" ")})`;
     const result = declared ?? body.ty;
     const effects = root ? body.effects : unionEffects([{ kind: "infer" }], body.effects);
-    return node({ op: "infer_body", body, captures, result, source }, result, effects, form.span);
+    return node({ op: "infer_body", body, captures, result, source }, result, effects, form);
   }
 
   private par(n: SList, scope: Scope, d: number): HirExpr {
@@ -1206,21 +1262,21 @@ export class ExpressionAnalyzer {
       fields.set(nameNode.name, body.ty);
       branches.push({ name: nameNode.name, body, span: m.span });
     }
-    return node({ op: "par", branches }, T.structural(fields), effectsOf(branches.map((b) => b.body)), n.span);
+    return node({ op: "par", branches }, T.structural(fields), effectsOf(branches.map((b) => b.body)), n);
   }
 
   private run(n: SList, scope: Scope, d: number): HirExpr {
     if (n.items.length !== 2) fail("type_mismatch", "run requires one Program Value", n.span);
     const program = this.expr(n.items[1]!, scope, d);
     this.requirePure("run operand", [program]);
-    if (isErrorType(program.ty)) return node({ op: "run", program }, ERROR_TYPE, program.effects, n.span);
+    if (isErrorType(program.ty)) return node({ op: "run", program }, ERROR_TYPE, program.effects, n);
     if (program.ty.kind !== "program") {
       fail("type_mismatch", "run operand must have Program<T, E> type", program.span, {
         label: `expected a Program, found ${displayType(program.ty)}`,
       });
     }
     const effects = unionEffects(program.effects, [{ kind: "program", name: program.ty.value.effects }]);
-    return node({ op: "run", program }, program.ty.value.output, effects, n.span);
+    return node({ op: "run", program }, program.ty.value.output, effects, n);
   }
 
   // ---- function application (§7.3) ----
@@ -1247,7 +1303,7 @@ export class ExpressionAnalyzer {
         },
         ERROR_TYPE,
         unionEffects(effectsOf(values), fn.body.effects),
-        n.span,
+        n,
       );
     }
     const given = new Set(args.map((a) => a.name));
@@ -1275,10 +1331,7 @@ export class ExpressionAnalyzer {
         });
       }
       if (a.values.length !== 1) fail("type_mismatch", `fn argument '${a.name}' requires exactly one value`, a.span);
-      this.requireAssignable(
-        a.values[0]!.ty,
-        p.ty,
-        a.span,
+      this.requireAssignable(a.values[0]!.ty, p.ty, a, () =>
         p.span === undefined
           ? undefined
           : { span: p.span, message: `parameter '${p.name}' is declared ${displayType(p.ty)} here` },
@@ -1302,7 +1355,7 @@ export class ExpressionAnalyzer {
       },
       fn.returns,
       unionEffects(effectsOf(values), fn.body.effects),
-      n.span,
+      n,
     );
   }
 }

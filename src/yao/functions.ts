@@ -43,8 +43,8 @@ export interface FunctionDeclaration {
   readonly effects: EffectSet | undefined;
   readonly body: SNode;
   readonly form: SList;
-  /** The `(returns TYPE)` clause, where a return-type expectation comes from. */
-  readonly returnsSpan?: SourceSpan;
+  /** The `(returns TYPE)` clause, where a return-type expectation comes from (its span is computed only for a diagnostic). */
+  readonly returnsClause?: SNode;
   /**
    * Set when the declaration had errors (already reported): the function stays in the module with
    * what could be read, so its callers are still checked, but its body is not analysed when the
@@ -93,7 +93,7 @@ export function parseFunctionDeclaration(header: FnHeader, types: TypeTable, sin
   let description: string | undefined;
   let params: FunctionParameter[] | undefined;
   let returns: YaoType | undefined;
-  let returnsSpan: SourceSpan | undefined;
+  let returnsClause: SNode | undefined;
   let effects: EffectSet | undefined;
   let body: SNode | undefined;
   for (const { node: c, name: clause, nameNode: ch, args } of header.clauses) {
@@ -146,9 +146,9 @@ export function parseFunctionDeclaration(header: FnHeader, types: TypeTable, sin
             break;
           case "returns": {
             if (args.length !== 1) fail("invalid_type", "fn returns must be (returns TYPE)", c.span);
-            returnsSpan = c.span;
+            returnsClause = c;
             returns = ERROR_TYPE; // if the type cannot be read
-            returns = recoverTypeNames(parseType(args[0]!), types, c.span, args[0]!, sink);
+            returns = recoverTypeNames(parseType(args[0]!), types, () => c.span, args[0]!, sink);
             break;
           }
           case "effects":
@@ -215,9 +215,22 @@ export function parseFunctionDeclaration(header: FnHeader, types: TypeTable, sin
     effects,
     body: body ?? form,
     form,
-    ...(returnsSpan === undefined ? {} : { returnsSpan }),
+    ...(returnsClause === undefined ? {} : { returnsClause }),
     ...(recovered ? { recovered: { signatureKnown: params !== undefined, analyseBody } } : {}),
   };
+}
+
+/** A parameter whose `(NAME TYPE)` span is computed only if a diagnostic points at it. */
+class Parameter implements FunctionParameter {
+  constructor(
+    readonly name: string,
+    readonly ty: YaoType,
+    private readonly at: SNode,
+  ) {}
+
+  get span(): SourceSpan {
+    return this.at.span;
+  }
 }
 
 function parseParams(entries: readonly SNode[], types: TypeTable, sink: ErrorSink): FunctionParameter[] {
@@ -242,8 +255,8 @@ function parseParams(entries: readonly SNode[], types: TypeTable, sink: ErrorSin
             : "give each parameter its own name",
       });
     }
-    const ty = recoverTypeNames(parseType(t), types, p.span, t, sink);
-    out.push({ name: n.name, ty, span: p.span });
+    const ty = recoverTypeNames(parseType(t), types, () => p.span, t, sink);
+    out.push(new Parameter(n.name, ty, p));
   }
   return out;
 }
@@ -359,11 +372,11 @@ export class FunctionModule implements FunctionResolver {
         label: `expected ${displayType(decl.returns)}, found ${displayType(body.ty)}`,
         hint: `make the body produce ${displayType(decl.returns)}, or change the declared (returns …) type`,
         related:
-          decl.returnsSpan === undefined
+          decl.returnsClause === undefined
             ? undefined
             : [
                 {
-                  span: decl.returnsSpan,
+                  span: decl.returnsClause.span,
                   message: `'${decl.name}' is declared to return ${displayType(decl.returns)} here`,
                 },
               ],

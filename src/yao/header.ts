@@ -10,7 +10,7 @@
  * loader only judges the `(tools …)` clause while the analyzer judges every clause, each in source
  * order. This module imports only the syntax tree, which is why the loader may use it.
  */
-import { headName, type SList, type SNode, type SSymbol } from "../syntax/tree.js";
+import { headName, ReadList, type SList, type SNode, type SSymbol } from "../syntax/tree.js";
 
 export type ProgramOwner = "runtime" | "model";
 
@@ -174,5 +174,9 @@ export function recogniseFnHeader(form: SNode): Recognised<FnHeader, FnHeaderFai
 /** The form without its `(body …)` clauses, other clauses in source order: the exported interface. */
 export function withoutBodyClauses(fn: SList): SList {
   const kept = fn.items.filter((c, i) => !(i >= 2 && headName(c) === "body"));
+  // A list the reader built stays one (same class, same offsets), so its span is computed only if
+  // asked for (a valid package never asks) and the analyzer sees no new node shape; a plain object
+  // with a span getter here made every node-handling call site slower.
+  if (fn instanceof ReadList) return new ReadList(fn.source, fn.from, fn.to, kept);
   return { kind: "list", items: kept, span: fn.span };
 }

@@ -15,10 +15,23 @@ import type {
 } from "../../ir/yao-ir-0.1.js";
 import type { Span } from "../diagnostics/diagnostic.js";
 import { sha256Hex } from "../canonical/hash.js";
-import { jobj, jobjOf, writeJson, type JObject, type JValue } from "./json-text.js";
+import { JObject, jobj, jobjOf, writeJson, type JValue } from "./json-text.js";
 import { sortByCodePoints } from "./text.js";
 
 const n = (x: number): bigint => BigInt(x);
+
+/**
+ * Whether the encoder writes `span` keys: off while `programHash` encodes, since the identity
+ * serialisation strips them (§9.10) and HIR spans are computed only when read (expressions.ts).
+ * Every `span` key is an object's last, so leaving it out changes nothing else.
+ */
+let withSpans = true;
+
+/** `entries` as an object, with `at`'s span appended as its last key when spans are written. */
+function spanned(entries: [string, JValue][], at: { readonly span: Span }): JObject {
+  if (withSpans) entries.push(["span", encodeSpan(at.span)]);
+  return new JObject(entries);
+}
 
 export function encodeSpan(s: Span): JObject {
   const loc = (p: Span["start"]): JObject => jobj(["byte", n(p.byte)], ["line", n(p.line)], ["column", n(p.column)]);
@@ -78,7 +91,15 @@ function encodeLiteral(l: Literal): JObject {
 }
 
 function encodeArguments(args: readonly NamedArgument[]): JValue[] {
-  return args.map((a) => jobj(["name", a.name], ["values", a.values.map(encodeExpr)], ["span", encodeSpan(a.span)]));
+  return args.map((a) =>
+    spanned(
+      [
+        ["name", a.name],
+        ["values", a.values.map(encodeExpr)],
+      ],
+      a,
+    ),
+  );
 }
 
 function encodePairs(pairs: readonly (readonly [string, HirExpr])[]): JValue[] {
@@ -143,11 +164,13 @@ function encodeKind(k: HirKind): JObject {
         [
           "cases",
           k.cases.map((c) =>
-            jobj(
-              ["variant", c.variant],
-              ["bindings", c.bindings.map((b) => jobj(["field", b.field], ["binding", b.binding]))],
-              ["body", e(c.body)],
-              ["span", encodeSpan(c.span)],
+            spanned(
+              [
+                ["variant", c.variant],
+                ["bindings", c.bindings.map((b) => jobj(["field", b.field], ["binding", b.binding]))],
+                ["body", e(c.body)],
+              ],
+              c,
             ),
           ),
         ],
@@ -177,7 +200,18 @@ function encodeKind(k: HirKind): JObject {
     case "par":
       return jobj(
         ["op", k.op],
-        ["branches", k.branches.map((b) => jobj(["name", b.name], ["body", e(b.body)], ["span", encodeSpan(b.span)]))],
+        [
+          "branches",
+          k.branches.map((b) =>
+            spanned(
+              [
+                ["name", b.name],
+                ["body", e(b.body)],
+              ],
+              b,
+            ),
+          ),
+        ],
       );
     case "run":
       return jobj(["op", k.op], ["program", e(k.program)]);
@@ -187,31 +221,56 @@ function encodeKind(k: HirKind): JObject {
 }
 
 export function encodeExpr(x: HirExpr): JObject {
-  return jobj(
-    ["kind", encodeKind(x.kind)],
-    ["ty", encodeType(x.ty)],
-    ["effects", encodeEffects(x.effects)],
-    ["span", encodeSpan(x.span)],
+  return spanned(
+    [
+      ["kind", encodeKind(x.kind)],
+      ["ty", encodeType(x.ty)],
+      ["effects", encodeEffects(x.effects)],
+    ],
+    x,
   );
 }
 
 function encodeFields(fields: readonly { name: string; ty: YaoType; span: Span }[]): JValue[] {
-  return fields.map((f) => jobj(["name", f.name], ["ty", encodeType(f.ty)], ["span", encodeSpan(f.span)]));
+  return fields.map((f) =>
+    spanned(
+      [
+        ["name", f.name],
+        ["ty", encodeType(f.ty)],
+      ],
+      f,
+    ),
+  );
 }
 
 export function encodeTypeDefinition(d: TypeDefinition): JObject {
   return d.kind === "record"
-    ? jobj(["kind", "record"], ["name", d.name], ["fields", encodeFields(d.fields)], ["span", encodeSpan(d.span)])
-    : jobj(
-        ["kind", "union"],
-        ["name", d.name],
+    ? spanned(
         [
-          "variants",
-          d.variants.map((v) =>
-            jobj(["name", v.name], ["fields", encodeFields(v.fields)], ["span", encodeSpan(v.span)]),
-          ),
+          ["kind", "record"],
+          ["name", d.name],
+          ["fields", encodeFields(d.fields)],
         ],
-        ["span", encodeSpan(d.span)],
+        d,
+      )
+    : spanned(
+        [
+          ["kind", "union"],
+          ["name", d.name],
+          [
+            "variants",
+            d.variants.map((v) =>
+              spanned(
+                [
+                  ["name", v.name],
+                  ["fields", encodeFields(v.fields)],
+                ],
+                v,
+              ),
+            ),
+          ],
+        ],
+        d,
       );
 }
 
@@ -252,5 +311,12 @@ export function identityText(program: JValue): string {
 
 /** `program_hash` (§9.10) of a program record; `source_hash` is ignored, as it is stripped. */
 export function programHash(p: YaoProgram): string {
-  return `sha256:${sha256Hex(identityText(encodeProgram(p)))}`;
+  let encoded: JObject;
+  withSpans = false;
+  try {
+    encoded = encodeProgram(p);
+  } finally {
+    withSpans = true;
+  }
+  return `sha256:${sha256Hex(identityText(encoded))}`;
 }

@@ -130,13 +130,19 @@ export function namedTypesIn(t: YaoType): string[] {
  * `unknown type '{n}'` unless every named type in `t` is declared. When the type's syntax is given,
  * the caret goes on the misspelled name itself rather than the whole clause.
  */
-export function validateTypeNames(t: YaoType, types: TypeTable, span: SourceSpan | undefined, syntax?: SNode): void {
+export function validateTypeNames(
+  t: YaoType,
+  types: TypeTable,
+  /** Where to point when `syntax` does not hold the unknown name (called only on an error). */
+  span: () => SourceSpan | undefined,
+  syntax?: SNode,
+): void {
   for (const n of namedTypesIn(t)) {
     if (!types.has(n) && !isErrorType({ kind: "named", value: n })) {
       fail(
         "invalid_type",
         `unknown type '${n}'`,
-        (syntax && symbolSpan(syntax, n)) ?? span,
+        (syntax && symbolSpan(syntax, n)) ?? span(),
         unknownTypeTeaching(n, types),
       );
     }
@@ -172,7 +178,8 @@ function symbolSpan(node: SNode, name: string): SourceSpan | undefined {
 export function recoverTypeNames(
   t: YaoType,
   types: TypeTable,
-  span: SourceSpan | undefined,
+  /** Where to point when `syntax` does not hold the unknown name (called only then, so a span is computed only for an error). */
+  span: () => SourceSpan | undefined,
   syntax: SNode | undefined,
   sink: ErrorSink,
 ): YaoType {
@@ -184,7 +191,7 @@ export function recoverTypeNames(
         fail(
           "invalid_type",
           `unknown type '${n}'`,
-          (syntax && symbolSpan(syntax, n)) ?? span,
+          (syntax && symbolSpan(syntax, n)) ?? span(),
           unknownTypeTeaching(n, types),
         ),
       () => undefined,
@@ -228,13 +235,13 @@ export function validateTypeTable(types: TypeTable, sink?: ErrorSink): void {
   for (const n of names) {
     const def = types.get(n)!;
     if (sink === undefined) {
-      for (const t of fieldTypesOf(def)) validateTypeNames(t, types, spanOf(def));
+      for (const t of fieldTypesOf(def)) validateTypeNames(t, types, () => spanOf(def));
       continue;
     }
     // Each unknown field type is reported once and the field takes the recovery type.
     const fields = def.kind === "record" ? def.fields : def.variants.flatMap((v) => v.fields);
     for (const f of fields) {
-      const fixed = recoverTypeNames(f.ty, types, spanOf(def), undefined, sink);
+      const fixed = recoverTypeNames(f.ty, types, () => spanOf(def), undefined, sink);
       if (fixed !== f.ty) (f as { ty: YaoType }).ty = fixed;
     }
   }
