@@ -3,9 +3,9 @@
  * that src/yao/header.ts recognises (name, visibility, one body), worded with `hns.*` codes, and the
  * canonical texts printed once for the identity and the analyzer.
  */
-import { canonicalSource } from "../canonical/typed.js";
+import { canonicalSourceWithout } from "../canonical/typed.js";
 import type { SNode } from "../syntax/tree.js";
-import { recogniseFnHeader, withoutBodyClauses } from "../yao/header.js";
+import { isBodyClause, recogniseFnHeader } from "../yao/header.js";
 import type { LoadContext } from "./context.js";
 import type { HnsFunction } from "./model.js";
 
@@ -66,11 +66,14 @@ export function parseFunctionArtifact(form: SNode, file: string, ctx: LoadContex
       },
     );
   }
+  // The function's text and its body-free interface (§7.5) from one walk: the interface's
+  // clauses, descriptions included, are not printed a second time.
+  const texts = canonicalSourceWithout(header.form, isBodyClause);
   return {
     name,
     visibility,
-    source: canonicalSource(header.form),
-    interfaceSource: canonicalSource(withoutBodyClauses(header.form)),
+    source: texts.full,
+    interfaceSource: texts.without,
     form,
     header,
     file,

@@ -172,8 +172,13 @@ export function recogniseFnHeader(form: SNode): Recognised<FnHeader, FnHeaderFai
 }
 
 /** The form without its `(body …)` clauses, other clauses in source order: the exported interface. */
+/** Whether item `i` of a `(fn …)` form is a `(body …)` clause (the name and `fn` never are). */
+export function isBodyClause(item: SNode, i: number): boolean {
+  return i >= 2 && headName(item) === "body";
+}
+
 export function withoutBodyClauses(fn: SList): SList {
-  const kept = fn.items.filter((c, i) => !(i >= 2 && headName(c) === "body"));
+  const kept = fn.items.filter((c, i) => !isBodyClause(c, i));
   // A list the reader built stays one (same class, same offsets), so its span is computed only if
   // asked for (a valid package never asks) and the analyzer sees no new node shape; a plain object
   // with a span getter here made every node-handling call site slower.

@@ -1,7 +1,7 @@
 /** Property tests: canonical text round-trips and identity ignores layout but not content. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalSource } from "../../src/canonical/typed.js";
+import { canonicalSource, canonicalSourceWithout } from "../../src/canonical/typed.js";
 import { loadFromSource } from "../../src/hns/load.js";
 import { readOne } from "../../src/syntax/reader.js";
 
@@ -45,6 +45,32 @@ describe("canonical printer properties", () => {
         expect(again.ok && canonicalSource(again.form)).toBe(text);
         expect(text).toBe(layout(root, () => ""));
       }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("one walk for a form and its reduced form", () => {
+  it("canonicalSourceWithout prints what canonicalSource prints for the whole list and for the kept items", () => {
+    fc.assert(
+      fc.property(
+        fc.array(tree, { minLength: 1, maxLength: 6 }),
+        fc.array(fc.boolean(), { maxLength: 6 }),
+        (items, drops) => {
+          const read = readOne(layout(items, () => " "));
+          if (!read.ok || read.form.kind !== "list") throw new Error("the generated list does not read");
+          const list = read.form;
+          const drop = (_: unknown, i: number): boolean => drops[i] ?? false;
+          // Expected texts from fresh reads, so canonicalSource's cache of `list` plays no part.
+          const expectedFull = canonicalSource(readOne(layout(items, () => " ")).form as typeof list);
+          const kept = items.filter((_, i) => !drop(undefined, i));
+          const expectedWithout = layout(kept, () => "");
+          const texts = canonicalSourceWithout(list, drop);
+          expect(texts.full).toBe(expectedFull);
+          expect(texts.without).toBe(expectedWithout);
+          expect(canonicalSource(list)).toBe(expectedFull);
+        },
+      ),
       { numRuns: 300 },
     );
   });
