@@ -1,6 +1,7 @@
 /**
- * Figure i-rss's reading (docs/performance.md): bench/peak-rss.ts, preloaded into a run, writes the
- * process's peak RSS in KiB at exit when YAOC_BENCH_PEAK_RSS names a file, and nothing otherwise.
+ * Figures i-rss and i-cpu's readings (docs/performance.md): bench/peak-rss.ts, preloaded into a run,
+ * writes the process's peak RSS in KiB and its CPU time in ms at exit when YAOC_BENCH_PEAK_RSS names
+ * a file, and nothing otherwise.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -26,12 +27,33 @@ describe.skipIf(!existsSync(PRELOAD))("bench/peak-rss.ts", () => {
         encoding: "utf8",
       });
       expect(r.status, r.stderr).toBe(0);
-      return Number(readFileSync(file, "utf8"));
+      return (JSON.parse(readFileSync(file, "utf8")) as { maxRssKiB: number }).maxRssKiB;
     };
     const idle = run(false, join(tmp, "idle"));
     const busy = run(true, join(tmp, "busy"));
     expect(idle).toBeGreaterThan(10_000);
     expect(busy - idle).toBeGreaterThan(50 * 1024);
+  });
+
+  it("writes the CPU time of every thread: two workers' work is counted, not the wall time", () => {
+    const usage = (code: string, file: string): number => {
+      const r = spawnSync(process.execPath, ["--import", pathToFileURL(PRELOAD).href, "-e", code], {
+        env: { ...process.env, YAOC_BENCH_PEAK_RSS: file },
+        encoding: "utf8",
+      });
+      expect(r.status, r.stderr).toBe(0);
+      return (JSON.parse(readFileSync(file, "utf8")) as { cpuMs: number }).cpuMs;
+    };
+    const work = "let x = 0; for (let i = 0; i < 2e8; i++) x = (x + i) | 0; globalThis.x = x;";
+    const workers = (n: number): string =>
+      `const { Worker } = require("node:worker_threads"); for (let i = 0; i < ${n}; i++) new Worker(${JSON.stringify(work)}, { eval: true });`;
+    const idle = usage("0", join(tmp, "cpu-idle"));
+    const one = usage(workers(1), join(tmp, "cpu-one"));
+    const both = usage(workers(2), join(tmp, "cpu-two"));
+    // A second worker doing the same work adds about as much CPU again, however the threads were
+    // scheduled (on one busy core the wall time would double too, the CPU time would not change).
+    expect(one - idle).toBeGreaterThan(50);
+    expect(both - idle).toBeGreaterThan(1.6 * (one - idle));
   });
 
   it("writes nothing when the bench did not ask for it", () => {
