@@ -341,6 +341,15 @@ export class ExpressionAnalyzer {
     if (text === "true" || text === "false") {
       return node({ op: "literal", value: { kind: "bool", value: text === "true" } }, T.bool, NO_EFFECTS, s);
     }
+    // Every number literal starts with a digit, a sign or a point; most symbols are names.
+    const c = text.charCodeAt(0);
+    if ((c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e) return this.numberOrName(s, scope);
+    return this.reference(s, text, scope);
+  }
+
+  /** A symbol that starts like a number: an Int or Float literal, or else a name after all. */
+  private numberOrName(s: SSymbol, scope: Scope): HirExpr {
+    const text = s.name;
     if (INT_LITERAL.test(text)) {
       const value = BigInt(text);
       if (value < I64_MIN || value > I64_MAX) {
@@ -358,15 +367,22 @@ export class ExpressionAnalyzer {
       if (!FLOAT_LITERAL.test(text)) fail("type_mismatch", `invalid Float literal '${text}'`, s.span);
       return node({ op: "literal", value: { kind: "float", value: text } }, T.float, NO_EFFECTS, s);
     }
-    const [root, ...path] = text.split(".");
-    const rootType = scope.lookup(root!);
+    return this.reference(s, text, scope);
+  }
+
+  /** `name` or `name.field.field…`: a binding and the fields read from it. */
+  private reference(s: SSymbol, text: string, scope: Scope): HirExpr {
+    const dot = text.indexOf(".");
+    const root = dot < 0 ? text : text.slice(0, dot);
+    const path = dot < 0 ? [] : text.slice(dot + 1).split(".");
+    const rootType = scope.lookup(root);
     if (rootType === undefined) {
       fail("unknown_name", `unknown binding '${root}'`, s.span, {
         label: "not bound here",
-        hint: didYouMean(root!, scope.names()) ?? "bind it first with (bind NAME EXPR), or declare it as a parameter",
+        hint: didYouMean(root, scope.names()) ?? "bind it first with (bind NAME EXPR), or declare it as a parameter",
       });
     }
-    let result = node({ op: "reference", root: root! }, rootType, NO_EFFECTS, s);
+    let result = node({ op: "reference", root }, rootType, NO_EFFECTS, s);
     for (const field of path)
       result = node({ op: "get", value: result, field }, this.fieldType(result.ty, field, s), NO_EFFECTS, s);
     return result;
