@@ -89,3 +89,33 @@ export async function alternateRounds(
 export function roundRatios(numerator: readonly number[], denominator: readonly number[]): number[] {
   return numerator.map((x, r) => x / denominator[r]!);
 }
+
+/** Wall time per call of a function, and how much of it the main thread spent paused for garbage collection. */
+export interface PausedTime {
+  readonly ms: number;
+  readonly gcMs: number;
+}
+
+/**
+ * ms per call of f over `reps` back-to-back calls, and the collector's pauses on this thread in
+ * that stretch (PerformanceObserver "gc" entries, delivered after the fact and matched to the
+ * stretch by their start times). Used to tell a figure's growth in the code from growth in the
+ * collector's work: a tree that stays live while it is built is copied by every scavenge.
+ */
+export async function timeWithPauses(f: () => unknown, reps: number): Promise<PausedTime> {
+  const { PerformanceObserver } = await import("node:perf_hooks");
+  const pauses: { start: number; duration: number }[] = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) pauses.push({ start: e.startTime, duration: e.duration });
+  });
+  observer.observe({ entryTypes: ["gc"] });
+  collect?.();
+  const start = performance.now();
+  for (let i = 0; i < reps; i++) f();
+  const end = performance.now();
+  // Entries arrive on a later turn of the event loop.
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  observer.disconnect();
+  const gcMs = pauses.filter((p) => p.start >= start && p.start <= end).reduce((sum, p) => sum + p.duration, 0);
+  return { ms: (end - start) / reps, gcMs: gcMs / reps };
+}

@@ -36,7 +36,16 @@ import { readAll } from "../src/syntax/reader.js";
 import { packageAnalysis } from "../src/yao/package-analysis.js";
 import { lspFigures } from "./lsp.js";
 import { minimalRead } from "./baselines/minimal-reader.js";
-import { alternateRounds, median, type Row, roundRatios, type Spread, spreadOf, timeRound } from "./measure.js";
+import {
+  alternateRounds,
+  median,
+  type Row,
+  roundRatios,
+  type Spread,
+  spreadOf,
+  timeRound,
+  timeWithPauses,
+} from "./measure.js";
 import { spanRead } from "./baselines/span-reader.js";
 import { corpus, hnsPackage, readerCorpus } from "./inputs.js";
 import { renderPerformanceDoc } from "./render.js";
@@ -376,8 +385,21 @@ async function main(): Promise<void> {
     () => spanRead(x10),
     () => spanRead(x100),
   ]);
+  // Where the growth goes: readAll again at each size with the collector's pauses counted, so the
+  // detail says how much of it is the reader's own work (outside the pauses) and how much the
+  // collector's (the tree under construction is live, and every scavenge copies it).
+  const paused = [
+    await timeWithPauses(() => readAll(base, big), 200),
+    await timeWithPauses(() => readAll(x10, big), 20),
+    await timeWithPauses(() => readAll(x100, big), QUICK ? 3 : 5),
+  ];
+  const gcNote = (k: 1 | 2, by: number): string => {
+    const share = (p: (typeof paused)[number]): string => `${((100 * p.gcMs) / p.ms).toFixed(0)}%`;
+    const outside = (paused[k]!.ms - paused[k]!.gcMs) / (paused[0]!.ms - paused[0]!.gcMs) / by;
+    return `; collector pauses ${share(paused[k]!)} of readAll's time here, ${share(paused[0]!)} at 1×; outside them ${outside.toFixed(2)} of linear`;
+  };
   const hand = (k: number, by: number): string =>
-    `; the same-tree hand-written reader: ${(c.ms[k]! / c.ms[3]! / by).toFixed(2)} of linear (median times)`;
+    `; the same-tree hand-written reader: ${(c.ms[k]! / c.ms[3]! / by).toFixed(2)} of linear (median times)${gcNote(k === 4 ? 1 : 2, by)}`;
   const s10 = c.ratio[1]! / (x10.length / base.length); // ratio[i] = t_i / t_1x
   const s100 = c.ratio[2]! / (x100.length / base.length);
   const scaled = (sp: Spread, by: number): Spread => ({
