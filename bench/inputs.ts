@@ -40,7 +40,11 @@ export function corpus(targetBytes: number): { yao: string; json: string } {
  * `"""` block strings, and CJK text in both.
  */
 export function hnsPackage(targetBytes: number, seed = 7): string {
-  const p = hnsPackageParts(targetBytes, seed);
+  return singleFileText(hnsPackageParts(targetBytes, seed));
+}
+
+/** The single-file package `hnsPackage` makes of these parts. */
+export function singleFileText(p: HnsPackageParts): string {
   return [p.comment, p.manifest, p.contract, p.mind, ...p.functions.map((f) => f.text), p.entry].join("\n");
 }
 

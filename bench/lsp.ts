@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { LspConnection, type RpcMessage } from "./lsp-connection.js";
 import { alternateRounds, median, type Row, roundRatios, spreadOf } from "./measure.js";
-import { hnsPackage, hnsPackageParts } from "./inputs.js";
+import { hnsPackageParts, singleFileText } from "./inputs.js";
 
 export interface LspRow extends Row {
   readonly warm_ms: Stats;
@@ -188,7 +188,7 @@ async function lspFigure(
 export async function lspFigures(repo: string, tmp: string, quick: boolean): Promise<LspRow[]> {
   // The same size as figure b-256k: the largest package the module source limit (256 KiB) admits.
   const parts = hnsPackageParts(256 * 1024 - 6144);
-  const singleText = hnsPackage(256 * 1024 - 6144);
+  const singleText = singleFileText(parts);
   const singleFile = join(tmp, "lsp-single.hns");
   writeFileSync(singleFile, singleText);
   const root = join(tmp, "lsp-dir.hns");
