@@ -64,9 +64,14 @@ export function checkOnWorkers(
   const promises = paths.map(
     (path, index) => new Promise<PooledResult>((resolve) => queue.push({ task: { index, path }, resolve })),
   );
+  // Tasks are taken in input order; a task a failed worker never started comes back in `returned`
+  // and is taken before the rest.
   let next = 0;
+  const returned: Pending[] = [];
+  const take = (): Pending | undefined => returned.pop() ?? (next < queue.length ? queue[next++] : undefined);
+  const remaining = (): boolean => returned.length > 0 || next < queue.length;
   const start = (): void => {
-    if (next >= queue.length) return;
+    if (!remaining()) return;
     // Node's default heap limits for workers: a 64 MiB young generation (set while a worker still
     // waited for its next task between checks, which was mistaken for collection cost) checked
     // no faster once workers hold their next task, and cost 25 MiB more peak RSS (200 packages of
@@ -76,8 +81,8 @@ export function checkOnWorkers(
     const inHand: Pending[] = [];
     let failed = false;
     const feed = (): void => {
-      while (inHand.length < IN_HAND && next < queue.length) {
-        const p = queue[next++]!;
+      while (inHand.length < IN_HAND && remaining()) {
+        const p = take()!;
         inHand.push(p);
         worker.postMessage(p.task);
       }
@@ -90,7 +95,8 @@ export function checkOnWorkers(
       // Only the task being checked failed; the one waiting behind it is put back for the others.
       const [current, ...waiting] = inHand.splice(0);
       if (current !== undefined) current.resolve(workerFailed(current.task.path, why));
-      for (const p of waiting) requeue(p);
+      // Oldest last, so `take` (which pops) hands them out in their order.
+      for (let k = waiting.length - 1; k >= 0; k--) returned.push(waiting[k]!);
       start();
     };
     worker.on("message", (reply: WorkerReply) => {
@@ -110,13 +116,9 @@ export function checkOnWorkers(
     });
     feed();
   };
-  /** Put a task a failed worker never started back at the front of the queue. */
-  const requeue = (p: Pending): void => {
-    queue[--next] = p;
-  };
   for (let i = 0; i < Math.min(jobs - 1, paths.length - 1); i++) start();
   const runLocally = async (): Promise<void> => {
-    for (let p = queue[next++]; p !== undefined; p = queue[next++]) {
+    for (let p = take(); p !== undefined; p = take()) {
       try {
         p.resolve(await local(p.task.path));
       } catch (e) {
