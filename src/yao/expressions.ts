@@ -175,7 +175,7 @@ class HirNode implements HirExpr {
     readonly kind: HirKind,
     readonly ty: YaoType,
     readonly effects: EffectSet,
-    private readonly at: { readonly span: SourceSpan },
+    private readonly at: Spanned,
   ) {}
 
   get span(): SourceSpan {
@@ -188,7 +188,7 @@ class ArgumentNode implements NamedArgument {
   constructor(
     readonly name: string,
     readonly values: readonly HirExpr[],
-    private readonly at: { readonly span: SourceSpan },
+    private readonly at: Spanned,
   ) {}
 
   get span(): SourceSpan {
@@ -196,17 +196,17 @@ class ArgumentNode implements NamedArgument {
   }
 }
 
-/** A named argument as read, its spans computed when first read (see HirNode). */
-class ParsedArgumentNode implements ParsedArgument {
-  constructor(
-    readonly name: string,
-    readonly values: HirExpr[],
-    private readonly at: SList,
-    private readonly nameAt: SSymbol,
-  ) {}
+/** A named argument as read: also where its name is written, computed when first read. */
+class ParsedArgumentNode extends ArgumentNode implements ParsedArgument {
+  declare readonly values: HirExpr[];
 
-  get span(): SourceSpan {
-    return this.at.span;
+  constructor(
+    name: string,
+    values: HirExpr[],
+    at: SList,
+    private readonly nameAt: SSymbol,
+  ) {
+    super(name, values, at);
   }
 
   get nameSpan(): SourceSpan {
@@ -215,7 +215,7 @@ class ParsedArgumentNode implements ParsedArgument {
 }
 
 /** `at` is the node the expression was read from (or another HIR node with its span): see HirNode. */
-function node(kind: HirKind, ty: YaoType, effects: EffectSet, at: { readonly span: SourceSpan }): HirExpr {
+function node(kind: HirKind, ty: YaoType, effects: EffectSet, at: Spanned): HirExpr {
   return new HirNode(kind, ty, effects, at);
 }
 
@@ -474,7 +474,7 @@ export class ExpressionAnalyzer {
   }
 
   /** `around` is the form the name belongs in, pointed at when the name is missing. */
-  private bindingName(n: SNode | undefined, around: { readonly span: SourceSpan }): string {
+  private bindingName(n: SNode | undefined, around: Spanned): string {
     if (n === undefined || n.kind !== "symbol") {
       fail("unknown_name", "binding name must be a symbol without '$'", n?.span ?? around.span);
     }
