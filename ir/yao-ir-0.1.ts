@@ -183,6 +183,11 @@ export interface HirExpr {
   readonly kind: HirKind;
   readonly ty: YaoType;
   readonly effects: EffectSet;
+  /**
+   * Where the expression is written. The analyzer's nodes compute it on first read (a getter), as
+   * do named arguments' and parameters' spans: read it by name (`span: e.span`), since a spread
+   * (`{ ...e }`) copies own fields only. `programJson` writes every span.
+   */
   readonly span: SourceSpan;
 }
 
