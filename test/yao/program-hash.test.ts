@@ -7,9 +7,12 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type JObject, parseIrJson, writeJson } from "../../src/yao/json-text.js";
+import { sha256Hex } from "../../src/canonical/hash.js";
 import {
   analyzeProgram,
   encodeProgram,
+  identityText,
+  programHash,
   programJson,
   readPersistedProgram,
   semaTestProfile,
@@ -59,6 +62,24 @@ describe("persisted programs (fixtures/yao/persisted, golden/yao)", () => {
     expect(golden).toContain('"op":"literal"');
     const r = readPersistedProgram(golden.replace('"op":"literal"', '"op":"literal","extra":1'));
     expect(r.ok).toBe(false);
+  });
+});
+
+describe("program_hash encodes no spans", () => {
+  it("equals the hash of the full encoding with its spans stripped by the identity writer (§9.10)", () => {
+    const programs = ["record-box", "effects-tour", "linked-module", "candidates", "json-and-options"].map((name) => {
+      const r = readPersistedProgram(readFileSync(join(REPO, `golden/yao/${name}.program.json`), "utf8"));
+      if (!r.ok) throw new Error(r.diagnostic.message);
+      return r.program;
+    });
+    for (const p of programs) {
+      const full = encodeProgram(p);
+      expect(writeJson(full)).toContain('"span":');
+      const hash = programHash(p);
+      expect(hash).toBe(`sha256:${sha256Hex(identityText(full))}`);
+      // Spans are written again after the hash is taken.
+      expect(writeJson(encodeProgram(p))).toBe(writeJson(full));
+    }
   });
 });
 
