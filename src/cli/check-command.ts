@@ -23,7 +23,6 @@ import type { PackageFs } from "../fs/package-fs.js";
 import type { PackageAnalyzer } from "../hns/check.js";
 import { strictResult } from "../check/check.js";
 import { checkAnalyzer, checkOnePath } from "./check-one.js";
-import { checkOnWorkers } from "./check-pool.js";
 import { expandInputs, type ExpandedInput } from "./check-inputs.js";
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE, useColor } from "./io.js";
 import { formatOptions } from "./output.js";
@@ -96,7 +95,7 @@ export async function runCheck(
 ): Promise<number> {
   const inputsExpanded = await expandInputs(fs, inputs);
   const analyzer = checkAnalyzer(options.toolSchemas);
-  const pooled = startWorkers(fs, inputsExpanded, options);
+  const pooled = await startWorkers(fs, inputsExpanded, options);
   const results: CheckResult[] = [];
   let ioError = false;
   const stream = options.format === "human" || options.format === "github";
@@ -167,11 +166,11 @@ async function checkStdin(
  * unmatched globs, which stay in-process). The caller awaits them in input order, so output is
  * streamed in the same order as `--jobs 1`.
  */
-function startWorkers(
+async function startWorkers(
   fs: PackageFs,
   inputs: readonly ExpandedInput[],
   options: CheckCommandOptions,
-): (Promise<{ result: CheckResult; ioError: boolean }> | undefined)[] | undefined {
+): Promise<(Promise<{ result: CheckResult; ioError: boolean }> | undefined)[] | undefined> {
   const jobs = options.jobs ?? 1;
   const positions: number[] = [];
   const paths: string[] = [];
@@ -187,6 +186,8 @@ function startWorkers(
     ...(options.toolSchemas !== undefined ? { toolSchemas: options.toolSchemas } : {}),
   };
   const analyzer = checkAnalyzer(options.toolSchemas);
+  // The pool (and node:worker_threads) is loaded only when it is used: `--jobs 1` starts faster.
+  const { checkOnWorkers } = await import("./check-pool.js");
   const promises = checkOnWorkers(options.workerUrl, paths, jobs, settings, (path) =>
     checkOnePath(fs, path, { analyze: options.analyze, analyzer }),
   );
