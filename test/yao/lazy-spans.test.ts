@@ -1,7 +1,7 @@
 /**
  * Spans are computed only when something reads them (src/syntax/tree.ts, src/yao/expressions.ts):
  * checking a valid package, identity and `program_hash` included, builds no line index and no
- * position, while a diagnostic still gets its exact span and the typed IR still carries every span.
+ * position, while a diagnostic still gets its exact spans (the typed IR's spans: program-hash.test.ts).
  */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { check, MemoryFs } from "../../src/index.js";
 import { NodeFs } from "../../src/node.js";
 import { SourceText } from "../../src/syntax/tree.js";
-import { REPO_ROOT } from "../support/shared.js";
+import { REPO_ROOT } from "../support/repo.js";
 
 const SUCCESS = join(REPO_ROOT, "fixtures/hns/success");
 
@@ -47,5 +47,24 @@ describe("lazy spans", () => {
     expect(d.code).toBe("yao.type_mismatch");
     // The string operand `"two"`: line 4, columns 10–15, bytes 123–128.
     expect(d.span).toEqual({ start: { byte: 123, line: 4, column: 10 }, end: { byte: 128, line: 4, column: 15 } });
+  });
+
+  it("an argument of the wrong type points at the argument and, related, at the parameter", async () => {
+    const text = [
+      '(manifest (id lazy) (version "1.0.0") (title "Lazy")) (contract (identity "lazy")) (mind)',
+      "(fn twice (params (value Int)) (returns Int) (body (add value value)))",
+      '(eval (twice (value "two")))',
+    ].join("\n");
+    const r = await check(MemoryFs.from({ "/lazy.hns": text }), "/lazy.hns", { analyze: true });
+    const d = r.diagnostics.find((x) => x.code === "yao.type_mismatch");
+    // `(value "two")` on line 3; the parameter entry `(value Int)` on line 2 (as before spans were lazy).
+    expect(d?.span).toEqual({ start: { byte: 174, line: 3, column: 14 }, end: { byte: 187, line: 3, column: 27 } });
+    expect(d?.related).toEqual([
+      {
+        file: "/lazy.hns",
+        span: { start: { byte: 108, line: 2, column: 19 }, end: { byte: 119, line: 2, column: 30 } },
+        message: "parameter 'value' is declared Int here",
+      },
+    ]);
   });
 });
