@@ -21,15 +21,13 @@ import { sortByCodePoints } from "./text.js";
 const n = (x: number): bigint => BigInt(x);
 
 /**
- * Whether the encoder writes `span` keys: off while `programHash` encodes, since the identity
- * serialisation strips them (§9.10) and HIR spans are computed only when read (expressions.ts).
- * Every `span` key is an object's last, so leaving it out changes nothing else.
+ * `entries` as an object, with `at`'s span appended as its last key when `spans` is set. Every
+ * `span` key is an object's last, so leaving them out changes nothing else: `programHash` encodes
+ * without them, since the identity serialisation strips them (§9.10) and HIR spans are computed
+ * only when read (expressions.ts).
  */
-let withSpans = true;
-
-/** `entries` as an object, with `at`'s span appended as its last key when spans are written. */
-function spanned(entries: [string, JValue][], at: { readonly span: Span }): JObject {
-  if (withSpans) entries.push(["span", encodeSpan(at.span)]);
+function spanned(entries: [string, JValue][], at: { readonly span: Span }, spans: boolean): JObject {
+  if (spans) entries.push(["span", encodeSpan(at.span)]);
   return new JObject(entries);
 }
 
@@ -90,24 +88,25 @@ function encodeLiteral(l: Literal): JObject {
   return l.kind === "nil" ? jobj(["kind", "nil"]) : jobj(["kind", l.kind], ["value", l.value]);
 }
 
-function encodeArguments(args: readonly NamedArgument[]): JValue[] {
+function encodeArguments(args: readonly NamedArgument[], spans: boolean): JValue[] {
   return args.map((a) =>
     spanned(
       [
         ["name", a.name],
-        ["values", a.values.map(encodeExpr)],
+        ["values", a.values.map((v) => encodeExpr(v, spans))],
       ],
       a,
+      spans,
     ),
   );
 }
 
-function encodePairs(pairs: readonly (readonly [string, HirExpr])[]): JValue[] {
-  return pairs.map(([k, v]) => [k, encodeExpr(v)]);
+function encodePairs(pairs: readonly (readonly [string, HirExpr])[], spans: boolean): JValue[] {
+  return pairs.map(([k, v]) => [k, encodeExpr(v, spans)]);
 }
 
-function encodeKind(k: HirKind): JObject {
-  const e = encodeExpr;
+function encodeKind(k: HirKind, spans: boolean): JObject {
+  const e = (x: HirExpr): JObject => encodeExpr(x, spans);
   switch (k.op) {
     case "literal":
       return jobj(["op", k.op], ["value", encodeLiteral(k.value)]);
@@ -118,7 +117,7 @@ function encodeKind(k: HirKind): JObject {
     case "list":
       return jobj(["op", k.op], ["elements", k.elements.map(e)]);
     case "dict":
-      return jobj(["op", k.op], ["entries", encodePairs(k.entries)]);
+      return jobj(["op", k.op], ["entries", encodePairs(k.entries, spans)]);
     case "from_json":
     case "decode":
     case "is":
@@ -127,9 +126,14 @@ function encodeKind(k: HirKind): JObject {
     case "option_some":
       return jobj(["op", k.op], ["value", e(k.value)]);
     case "record":
-      return jobj(["op", k.op], ["type_name", k.type_name], ["fields", encodePairs(k.fields)]);
+      return jobj(["op", k.op], ["type_name", k.type_name], ["fields", encodePairs(k.fields, spans)]);
     case "variant":
-      return jobj(["op", k.op], ["type_name", k.type_name], ["variant", k.variant], ["fields", encodePairs(k.fields)]);
+      return jobj(
+        ["op", k.op],
+        ["type_name", k.type_name],
+        ["variant", k.variant],
+        ["fields", encodePairs(k.fields, spans)],
+      );
     case "option_none":
       return jobj(["op", k.op], ["inner", encodeType(k.inner)]);
     case "result_ok":
@@ -171,6 +175,7 @@ function encodeKind(k: HirKind): JObject {
                 ["body", e(c.body)],
               ],
               c,
+              spans,
             ),
           ),
         ],
@@ -180,12 +185,12 @@ function encodeKind(k: HirKind): JObject {
     case "map":
       return jobj(["op", k.op], ["collection", e(k.collection)], ["element", k.element], ["body", e(k.body)]);
     case "call":
-      return jobj(["op", k.op], ["tool", k.tool], ["arguments", encodeArguments(k.arguments)]);
+      return jobj(["op", k.op], ["tool", k.tool], ["arguments", encodeArguments(k.arguments, spans)]);
     case "function_application":
       return jobj(
         ["op", k.op],
         ["function", k.function],
-        ["arguments", encodeArguments(k.arguments)],
+        ["arguments", encodeArguments(k.arguments, spans)],
         ["parameters", [...k.parameters]],
         ["body", e(k.body)],
       );
@@ -209,6 +214,7 @@ function encodeKind(k: HirKind): JObject {
                 ["body", e(b.body)],
               ],
               b,
+              spans,
             ),
           ),
         ],
@@ -216,22 +222,23 @@ function encodeKind(k: HirKind): JObject {
     case "run":
       return jobj(["op", k.op], ["program", e(k.program)]);
     case "host":
-      return jobj(["op", k.op], ["operation", k.operation], ["arguments", encodeArguments(k.arguments)]);
+      return jobj(["op", k.op], ["operation", k.operation], ["arguments", encodeArguments(k.arguments, spans)]);
   }
 }
 
-export function encodeExpr(x: HirExpr): JObject {
+export function encodeExpr(x: HirExpr, spans = true): JObject {
   return spanned(
     [
-      ["kind", encodeKind(x.kind)],
+      ["kind", encodeKind(x.kind, spans)],
       ["ty", encodeType(x.ty)],
       ["effects", encodeEffects(x.effects)],
     ],
     x,
+    spans,
   );
 }
 
-function encodeFields(fields: readonly { name: string; ty: YaoType; span: Span }[]): JValue[] {
+function encodeFields(fields: readonly { name: string; ty: YaoType; span: Span }[], spans: boolean): JValue[] {
   return fields.map((f) =>
     spanned(
       [
@@ -239,19 +246,21 @@ function encodeFields(fields: readonly { name: string; ty: YaoType; span: Span }
         ["ty", encodeType(f.ty)],
       ],
       f,
+      spans,
     ),
   );
 }
 
-export function encodeTypeDefinition(d: TypeDefinition): JObject {
+export function encodeTypeDefinition(d: TypeDefinition, spans = true): JObject {
   return d.kind === "record"
     ? spanned(
         [
           ["kind", "record"],
           ["name", d.name],
-          ["fields", encodeFields(d.fields)],
+          ["fields", encodeFields(d.fields, spans)],
         ],
         d,
+        spans,
       )
     : spanned(
         [
@@ -263,18 +272,22 @@ export function encodeTypeDefinition(d: TypeDefinition): JObject {
               spanned(
                 [
                   ["name", v.name],
-                  ["fields", encodeFields(v.fields)],
+                  ["fields", encodeFields(v.fields, spans)],
                 ],
                 v,
+                spans,
               ),
             ),
           ],
         ],
         d,
+        spans,
       );
 }
 
-export function encodeProgram(p: YaoProgram): JObject {
+/** The program as JSON values (§9.1); `spans: false` leaves out every `span` key (see `spanned`). */
+export function encodeProgram(p: YaoProgram, options: { readonly spans?: boolean } = {}): JObject {
+  const spans = options.spans ?? true;
   const names = (xs: readonly string[] | null): JValue => (xs === null ? null : [...xs]);
   return jobj(
     ["language_version", p.language_version],
@@ -289,9 +302,14 @@ export function encodeProgram(p: YaoProgram): JObject {
     ],
     [
       "types",
-      jobjOf(sortByCodePoints(p.types.keys()).map((k): [string, JValue] => [k, encodeTypeDefinition(p.types.get(k)!)])),
+      jobjOf(
+        sortByCodePoints(p.types.keys()).map((k): [string, JValue] => [
+          k,
+          encodeTypeDefinition(p.types.get(k)!, spans),
+        ]),
+      ),
     ],
-    ["body", encodeExpr(p.body)],
+    ["body", encodeExpr(p.body, spans)],
     ["output", encodeType(p.output)],
     ["effects", encodeEffects(p.effects)],
     ["canonical_source", p.canonical_source],
@@ -311,12 +329,5 @@ export function identityText(program: JValue): string {
 
 /** `program_hash` (§9.10) of a program record; `source_hash` is ignored, as it is stripped. */
 export function programHash(p: YaoProgram): string {
-  let encoded: JObject;
-  withSpans = false;
-  try {
-    encoded = encodeProgram(p);
-  } finally {
-    withSpans = true;
-  }
-  return `sha256:${sha256Hex(identityText(encoded))}`;
+  return `sha256:${sha256Hex(identityText(encodeProgram(p, { spans: false })))}`;
 }
