@@ -30,6 +30,11 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     "yaoc fmt --write pkg.hns                     # rewrite in place, atomically",
     "cat pkg.yao | yaoc fmt -",
   ],
+  new: [
+    "yaoc new my-harness                          # my-harness.hns, one file",
+    "yaoc new my-harness --dir                    # my-harness.hns/ with manifest.yao, functions/, programs/",
+  ],
+  init: ["mkdir notes.hns && cd notes.hns && yaoc init   # the directory form, in place"],
   lsp: ["yaoc lsp --stdio                             # started by an editor (editors/vscode does it)"],
   ir: ["yaoc ir examples/review.hns", "yaoc ir program.yao --tools tools.json --hash-only"],
   profile: ["yaoc profile examples/review.hns"],

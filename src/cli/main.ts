@@ -36,7 +36,7 @@ const GROUPS: Record<string, () => Promise<Register>> = {
 /** The groups a command line needs: none for check/hash, the named one, or all (help, unknown). */
 export function groupsFor(argv: readonly string[]): string[] {
   const first = argv.slice(2).find((a) => !a.startsWith("-"));
-  if (first === "check" || first === "hash" || first === "explain" || first === "fmt" || first === "lsp") return [];
+  if (["check", "hash", "explain", "fmt", "lsp", "new", "init"].includes(first ?? "")) return [];
   if (first !== undefined && first !== "help" && Object.hasOwn(GROUPS, first)) return [first];
   return Object.keys(GROUPS);
 }
@@ -155,6 +155,34 @@ export function buildProgram(groups: readonly Register[], paths: ProgramPaths = 
     .action(async (paths: string[], opts: { check?: boolean; diff?: boolean; write?: boolean }) => {
       const { runFmt } = await import("./fmt-command.js");
       process.exitCode = runFmt(paths, opts);
+    });
+
+  program
+    .command("new")
+    .description("make a new HNS package NAME.hns that passes yaoc check (a single file; --dir for the directory form)")
+    .option("--dir", "the directory form: NAME.hns/ with manifest.yao, contract.yao, functions/ and programs/main.yao")
+    .argument("<name>", "the package name (its id): letters, digits, - and _, starting with a letter")
+    .action(async (name: string, opts: { dir?: boolean }) => {
+      const { runNew } = await import("./new-command.js");
+      process.exitCode = runNew(
+        name,
+        opts,
+        (t) => process.stdout.write(t),
+        (t) => process.stderr.write(t),
+      );
+    });
+
+  program
+    .command("init")
+    .description(
+      "make an HNS package in the current directory: its files when the directory is named NAME.hns, otherwise <directory>.hns",
+    )
+    .action(async () => {
+      const { runInit } = await import("./new-command.js");
+      process.exitCode = runInit(
+        (t) => process.stdout.write(t),
+        (t) => process.stderr.write(t),
+      );
     });
 
   program
