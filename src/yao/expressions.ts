@@ -25,6 +25,7 @@ import { isIdentifier, sortByCodePoints } from "./text.js";
 import { checkJsonCrossable, isNonForgeable, MAX_FIELDS, validateTypeNames, type TypeTable } from "./type-module.js";
 import { parseType } from "./type-syntax.js";
 import { didYouMean } from "../diagnostics/suggest.js";
+import { toolsOfEffects } from "./reachable-tools.js";
 import { displayEffectList, displayType } from "./type-display.js";
 import {
   commonType,
@@ -1355,9 +1356,10 @@ export class ExpressionAnalyzer {
     }
     const bound = this.env.requirements.tools;
     if (!this.inFunction && bound !== null) {
-      for (const e of fn.body.effects) {
-        if (e.kind === "tool" && !bound.includes(e.name)) {
-          fail("effect_escape", `fn '${name}' reaches tool '${e.name}' outside the program requires.tools set`, n.span);
+      // Tools inside nested (program …) effects count too (HNS §9.2; quirk Q13 made strict).
+      for (const { tool } of toolsOfEffects(fn.body.effects)) {
+        if (!bound.includes(tool)) {
+          fail("effect_escape", `fn '${name}' reaches tool '${tool}' outside the program requires.tools set`, n.span);
         }
       }
     }

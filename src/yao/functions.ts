@@ -19,6 +19,7 @@ import {
   type FunctionResolver,
 } from "./expressions.js";
 import { RUNTIME_BINDING, Scope } from "./scope.js";
+import { toolsOfEffects, toolsOfType } from "./reachable-tools.js";
 import { isIdentifier, sortByCodePoints, trimWhiteSpace } from "./text.js";
 import { recoverTypeNames, type TypeTable } from "./type-module.js";
 import { parseEffectList, parseType } from "./type-syntax.js";
@@ -398,21 +399,28 @@ export class FunctionModule implements FunctionResolver {
     return { name: decl.name, visibility: decl.visibility, params: decl.params, returns: decl.returns, body };
   }
 
-  /** §7.4: every function's tools (name order) must lie inside the entry's requires.tools. */
+  /**
+   * §7.4, HNS §9.2/§14: every tool a function can reach (name order) must lie inside the entry's
+   * bound: the tool effects of its body (the reference's check, first), then tools inside nested
+   * `(program …)` effects of its body or its declared `(effects …)`, and the `Program` types of its
+   * parameters and result (quirk Q13 made strict; docs/divergences/yao.md).
+   */
   checkModuleToolBound(bound: readonly string[]): void {
+    const types = this.env!.types;
     for (const name of this.names()) {
       const fn = this.compile(name);
-      const escaping = fn.body.effects.find((e) => e.kind === "tool" && !bound.includes(e.name));
-      if (escaping === undefined || escaping.kind !== "tool") continue;
+      const decl = this.declarations.get(name)!;
+      const escaping = this.firstEscape(fn, decl, types, bound);
+      if (escaping === undefined) continue;
       this.sink.attempt(
         () =>
           fail(
             "effect_escape",
-            `HNS function '${name}' reaches tool '${escaping.name}' outside the package entry requires.tools set`,
-            this.declarations.get(name)!.form.span,
+            `HNS function '${name}' reaches tool '${escaping.tool}' outside the package entry requires.tools set`,
+            decl.form.span,
             {
-              label: `'${name}' calls tool '${escaping.name}'`,
-              hint: `add ${escaping.name} to the entry's (requires (tools …)) and the manifest's (capabilities (tools …))`,
+              label: escaping.label,
+              hint: `add ${escaping.tool} to the entry's (requires (tools …)) and the manifest's (capabilities (tools …))${escaping.direct ? "" : ", or remove the program type that reaches it"}`,
             },
           ),
         (e) => {
@@ -420,5 +428,40 @@ export class FunctionModule implements FunctionResolver {
         },
       );
     }
+  }
+
+  private firstEscape(
+    fn: CompiledFunction,
+    decl: FunctionDeclaration,
+    types: TypeTable,
+    bound: readonly string[],
+  ): { tool: string; label: string; direct: boolean } | undefined {
+    const outside = (t: string) => !bound.includes(t);
+    const inBody = toolsOfEffects(fn.body.effects).find((r) => outside(r.tool));
+    if (inBody !== undefined)
+      return {
+        tool: inBody.tool,
+        direct: inBody.route === "call",
+        label:
+          inBody.route === "call"
+            ? `'${decl.name}' calls tool '${inBody.tool}'`
+            : `'${decl.name}' runs a program that may call tool '${inBody.tool}'`,
+      };
+    const declared = toolsOfEffects(decl.effects ?? []).find((r) => outside(r.tool));
+    if (declared !== undefined)
+      return {
+        tool: declared.tool,
+        direct: false,
+        label: `'${decl.name}' declares an effect that reaches tool '${declared.tool}'`,
+      };
+    for (const p of decl.params) {
+      const t = toolsOfType(p.ty, types).find(outside);
+      if (t !== undefined)
+        return { tool: t, direct: false, label: `parameter '${p.name}' is a program that may call tool '${t}'` };
+    }
+    const r = toolsOfType(decl.returns, types).find(outside);
+    if (r !== undefined)
+      return { tool: r, direct: false, label: `'${decl.name}' returns a program that may call tool '${r}'` };
+    return undefined;
   }
 }

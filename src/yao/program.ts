@@ -124,7 +124,9 @@ export function analyzeRoot(input: ProgramInput): ProgramAnalysis {
   };
   module.attach(env);
   module.compileAll();
-  if (input.allowInternal && requirements.tools !== null) module.checkModuleToolBound(requirements.tools);
+  // The module bound is the entry's requires.tools (the loader keeps it inside the manifest's tools);
+  // with no tools clause, the profile's available tools (the manifest's) still bound what functions reach.
+  if (input.allowInternal) module.checkModuleToolBound(requirements.tools ?? availableTools(input.profile));
 
   // The entry is checked against the module even when some function had errors.
   const rest = header.body;
@@ -174,6 +176,10 @@ export function analyzeRoot(input: ProgramInput): ProgramAnalysis {
     source_hash: "",
   };
   return { program: { ...unhashed, source_hash: programHash(unhashed) }, module };
+}
+
+function availableTools(profile: AnalysisProfile): string[] {
+  return [...profile.tools].filter(([, entry]) => entry.available).map(([name]) => name);
 }
 
 function checkDeclaredEffects(body: HirExpr, declared: EffectSet | null): void {
