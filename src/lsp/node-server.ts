@@ -17,6 +17,7 @@ import {
   SymbolKind,
   TextDocuments,
   TextDocumentSyncKind,
+  type ClientCapabilities,
   type Connection,
   type Diagnostic as LspDiagnostic,
   type PublishDiagnosticsParams,
@@ -26,6 +27,7 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { NodeFs } from "../fs/node-fs.js";
 import { isWithin } from "../fs/paths.js";
 import { CheckScheduler, type ScheduledCheck } from "./check-scheduler.js";
+import { EDITOR_CAPABILITIES, registerEditorFeatures } from "./node-editor-features.js";
 import type { TextLines } from "./yao-document.js";
 import { Workspace, type CompletionInfo, type SymbolInfo } from "./workspace.js";
 
@@ -77,6 +79,7 @@ export function runLanguageServer(
   /** The client reports changes on disk; until then, everything read from disk is forgotten before each check. */
   let watching = false;
   let canWatch = false;
+  let clientCapabilities: ClientCapabilities = {};
 
   /** Check the package of `path` and prepare (not send) what changed since the last publication. */
   const checkPackage = async (path: string): Promise<ScheduledCheck> => {
@@ -119,6 +122,7 @@ export function runLanguageServer(
 
   connection.onInitialize((params) => {
     canWatch = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
+    clientCapabilities = params.capabilities;
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
@@ -129,6 +133,7 @@ export function runLanguageServer(
         foldingRangeProvider: true,
         documentFormattingProvider: true,
         completionProvider: { triggerCharacters: ["("] },
+        ...EDITOR_CAPABILITIES,
       },
       serverInfo: { name: "yaoc" },
     };
@@ -209,6 +214,18 @@ export function runLanguageServer(
     if (formatted === undefined || formatted === doc.text) return [];
     return [{ range: doc.lines.range(0, doc.text.length), newText: formatted }];
   });
+
+  registerEditorFeatures(
+    {
+      connection,
+      workspace,
+      toPath,
+      toUri: (path) => uris.get(path) ?? toUri(path),
+      versionOf: (uri) => documents.get(uri)?.version,
+      toLspDiagnostic,
+    },
+    () => clientCapabilities,
+  );
 
   documents.listen(connection);
   connection.listen();

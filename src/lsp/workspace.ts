@@ -53,11 +53,13 @@ export type CheckOther = (fs: PackageFs, dir: string) => Promise<CheckResult | u
 /** Marker files of the other frontends: a file with one of these names is checked as its directory's package. */
 const OTHER_MARKERS = new Set(["harp.json", "surface.json", "policy.json", "HARNESS.md", "a3s-use-extension.acl"]);
 
-interface PackageState {
+export interface PackageState {
   readonly pkg?: HnsPackage;
   readonly analysis?: AnalysisResult;
   /** Every Yao file of the package (entry, metadata, functions). */
   readonly files: readonly string[];
+  /** The check's diagnostics by file (for the quick fixes). */
+  readonly diagnostics?: ReadonlyMap<string, Diagnostic[]>;
 }
 
 export interface HoverResult {
@@ -171,7 +173,7 @@ export class Workspace {
       for (const f of files) byFile.set(f, []);
       byFile.set(path, byFile.get(path) ?? []);
       for (const d of result.diagnostics) add(d.file, d);
-      this.states.set(owner.root, { pkg: result.package, analysis, files });
+      this.states.set(owner.root, { pkg: result.package, analysis, files, diagnostics: byFile });
     } else if (owner.kind === "other") {
       byFile.set(path, []);
       const result = await this.checkOther(this.fs, owner.root);
@@ -185,10 +187,15 @@ export class Workspace {
         // A lone program: analysed against the default profile, like `yaoc ir`.
         const analysis = analyzeProgram(read.forms[0]!, { profile: morphzProfile() });
         for (const d of analysis.diagnostics) add(d.file ?? path, d);
-        this.states.set(path, { analysis, files: [path] });
+        this.states.set(path, { analysis, files: [path], diagnostics: byFile });
       }
     }
     return { owner, diagnostics: byFile };
+  }
+
+  /** The last check of the package `path` belongs to, for the language features of their own modules. */
+  packageState(path: string): Promise<PackageState> {
+    return this.state(path);
   }
 
   /** The last check of the package `path` belongs to (run one if there is none). */

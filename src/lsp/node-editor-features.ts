@@ -1,0 +1,173 @@
+/**
+ * The LSP handlers of the editing features (rename, quick fixes, inlay hints, signature help,
+ * semantic tokens, workspace symbols) over the browser-safe modules that compute them. Every
+ * handler checks the shape of its parameters first: a malformed request gets an InvalidParams
+ * error, never a crash, and a feature that fails answers with an error naming the feature.
+ */
+import {
+  CodeActionKind,
+  ErrorCodes,
+  LSPErrorCodes,
+  ResponseError,
+  type ClientCapabilities,
+  type CodeAction,
+  type Connection,
+  type Diagnostic as LspDiagnostic,
+  type ServerCapabilities,
+  type TextDocumentEdit,
+  type WorkspaceEdit,
+} from "vscode-languageserver/node.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { quickFixes } from "./code-actions.js";
+import { prepareRename, rename, type TextEdit } from "./rename.js";
+import type { Workspace } from "./workspace.js";
+import type { LspPosition, LspRange, TextLines } from "./yao-document.js";
+
+export interface EditorHost {
+  readonly connection: Connection;
+  readonly workspace: Workspace;
+  toPath(uri: string): string;
+  toUri(path: string): string;
+  /** The version of an open document, or undefined when the file is not open. */
+  versionOf(uri: string): number | undefined;
+  toLspDiagnostic(d: Diagnostic, lines: TextLines): LspDiagnostic;
+}
+
+export const EDITOR_CAPABILITIES: ServerCapabilities = {
+  renameProvider: { prepareProvider: true },
+  codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+};
+
+const IDENTITY_ANNOTATION = "yaoc.identity";
+
+export function registerEditorFeatures(host: EditorHost, client: () => ClientCapabilities): void {
+  const { connection, workspace } = host;
+
+  connection.onPrepareRename(
+    guarded("prepareRename", async (p) => {
+      const { path, position } = positionParams(host, p);
+      const r = await prepareRename(workspace, path, position);
+      if ("refused" in r) return new ResponseError(LSPErrorCodes.RequestFailed, r.refused);
+      return r;
+    }),
+  );
+
+  connection.onRenameRequest(
+    guarded("rename", async (p) => {
+      const { path, position } = positionParams(host, p);
+      const newName = (p as { newName?: unknown }).newName;
+      if (typeof newName !== "string") throw invalid("rename needs newName, a string");
+      const r = await rename(workspace, path, position, newName);
+      if ("refused" in r) return new ResponseError(LSPErrorCodes.RequestFailed, r.refused);
+      return workspaceEdit(host, client(), r.edits, r.note);
+    }),
+  );
+
+  connection.onCodeAction(
+    guarded("codeAction", async (p) => {
+      const path = documentPath(host, p);
+      const range = rangeOf((p as { range?: unknown }).range);
+      const out: CodeAction[] = [];
+      for (const fix of await quickFixes(workspace, path, range)) {
+        const file = fix.diagnostic.file?.startsWith("/") ? fix.diagnostic.file : path;
+        const lines = (await workspace.document(file)).lines;
+        out.push({
+          title: fix.title,
+          kind: CodeActionKind.QuickFix,
+          diagnostics: [host.toLspDiagnostic(fix.diagnostic, lines)],
+          isPreferred: fix.preferred,
+          edit: workspaceEdit(host, client(), fix.edits),
+        });
+      }
+      return out;
+    }),
+  );
+}
+
+/**
+ * Edits as a WorkspaceEdit: versioned document changes when the client takes them (with the
+ * identity note as a change annotation when it takes those), otherwise plain changes by URI.
+ */
+function workspaceEdit(
+  host: EditorHost,
+  caps: ClientCapabilities,
+  edits: ReadonlyMap<string, readonly TextEdit[]>,
+  note?: string,
+): WorkspaceEdit {
+  const weCaps = caps.workspace?.workspaceEdit;
+  if (weCaps?.documentChanges !== true) {
+    const changes: Record<string, TextEdit[]> = {};
+    for (const [file, list] of edits) changes[host.toUri(file)] = [...list];
+    return { changes };
+  }
+  const annotate = note !== undefined && weCaps.changeAnnotationSupport !== undefined;
+  const documentChanges: TextDocumentEdit[] = [];
+  for (const [file, list] of edits) {
+    const uri = host.toUri(file);
+    documentChanges.push({
+      textDocument: { uri, version: host.versionOf(uri) ?? null },
+      edits: list.map((e) => (annotate ? { ...e, annotationId: IDENTITY_ANNOTATION } : { ...e })),
+    });
+  }
+  return annotate
+    ? {
+        documentChanges,
+        changeAnnotations: {
+          [IDENTITY_ANNOTATION]: { label: "The package identity changes", description: note, needsConfirmation: false },
+        },
+      }
+    : { documentChanges };
+}
+
+// ---- parameter checks --------------------------------------------------------------------------
+
+function invalid(message: string): ResponseError<void> {
+  return new ResponseError(ErrorCodes.InvalidParams, message);
+}
+
+/** Wrap a handler: malformed parameters and failures become error responses naming the request. */
+function guarded<P, R>(
+  what: string,
+  handler: (p: P) => Promise<R | ResponseError<void>>,
+): (p: P) => Promise<R | ResponseError<void>> {
+  return async (p) => {
+    try {
+      if (p === null || typeof p !== "object") return invalid(`${what}: the parameters must be an object`);
+      return await handler(p);
+    } catch (e) {
+      if (e instanceof ResponseError) return e as ResponseError<void>;
+      return new ResponseError(
+        LSPErrorCodes.RequestFailed,
+        `yaoc lsp: ${what} failed: ${e instanceof Error ? e.message : String(e)}`,
+      );
+    }
+  };
+}
+
+export function documentPath(host: EditorHost, p: unknown): string {
+  const uri = (p as { textDocument?: { uri?: unknown } }).textDocument?.uri;
+  if (typeof uri !== "string" || uri === "") throw invalid("textDocument.uri must be a non-empty string");
+  try {
+    return host.toPath(uri);
+  } catch {
+    throw invalid(`textDocument.uri is not a usable URI: ${JSON.stringify(uri.slice(0, 200))}`);
+  }
+}
+
+export function positionOf(v: unknown, what = "position"): LspPosition {
+  const p = v as { line?: unknown; character?: unknown } | null | undefined;
+  const ok = (n: unknown): n is number => typeof n === "number" && Number.isInteger(n) && n >= 0;
+  if (p === null || typeof p !== "object" || !ok(p.line) || !ok(p.character))
+    throw invalid(`${what} must be { line, character } with non-negative integers`);
+  return { line: p.line, character: p.character };
+}
+
+export function rangeOf(v: unknown): LspRange {
+  const r = v as { start?: unknown; end?: unknown } | null | undefined;
+  if (r === null || typeof r !== "object") throw invalid("range must be { start, end }");
+  return { start: positionOf(r.start, "range.start"), end: positionOf(r.end, "range.end") };
+}
+
+function positionParams(host: EditorHost, p: unknown): { path: string; position: LspPosition } {
+  return { path: documentPath(host, p), position: positionOf((p as { position?: unknown }).position) };
+}

@@ -1,0 +1,31 @@
+/**
+ * The symbol index of the package a file belongs to, built once per analysis: it is kept while the
+ * package's last check and every document it was built from are the ones the workspace still holds,
+ * and rebuilt when either changed. Browser-safe.
+ */
+import type { YaoDocument } from "./yao-document.js";
+import { SymbolIndex } from "./symbol-index.js";
+import type { PackageState, Workspace } from "./workspace.js";
+
+export interface PackageView {
+  readonly state: PackageState;
+  readonly docs: readonly YaoDocument[];
+  readonly index: SymbolIndex;
+}
+
+const cache = new WeakMap<Workspace, Map<PackageState, PackageView>>();
+
+export async function packageView(workspace: Workspace, path: string): Promise<PackageView> {
+  const state = await workspace.packageState(path);
+  const files = state.files.includes(path) ? state.files : [...state.files, path];
+  const docs: YaoDocument[] = [];
+  for (const f of files) docs.push(await workspace.document(f));
+  const views = cache.get(workspace) ?? cache.set(workspace, new Map()).get(workspace)!;
+  const last = views.get(state);
+  if (last !== undefined && last.docs.length === docs.length && last.docs.every((d, i) => d === docs[i])) return last;
+  // A new check replaces the package's state: drop views of older states of any package.
+  if (last === undefined) for (const s of views.keys()) if (s.files.some((f) => files.includes(f))) views.delete(s);
+  const view = { state, docs, index: new SymbolIndex(docs, state.pkg?.manifest.tools ?? [], state.analysis) };
+  views.set(state, view);
+  return view;
+}
