@@ -12,7 +12,7 @@ import { loadPackage } from "../hns/load.js";
 import type { HnsPackage } from "../hns/model.js";
 import { DEFAULT_MAX_SOURCE_BYTES, readOne } from "../syntax/reader.js";
 import type { SNode } from "../syntax/tree.js";
-import { sharedTypes } from "../yao/package-analysis.js";
+import { admitProgram, sharedTypes } from "../yao/package-analysis.js";
 import {
   analyzeModule,
   analyzeProgram,
@@ -34,6 +34,8 @@ class Rejected extends Error {
     readonly path: string,
     readonly diagnostics: readonly Diagnostic[],
     readonly sources: ReadonlyMap<string, string>,
+    /** A closing line after the diagnostics (admit names the package it refused the program for). */
+    readonly summary?: string,
   ) {
     super("rejected");
   }
@@ -94,6 +96,7 @@ function guarded(action: () => Promise<void>): () => Promise<void> {
           sources: e.sources,
         };
         process.stderr.write(renderHuman([result], { color: useColor(process.stderr) }));
+        if (e.summary !== undefined) process.stderr.write(`${e.summary}\n`);
         process.exitCode = EXIT_INVALID;
       } else if (e instanceof UsageError) {
         process.stderr.write(`yaoc: ${e.message}\n`);
@@ -163,23 +166,35 @@ export function registerYaoCommands(program: Command): void {
   program
     .command("admit")
     .description(
-      "admit a model-written program against a package binding (exported functions, shared types, tool bound)",
+      "admit a model-written program against a package binding (exported functions, shared types, the entry's tool bound)",
     )
     .requiredOption("--package <pkg>", "the bound .hns package")
     .option("--tools <file>", "JSON object mapping tool names to input JSON Schemas")
     .argument("<program>", "the model-written .yao program")
     .action((programPath: string, opts: { package: string; tools?: string }) =>
       guarded(async () => {
-        const { pkg } = await loadHns(opts.package);
-        const read = await readProgram(programPath);
-        const r = analyzeProgram(read.form, {
-          profile: await profileFor(pkg.manifest.tools, opts.tools),
-          typeSources: sharedTypes(pkg),
-          functions: pkg.functions.map((f) => f.form),
-          allowInternal: false,
+        const { pkg, sources } = await loadHns(opts.package);
+        const profile = await profileFor(pkg.manifest.tools, opts.tools);
+        // A package that fails its own analysis binds nothing: it is reported, never admitted against.
+        const checked = analyzeModule({
+          entry: pkg.entry.form,
+          functions: pkg.functions,
+          allowInternal: true,
+          profile,
         });
-        if (r.diagnostics.length > 0) throw new Rejected(programPath, r.diagnostics, read.sources);
-        process.stdout.write(`${JSON.stringify({ admitted: true, program_hash: r.programHash })}\n`);
+        if (checked.diagnostics.length > 0) throw new Rejected(opts.package, checked.diagnostics, sources);
+        const bound = { id: pkg.manifest.id, version: pkg.manifest.version, identity: pkg.identity };
+        const read = await readProgram(programPath);
+        const r = admitProgram(pkg, read.form, { profile });
+        if (r.diagnostics.length > 0) {
+          throw new Rejected(
+            programPath,
+            r.diagnostics,
+            read.sources,
+            `${programPath}: not admitted against ${bound.id} ${bound.version} ${bound.identity}`,
+          );
+        }
+        process.stdout.write(`${JSON.stringify({ admitted: true, program_hash: r.programHash, package: bound })}\n`);
       })(),
     );
 }

@@ -54,6 +54,8 @@ export interface AnalyzeOptions {
   readonly functions?: readonly (SNode | FnHeader)[];
   /** Defaults to false: a model-authored program may apply exported functions only. */
   readonly allowInternal?: boolean;
+  /** Admission against a bound package: the package entry's tool bound (HNS §9.2). */
+  readonly packageToolBound?: readonly string[];
 }
 
 function run(body: (sink: ErrorSink) => ReturnType<typeof analyzeRoot>, file: string): AnalysisResult {
@@ -118,6 +120,7 @@ export function analyzeProgram(program: SNode, options: AnalyzeOptions = {}): An
         functions: options.functions ?? [],
         allowInternal: options.allowInternal ?? false,
         profile: options.profile ?? morphzProfile(),
+        ...(options.packageToolBound === undefined ? {} : { packageToolBound: options.packageToolBound }),
       }),
     program.span.file,
   );

@@ -74,6 +74,8 @@ export interface AnalysisEnv {
   readonly functions: FunctionResolver;
   /** Shared across the entry and all function bodies (§8: counted once each). */
   readonly counter: { nodes: number };
+  /** When admitting against a package: its entry's tool bound (HNS §9.2); null otherwise. */
+  readonly packageToolBound?: readonly string[] | null;
 }
 
 const KEYWORDS = new Set([
@@ -1117,6 +1119,13 @@ export class ExpressionAnalyzer {
     const bound = this.env.requirements.tools;
     if (!this.inFunction && bound !== null && !bound.includes(tool)) {
       fail("effect_escape", `tool '${tool}' is outside the program requires.tools set`, toolNode.span);
+    }
+    const packageBound = this.env.packageToolBound;
+    if (!this.inFunction && packageBound != null && !packageBound.includes(tool)) {
+      fail("effect_escape", `tool '${tool}' is outside the package entry requires.tools set`, toolNode.span, {
+        label: "not granted by the package entry",
+        hint: "the bound package's entry does not grant it: the model may only use tools inside the entry's (requires (tools …))",
+      });
     }
     const entry = this.env.profile.tools.get(tool);
     if (entry === undefined) {

@@ -8,7 +8,7 @@ import type { PackageAnalysis } from "../hns/check.js";
 import type { HnsPackage } from "../hns/model.js";
 import type { SNode } from "../syntax/tree.js";
 import { analyzeModule, analyzeProgram, type AnalysisResult } from "./analyze.js";
-import { morphzProfile, toolsFromManifest } from "./profile.js";
+import { morphzProfile, toolsFromManifest, type AnalysisProfile } from "./profile.js";
 
 export interface PackageAnalysisOptions {
   /** Tool input schemas by tool name (`{"type":"object","properties":{…}}`); others are dynamic. */
@@ -36,16 +36,30 @@ export function packageAnalysis(pkg: HnsPackage): PackageAnalysis {
 /**
  * Admit a model-written program against a bound package (HNS §9.4): it may apply exported
  * functions only, sees the entry's shared `(types …)`, and its tool calls — its own and those of the
- * functions it applies — must stay within its `requires (tools …)` bound. The runtime-embedding path.
+ * functions it applies — must stay within its `requires (tools …)` bound and within the package
+ * entry's bound (HNS §9.2: the tools given to the model are the entry's bound ∩ the calls it names ∩
+ * the permissions; an entry with `(requires (tools))` admits pure programs only). The
+ * runtime-embedding path, and what `yaoc admit` runs.
  */
-export function admitProgram(pkg: HnsPackage, program: SNode, options: PackageAnalysisOptions = {}): AnalysisResult {
-  const { tools } = toolsFromManifest(pkg.manifest.tools, options.toolSchemas ?? {});
+export function admitProgram(
+  pkg: HnsPackage,
+  program: SNode,
+  options: PackageAnalysisOptions & { readonly profile?: AnalysisProfile } = {},
+): AnalysisResult {
+  const profile =
+    options.profile ?? morphzProfile(toolsFromManifest(pkg.manifest.tools, options.toolSchemas ?? {}).tools);
   return analyzeProgram(program, {
-    profile: morphzProfile(tools),
+    profile,
     typeSources: sharedTypes(pkg),
     functions: pkg.functions.map((f) => f.header),
     allowInternal: false,
+    packageToolBound: entryToolBound(pkg),
   });
+}
+
+/** The package entry's tool bound: its `requires.tools`, or the manifest's tools when it declares none. */
+export function entryToolBound(pkg: HnsPackage): readonly string[] {
+  return pkg.entry.declaredTools ?? pkg.manifest.tools;
 }
 
 /** The entry's `(types …)` module, as the loader recognised it. */

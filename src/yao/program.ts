@@ -19,6 +19,7 @@ import {
   type RequiresHeader,
 } from "./header.js";
 import { programHash } from "./ir-json.js";
+import { toolsOfEffects } from "./reachable-tools.js";
 import { countLinkedNodes, MAX_LINKED_NODES } from "./linked-size.js";
 import type { AnalysisProfile } from "./profile.js";
 import { Scope } from "./scope.js";
@@ -43,6 +44,13 @@ export interface ProgramInput {
   readonly profile: AnalysisProfile;
   /** Where independent errors are recorded; one is made when absent. */
   readonly sink?: ErrorSink;
+  /**
+   * Admission against a bound package (HNS §9.2): the package entry's tool bound (its
+   * `requires.tools`, or the manifest's tools when it has none). Every tool the program names in
+   * its `requires`, calls, or reaches through applied functions and `(program …)` effects must be
+   * in it; `(requires (tools))` on the entry admits pure programs only.
+   */
+  readonly packageToolBound?: readonly string[];
 }
 
 /** Thrown when analysis recorded errors: every independent one, the reference's first one first. */
@@ -68,6 +76,8 @@ export function analyzeRoot(input: ProgramInput): ProgramAnalysis {
   const owner = header.owner;
   const requirements: Requirements =
     header.requires === undefined ? { tools: null, effects: null, objects: null } : readRequirements(header.requires);
+
+  if (input.packageToolBound !== undefined) checkRequiresWithinPackage(header, requirements, input.packageToolBound);
 
   const types: TypeTable = new Map();
   for (const source of input.typeSources ?? []) {
@@ -121,6 +131,7 @@ export function analyzeRoot(input: ProgramInput): ProgramAnalysis {
     allowInternal: input.allowInternal,
     functions: module,
     counter: { nodes: 0 },
+    packageToolBound: input.packageToolBound ?? null,
   };
   module.attach(env);
   module.compileAll();
@@ -155,6 +166,7 @@ export function analyzeRoot(input: ProgramInput): ProgramAnalysis {
   if (body === undefined || sink.errors.length > 0) throw new AnalysisErrors(sink.errors);
 
   checkDeclaredEffects(body, requirements.effects);
+  if (input.packageToolBound !== undefined) checkEffectsWithinPackage(body, input.packageToolBound);
   const linked = countLinkedNodes(body);
   if (linked > MAX_LINKED_NODES) {
     fail(
@@ -176,6 +188,42 @@ export function analyzeRoot(input: ProgramInput): ProgramAnalysis {
     source_hash: "",
   };
   return { program: { ...unhashed, source_hash: programHash(unhashed) }, module };
+}
+
+const OUTSIDE_PACKAGE_HINT =
+  "the bound package's entry does not grant it: the model may only use tools inside the entry's (requires (tools …))";
+
+/** An admitted program's own `requires` stays inside the package entry's bound (HNS §9.2). */
+function checkRequiresWithinPackage(header: EntryHeader, requirements: Requirements, bound: readonly string[]): void {
+  for (const t of header.requires?.tools ?? []) {
+    if (!bound.includes(t.name))
+      fail("effect_escape", `requires.tools names '${t.name}', outside the package entry requires.tools set`, t.span, {
+        label: "not granted by the package entry",
+        hint: OUTSIDE_PACKAGE_HINT,
+      });
+  }
+  const nested = toolsOfEffects(requirements.effects ?? []).find((r) => !bound.includes(r.tool));
+  if (nested !== undefined && header.requires !== undefined)
+    fail(
+      "effect_escape",
+      `requires.effects reaches tool '${nested.tool}', outside the package entry requires.tools set`,
+      header.requires.form.span,
+      { hint: OUTSIDE_PACKAGE_HINT },
+    );
+}
+
+/** Whatever the body reaches (applied functions, nested programs) stays inside the package bound too. */
+function checkEffectsWithinPackage(body: HirExpr, bound: readonly string[]): void {
+  const escaping = toolsOfEffects(body.effects).find((r) => !bound.includes(r.tool));
+  if (escaping !== undefined)
+    fail(
+      "effect_escape",
+      `the program reaches tool '${escaping.tool}', outside the package entry requires.tools set`,
+      body.span,
+      {
+        hint: OUTSIDE_PACKAGE_HINT,
+      },
+    );
 }
 
 function availableTools(profile: AnalysisProfile): string[] {

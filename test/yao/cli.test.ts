@@ -70,6 +70,53 @@ describe("yaoc ir / profile / admit", () => {
     );
   });
 
+  describe("admit is bounded by the package entry and names the package", () => {
+    const ADMIT = join(REPO, "fixtures/yao/admit");
+    const admit = (pkg: string, prog: string) => run(["admit", "--package", join(ADMIT, pkg), join(ADMIT, prog)]);
+
+    it.each([
+      ["pure-entry.hns", "infer-exec.yao", "infer-pure.yao", "requires.tools names 'exec'"],
+      ["read-entry.hns", "eval-exec.yao", "eval-read.yao", "tool 'exec' is outside the package entry"],
+    ])("%s refuses %s and admits the control %s", async (pkg, refused, control, message) => {
+      const no = await admit(pkg, refused);
+      expect(no.code).toBe(1);
+      expect(no.out).toBe("");
+      expect(no.err).toContain("error[yao.effect_escape]");
+      expect(no.err).toContain(message);
+      expect(no.err).toMatch(/not admitted against acme\.\w+ 1\.0\.0 sha256:[0-9a-f]{64}\n$/);
+      const yes = await admit(pkg, control);
+      expect(yes.err).toBe("");
+      expect(yes.code).toBe(0);
+      const out = JSON.parse(yes.out) as { admitted: boolean; program_hash: string; package: Record<string, string> };
+      expect(out.admitted).toBe(true);
+      expect(out.program_hash).toMatch(/^sha256:[0-9a-f]{64}$/);
+      expect(out.package.id).toMatch(/^acme\./);
+      expect(out.package.version).toBe("1.0.0");
+      expect(out.package.identity).toMatch(/^sha256:[0-9a-f]{64}$/);
+    });
+
+    it("the identity it names is the package's", async () => {
+      const { loadFromSource } = await import("../../src/index.js");
+      const { readFileSync } = await import("node:fs");
+      const loaded = loadFromSource("read-entry.hns", readFileSync(join(ADMIT, "read-entry.hns"), "utf8"));
+      if (!loaded.ok) throw new Error("fixture does not load");
+      const out = JSON.parse((await admit("read-entry.hns", "eval-read.yao")).out) as { package: { identity: string } };
+      expect(out.package.identity).toBe(loaded.package.identity);
+    });
+
+    it("a package that fails its own analysis is reported, not admitted against", async () => {
+      const r = await run([
+        "admit",
+        "--package",
+        join(REPO, "fixtures/yao/tool-bound/nested-program-param.hns"),
+        join(ADMIT, "eval-read.yao"),
+      ]);
+      expect(r.code).toBe(1);
+      expect(r.out).toBe("");
+      expect(r.err).toContain("nested-program-param.hns:4:1: error[yao.effect_escape]");
+    });
+  });
+
   it("a missing file is a usage error", async () => {
     const r = await run(["ir", join(REPO, "no-such.yao")]);
     expect(r.code).toBe(2);
