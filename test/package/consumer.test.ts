@@ -36,6 +36,7 @@ const SUBPATHS: readonly [string, string][] = [
   ["yaoc/hcp", "checkHcp"],
   ["yaoc/a3s", "checkA3s"],
   ["yaoc/evidence", "toReceipt"],
+  ["yaoc/eval", "startProgram"],
   ["yaoc/catalog", "Catalog"],
   ["yaoc/catalog/node", "openCatalog"],
 ];

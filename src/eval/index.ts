@@ -1,0 +1,282 @@
+/**
+ * `yaoc/eval`: run a validated Yao program (the linked typed IR `yaoc ir` prints) and resume it
+ * from a persisted state with one completion at a time. Browser-safe; it never calls a tool, a model
+ * or the host: effects come back as requests (docs/eval.md).
+ */
+import type { SourceSpan } from "../../ir/span.js";
+import type { YaoProgram, YaoType } from "../../ir/yao-ir-0.1.js";
+import { canonicalJson } from "../evidence/jcs.js";
+import { readOne } from "../syntax/reader.js";
+import { analyzeProgram } from "../yao/analyze.js";
+import { programJson, programHash } from "../yao/ir-json.js";
+import { readPersistedProgram } from "../yao/ir-read.js";
+import { morphzProfile, toolsFromManifest } from "../yao/profile.js";
+import { isAssignable, isEffectSubset } from "../yao/types.js";
+import { budgetsWith, type Budgets } from "./budgets.js";
+import { failure, FAILURE_CLASSES, type EvalFailure, type FailureClass } from "./failures.js";
+import { Machine, type MachineHooks } from "./machine.js";
+import { ProgramIndex } from "./program-index.js";
+import {
+  DEFAULT_ERROR_CLASS,
+  REQUEST_KINDS,
+  type Completion,
+  type EffectRequest,
+  type RequestKind,
+} from "./requests.js";
+import { decodeState, encodeState, StateError, type StateExtras } from "./state.js";
+import { parseValueText, valueText, ValueTextError } from "./value-text.js";
+import { refValue, optionNone, structuralRecord, type Value } from "./values.js";
+
+export { BUDGET_NAMES, DEFAULT_BUDGETS, budgetsWith, type Budgets } from "./budgets.js";
+export { decodeValue, fromPlainJson, toPlainJson } from "./decode.js";
+export { FAILURE_CLASSES, isCatchable, type EvalFailure, type FailureClass } from "./failures.js";
+export { jsonSchema } from "./json-schema.js";
+export { requestId, REQUEST_KINDS, type Completion, type EffectRequest, type RequestKind } from "./requests.js";
+export { MAX_STATE_BYTES, STATE_FORMAT, STATE_VERSION } from "./state.js";
+export { floatText, parseValueText, valueText, ValueTextError } from "./value-text.js";
+export { displayValue } from "./display.js";
+export * from "./values.js";
+
+export interface RunOptions {
+  readonly budgets?: Partial<Budgets>;
+  /** The implicit `runtime` binding; by default local references (see docs/eval.md). */
+  readonly runtime?: Value;
+  /** Tool input schemas (as `yaoc ir --tools`), used to admit model-written Program Values. */
+  readonly tools?: Readonly<Record<string, unknown>>;
+  /** With a key the state's digest is an HMAC, so only holders of the key can write a state that resumes. */
+  readonly integrityKey?: Uint8Array;
+  /** Stop after this many steps with outcome "running" (for tests and cooperative schedulers). */
+  readonly stepLimit?: number;
+}
+
+export type Outcome =
+  | { readonly outcome: "value"; readonly value: Value }
+  | { readonly outcome: "failure"; readonly failure: EvalFailure }
+  | { readonly outcome: "suspended"; readonly requests: readonly EffectRequest[] }
+  | { readonly outcome: "running" };
+
+export interface RunResult {
+  readonly result: Outcome;
+  /**
+   * True when a completion was refused (foreign, stale, conflicting duplicate, wrong kind, a
+   * finished machine): `result` is that integrity failure and `state` is the input state, unchanged.
+   */
+  readonly rejected: boolean;
+  /** The canonical JSON state after this call. */
+  state(): string;
+}
+
+/** The `runtime` binding a local run gets: references named `local`, no objective or principal. */
+export function localRuntime(): Value {
+  return structuralRecord([
+    ["agent", refValue("Agent", "local")],
+    ["capabilities", refValue("CapabilitySet", "local")],
+    ["context", refValue("Context", "local")],
+    ["evaluation", refValue("Evaluation", "local")],
+    ["execution_target", optionNone()],
+    ["harness", optionNone()],
+    ["objective", optionNone()],
+    ["principal", optionNone()],
+  ]);
+}
+
+function admissionHooks(m: Machine, extras: StateExtras): MachineHooks {
+  return {
+    admit(source: string, type: Extract<YaoType, { kind: "program" }>, span: SourceSpan): string {
+      const read = readOne(source, { file: "<model program>" });
+      if (!read.ok) throw failure("inference", `the model's program does not read: ${read.diagnostic.message}`, span);
+      const schemas = extras.tools === null ? {} : (JSON.parse(extras.tools) as Record<string, unknown>);
+      const { tools } = toolsFromManifest(Object.keys(schemas), schemas);
+      const r = analyzeProgram(read.form, { profile: morphzProfile(tools) });
+      if (r.program === undefined)
+        throw failure(
+          "inference",
+          `the model's program is not admitted: ${r.diagnostics[0]?.message ?? "rejected"}`,
+          span,
+        );
+      const p = r.program;
+      if (!isAssignable(p.output, type.value.output) || !isEffectSubset(p.effects, type.value.effects))
+        throw failure("inference", "the model's program does not have the declared Program type", span);
+      const known = m.index.programs.findIndex((x) => x.hash === p.source_hash);
+      if (known < 0) m.index.add(p, p.source_hash);
+      return p.source_hash;
+    },
+  };
+}
+
+function outcomeOf(m: Machine): Outcome {
+  const status = m.status();
+  const r = m.root.result;
+  if (status === "value" && r !== undefined && "value" in r) return { outcome: "value", value: r.value };
+  if (status === "failure" && r !== undefined && "failure" in r) return { outcome: "failure", failure: r.failure };
+  if (status === "running") return { outcome: "running" };
+  return { outcome: "suspended", requests: [...m.pending.values()].map((p) => p.request) };
+}
+
+function finish(m: Machine, extras: StateExtras, options: RunOptions): RunResult {
+  m.run(options.stepLimit);
+  const result = outcomeOf(m);
+  let cached: string | undefined;
+  return {
+    result,
+    rejected: false,
+    state: () => (cached ??= encodeState(m, extras, options.integrityKey)),
+  };
+}
+
+function integrity(message: string, state: string): RunResult {
+  return {
+    result: { outcome: "failure", failure: { class: "integrity", message } },
+    rejected: true,
+    state: () => state,
+  };
+}
+
+/**
+ * Start a program: a YaoProgram from the analyzer, or IR JSON text as `yaoc ir` prints it (re-read
+ * and its program_hash verified).
+ */
+export function startProgram(input: YaoProgram | string, options: RunOptions = {}): RunResult {
+  let program: YaoProgram;
+  let hash: string;
+  const texts: string[] = [];
+  if (typeof input === "string") {
+    const r = readPersistedProgram(input);
+    if (!r.ok) throw new StateError(r.diagnostic.message);
+    program = r.program;
+    hash = r.programHash;
+    texts.push(input.trim());
+  } else {
+    program = input;
+    hash = programHash(program);
+    if (hash !== program.source_hash)
+      throw new StateError(`program source_hash ${program.source_hash} does not match its program_hash ${hash}`);
+  }
+  const index = new ProgramIndex();
+  index.add(program, hash);
+  const m = new Machine(index, budgetsWith(options.budgets), options.runtime ?? localRuntime());
+  const extras: StateExtras = {
+    programTexts: texts,
+    tools: options.tools === undefined ? null : canonicalJson(options.tools),
+  };
+  m.hooks = admissionHooks(m, extras);
+  return finish(m, extras, options);
+}
+
+/** Continue a state that stopped with outcome "running" (a step limit). */
+export function continueState(state: string, options: RunOptions = {}): RunResult {
+  let decoded;
+  try {
+    decoded = decodeState(state, options.integrityKey);
+  } catch (e) {
+    if (e instanceof StateError) return integrity(`corrupt machine state: ${e.message}`, state);
+    throw e;
+  }
+  const { machine: m, extras } = decoded;
+  m.hooks = admissionHooks(m, extras);
+  return finish(m, extras, options);
+}
+
+/** The completion as data, read from JSON text (`{"id","value"}`, `{"id","text"}`, `{"id","error":{"message"}}`). */
+export function parseCompletion(text: string): Completion {
+  let v: Value;
+  try {
+    v = parseValueText(text);
+  } catch (e) {
+    if (e instanceof ValueTextError)
+      throw new CompletionError(`the completion is not valid JSON: ${e.message} at offset ${e.offset}`);
+    throw e;
+  }
+  if (!(v instanceof Map)) throw new CompletionError("a completion is a JSON object with an id");
+  const id = v.get("id");
+  if (typeof id !== "string") throw new CompletionError('a completion needs a string "id"');
+  const kind = v.get("kind");
+  if (kind !== undefined && !REQUEST_KINDS.includes(kind as RequestKind))
+    throw new CompletionError(
+      `unknown request kind '${String(valueText(kind))}' (expected ${REQUEST_KINDS.join(", ")})`,
+    );
+  const given = ["value", "text", "error"].filter((k) => v.has(k));
+  if (given.length !== 1) throw new CompletionError('a completion has exactly one of "value", "text" or "error"');
+  for (const k of v.keys())
+    if (!["id", "kind", "value", "text", "error"].includes(k))
+      throw new CompletionError(`unknown completion field '${k}'`);
+  const base = kind === undefined ? { id } : { id, kind: kind as RequestKind };
+  if (v.has("value")) return { ...base, value: v.get("value")! };
+  if (v.has("text")) {
+    const t = v.get("text");
+    if (typeof t !== "string") throw new CompletionError('"text" must be a string');
+    return { ...base, text: t };
+  }
+  const err = v.get("error");
+  if (!(err instanceof Map) || typeof err.get("message") !== "string")
+    throw new CompletionError('"error" must be an object with a string "message"');
+  const cls = err.get("class");
+  if (cls !== undefined && (!FAILURE_CLASSES.includes(cls as FailureClass) || cls === "integrity"))
+    throw new CompletionError(`"error.class" must be a failure class other than integrity`);
+  return {
+    ...base,
+    error:
+      cls === undefined
+        ? { message: err.get("message") as string }
+        : { message: err.get("message") as string, class: cls as FailureClass },
+  };
+}
+
+export class CompletionError extends Error {}
+
+function completionText(c: Completion): string {
+  const m = new Map<string, Value>([["id", c.id]]);
+  if (c.kind !== undefined) m.set("kind", c.kind);
+  if ("value" in c) m.set("value", c.value);
+  else if ("text" in c) m.set("text", c.text);
+  else {
+    const e = new Map<string, Value>([["message", c.error.message]]);
+    if (c.error.class !== undefined) e.set("class", c.error.class);
+    m.set("error", e);
+  }
+  return valueText(m);
+}
+
+/** Resume a suspended state with one completion. */
+export function resumeState(state: string, completion: Completion, options: RunOptions = {}): RunResult {
+  let decoded;
+  try {
+    decoded = decodeState(state, options.integrityKey);
+  } catch (e) {
+    if (e instanceof StateError) return integrity(`corrupt machine state: ${e.message}`, state);
+    throw e;
+  }
+  const { machine: m, extras } = decoded;
+  m.hooks = admissionHooks(m, extras);
+  const text = completionText(completion);
+  const done = m.completed.get(completion.id);
+  if (done !== undefined) {
+    if (done === text) {
+      // An exact duplicate changes nothing and answers as the machine stands.
+      return { result: outcomeOf(m), rejected: false, state: () => state };
+    }
+    return integrity(`request ${completion.id} was already completed with a different answer`, state);
+  }
+  const status = m.status();
+  if (status === "value" || status === "failure")
+    return integrity(`the machine has finished (${status}); no completion is expected`, state);
+  const p = m.pending.get(completion.id);
+  if (p === undefined)
+    return integrity(
+      `completion ${completion.id} is for no pending request of this machine (foreign or stale); pending: ${[...m.pending.keys()].join(", ") || "none"}`,
+      state,
+    );
+  if (completion.kind !== undefined && completion.kind !== p.kind)
+    return integrity(`request ${completion.id} is a ${p.kind} request, not ${completion.kind}`, state);
+  if ("text" in completion && p.kind !== "infer")
+    return integrity(`only an infer request is completed with "text"; ${completion.id} is a ${p.kind} request`, state);
+  m.completed.set(completion.id, text);
+  if ("error" in completion) {
+    const cls = completion.error.class ?? DEFAULT_ERROR_CLASS[p.kind];
+    m.complete(completion.id, { error: { class: cls, message: completion.error.message } });
+  } else if ("text" in completion) m.complete(completion.id, { text: completion.text });
+  else m.complete(completion.id, { value: completion.value });
+  return finish(m, extras, options);
+}
+
+export { programJson };

@@ -1,0 +1,131 @@
+/**
+ * The Morphz value model (yao-evaluation.md "Values"): every Yao value is JSON, and nominal and
+ * internal values are tagged under `"$yao"`. In memory an Int is a `bigint` (checked i64) and a
+ * Float a `number`, so `1` and `1.0` stay two values as in the reference (quirk Q5); objects are
+ * `Map`s, so a field named `__proto__` is just a name.
+ */
+export type Value = null | boolean | bigint | number | string | readonly Value[] | ValueObject;
+export type ValueObject = ReadonlyMap<string, Value>;
+
+export const YAO_TAG = "$yao";
+
+export const I64_MIN = -(2n ** 63n);
+export const I64_MAX = 2n ** 63n - 1n;
+
+export function isObject(v: Value): v is ValueObject {
+  return v instanceof Map;
+}
+
+export function tagged(fields: [string, Value][]): ValueObject {
+  return new Map([[YAO_TAG, new Map(fields)]]);
+}
+
+/** The `$yao` tag object of a value, if it has one. */
+export function yaoTag(v: Value): ValueObject | undefined {
+  if (!(v instanceof Map)) return undefined;
+  const t = v.get(YAO_TAG);
+  return t instanceof Map ? t : undefined;
+}
+
+export function tagKind(v: Value): string | undefined {
+  const k = yaoTag(v)?.get("kind");
+  return typeof k === "string" ? k : undefined;
+}
+
+export const optionSome = (value: Value): ValueObject =>
+  tagged([
+    ["kind", "option"],
+    ["variant", "some"],
+    ["value", value],
+  ]);
+export const optionNone = (): ValueObject =>
+  tagged([
+    ["kind", "option"],
+    ["variant", "none"],
+  ]);
+export const resultOf = (variant: "ok" | "err", value: Value): ValueObject =>
+  tagged([
+    ["kind", "result"],
+    ["variant", variant],
+    ["value", value],
+  ]);
+export const structuralRecord = (fields: readonly (readonly [string, Value])[]): ValueObject =>
+  tagged([
+    ["kind", "structural_record"],
+    [
+      "fields",
+      fields.map(
+        ([name, value]) =>
+          new Map<string, Value>([
+            ["name", name],
+            ["value", value],
+          ]),
+      ),
+    ],
+  ]);
+export const refValue = (kind: string, id: string): ValueObject =>
+  tagged([
+    ["kind", "ref"],
+    ["ref_kind", kind],
+    ["id", id],
+  ]);
+export const programValue = (hash: string): ValueObject =>
+  tagged([
+    ["kind", "program"],
+    ["hash", hash],
+  ]);
+
+/** Deep JSON equality (`eq`): an Int never equals a Float, object member order does not matter. */
+export function valueEquals(a: Value, b: Value): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) {
+    // NaN never reaches here (non-finite values fail), so === is JSON equality for scalars.
+    return false;
+  }
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!valueEquals(a[i]!, b[i]!)) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ma = a as ValueObject;
+  const mb = b as ValueObject;
+  if (ma.size !== mb.size) return false;
+  for (const [k, v] of ma) {
+    const w = mb.get(k);
+    if (w === undefined || !valueEquals(v, w)) return false;
+  }
+  return true;
+}
+
+/** A field of a record, variant or structural record, or a key of a plain object (`get`). */
+export function readField(v: Value, field: string): Value | undefined {
+  const tag = yaoTag(v);
+  if (tag !== undefined) {
+    const kind = tag.get("kind");
+    const fields = tag.get("fields");
+    if ((kind === "record" || kind === "variant") && fields instanceof Map) return fields.get(field);
+    if (kind === "structural_record" && Array.isArray(fields)) {
+      for (const entry of fields) if (entry instanceof Map && entry.get("name") === field) return entry.get("value");
+    }
+    return undefined;
+  }
+  return v instanceof Map ? v.get(field) : undefined;
+}
+
+/** The fields of a structural record in order, or undefined when `v` is not one. */
+export function structuralFields(v: Value): [string, Value][] | undefined {
+  const tag = yaoTag(v);
+  if (tag?.get("kind") !== "structural_record") return undefined;
+  const fields = tag.get("fields");
+  if (!Array.isArray(fields)) return undefined;
+  const out: [string, Value][] = [];
+  for (const f of fields) {
+    if (!(f instanceof Map)) return undefined;
+    const name = f.get("name");
+    const value = f.get("value");
+    if (typeof name !== "string" || value === undefined) return undefined;
+    out.push([name, value]);
+  }
+  return out;
+}
