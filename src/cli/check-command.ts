@@ -13,7 +13,7 @@
  */
 import { basename, resolve } from "node:path";
 import { diagnostic } from "../diagnostics/diagnostic.js";
-import { renderHumanResult, renderHumanSummary } from "../diagnostics/render.js";
+import { renderHumanResult, renderHumanSummaryOf, type SummaryCounts } from "../diagnostics/render.js";
 import { renderGithub } from "../output/format-github.js";
 import { renderResults, type OutputFormat } from "../output/format.js";
 import { renderEvidenceJson } from "../evidence/receipt.js";
@@ -27,6 +27,10 @@ import { expandInputs, type ExpandedInput } from "./check-inputs.js";
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE, useColor } from "./io.js";
 import { formatOptions } from "./output.js";
 import { Progress } from "./progress.js";
+import { checkCachedPath, type CacheUse } from "./check-cached.js";
+import type { CachedCheck } from "../cache/entry.js";
+import { NodeCacheStore } from "../cache/node-store.js";
+import { VERSION } from "../version.js";
 
 export interface CheckCommandOptions {
   readonly format: OutputFormat;
@@ -50,6 +54,18 @@ export interface CheckCommandOptions {
   readonly jobs?: number;
   /** The worker script (check-worker.ts as built; bin.ts knows where it is). */
   readonly workerUrl?: URL;
+  /** `--cache`: reuse and store results in this directory (check-cached.ts). */
+  readonly cache?: CacheSettings;
+  /** `--watch`: after the first run, re-check what changes until interrupted (check-watch.ts). */
+  readonly watch?: boolean;
+}
+
+/** Where `--cache` keeps its entries and how large it may grow. */
+export interface CacheSettings {
+  /** `--cache-dir`, default `.yaoc-cache` in the working directory. */
+  readonly dir: string;
+  /** `--cache-max-mib`: least recently used entries are pruned past this size. */
+  readonly maxBytes: number;
 }
 
 export interface CheckOutcome {
@@ -93,16 +109,64 @@ export async function runCheck(
   inputs: readonly string[],
   options: CheckCommandOptions,
 ): Promise<number> {
-  const inputsExpanded = await expandInputs(fs, inputs);
+  if (options.watch === true) return (await import("./check-watch.js")).runWatch(fs, inputs, options);
+  const cache = options.cache === undefined ? undefined : openCache(options.cache, options);
   const analyzer = checkAnalyzer(options.toolSchemas);
-  const pooled = await startWorkers(fs, inputsExpanded, options);
+  const checkPath = (path: string): Promise<CachedCheck> =>
+    cache === undefined
+      ? checkOnePath(fs, path, { analyze: options.analyze, analyzer })
+      : checkCachedPath(fs, path, { analyze: options.analyze, analyzer }, cache);
+  const inputsExpanded = await expandInputs(fs, inputs);
+  const pooled = await startWorkers(inputsExpanded, options, checkPath);
+  const exit = await reportChecks(inputsExpanded, options, (input, i) => pooled?.[i] ?? checkPath(input.path));
+  if (cache !== undefined) closeCache(cache.store);
+  return exit;
+}
+
+/** The store and key context of `--cache`. */
+export function openCache(settings: CacheSettings, options: Pick<CheckCommandOptions, "analyze" | "toolSchemas">): CacheUse {
+  return {
+    store: new NodeCacheStore(settings.dir, VERSION, settings.maxBytes),
+    context: {
+      version: VERSION,
+      analyze: options.analyze,
+      ...(options.toolSchemas !== undefined ? { toolSchemas: options.toolSchemas } : {}),
+    },
+  };
+}
+
+/** After a run: prune past the budget if entries were written, and say once if the store could not be used. */
+export function closeCache(store: NodeCacheStore): void {
+  if (store.stats.written > 0) store.prune();
+  if (store.problem !== null)
+    process.stderr.write(`yaoc check: warning: the cache in ${store.dir} was not fully usable: ${store.problem}\n`);
+}
+
+/**
+ * Check (through `checkPath`) and report every expanded input, in input order, and return the exit
+ * code. Human and GitHub output stream, and for them nothing is kept per package but the counts
+ * the summary needs, so memory stays flat however many packages there are; JSON and SARIF are one
+ * document over every result, so those keep each result (without source texts a diagnostic does
+ * not point into) until the end.
+ */
+export async function reportChecks(
+  inputsExpanded: readonly ExpandedInput[],
+  options: CheckCommandOptions,
+  checkPath: (input: Extract<ExpandedInput, { kind: "path" }>, index: number) => Promise<CachedCheck>,
+  /** `--watch` stopping: no further package is checked and nothing more is printed. */
+  signal?: AbortSignal,
+): Promise<number> {
+  const analyzer = checkAnalyzer(options.toolSchemas);
   const results: CheckResult[] = [];
+  const summary: SummaryCounts = { packages: 0, invalid: 0, errors: 0, warnings: 0 };
   let ioError = false;
+  let allValid = true;
   const stream = options.format === "human" || options.format === "github";
   const color = useColor(process.stdout);
   const progress = new Progress(process.stderr, inputsExpanded.length, "checking");
   let warnings = 0;
   for (const [i, input] of inputsExpanded.entries()) {
+    if (signal?.aborted) break;
     let r: { result: CheckResult; ioError: boolean };
     if (input.kind === "no_match") {
       r = { result: noMatch(input.pattern), ioError: true };
@@ -110,21 +174,23 @@ export async function runCheck(
       r = await checkStdin(options, analyzer);
     } else {
       progress.update(input.path);
-      r = await (pooled?.[i] ?? checkOnePath(fs, input.path, { analyze: options.analyze, analyzer }));
+      r = await checkPath(input, i);
     }
     ioError ||= r.ioError;
     let result = options.strict ? strictResult(r.result) : r.result;
+    allValid &&= result.valid;
     warnings += result.diagnostics.filter((d) => d.severity === "warning").length;
     if (options.quiet) result = errorsOnly(result);
-    results.push(result);
     if (stream) {
+      countInto(summary, result);
       progress.clear();
       process.stdout.write(options.format === "human" ? renderHumanResult(result, { color }) : renderGithub([result]));
-    }
+    } else results.push(result);
     progress.done();
   }
   progress.clear();
-  if (options.format === "human") process.stdout.write(renderHumanSummary(results));
+  if (signal?.aborted) return EXIT_USAGE;
+  if (options.format === "human") process.stdout.write(renderHumanSummaryOf(summary));
   else if (!stream) {
     // The JSON document is a set of evidence receipts (seed 002): each result with its ReproHash.
     // Each package is named by the last segment of its resolved path, so the ReproHash does not depend on how it was typed.
@@ -138,7 +204,7 @@ export async function runCheck(
       `yaoc check: ${warnings} warning${warnings === 1 ? "" : "s"} found, more than --max-warnings ${options.maxWarnings}\n`,
     );
   if (ioError) return EXIT_USAGE;
-  return results.every((r) => r.valid) && !tooManyWarnings ? EXIT_OK : EXIT_INVALID;
+  return allValid && !tooManyWarnings ? EXIT_OK : EXIT_INVALID;
 }
 
 /** `-`: one single-file package from stdin, checked in memory under `--stdin-filename` (default stdin.hns). */
@@ -167,9 +233,9 @@ async function checkStdin(
  * streamed in the same order as `--jobs 1`.
  */
 async function startWorkers(
-  fs: PackageFs,
   inputs: readonly ExpandedInput[],
   options: CheckCommandOptions,
+  local: (path: string) => Promise<{ result: CheckResult; ioError: boolean }>,
 ): Promise<(Promise<{ result: CheckResult; ioError: boolean }> | undefined)[] | undefined> {
   const jobs = options.jobs ?? 1;
   const positions: number[] = [];
@@ -184,13 +250,11 @@ async function startWorkers(
   const settings = {
     analyze: options.analyze,
     ...(options.toolSchemas !== undefined ? { toolSchemas: options.toolSchemas } : {}),
+    ...(options.cache !== undefined ? { cache: options.cache } : {}),
   };
-  const analyzer = checkAnalyzer(options.toolSchemas);
   // The pool (and node:worker_threads) is loaded only when it is used: `--jobs 1` starts faster.
   const { checkOnWorkers } = await import("./check-pool.js");
-  const promises = checkOnWorkers(options.workerUrl, paths, jobs, settings, (path) =>
-    checkOnePath(fs, path, { analyze: options.analyze, analyzer }),
-  );
+  const promises = checkOnWorkers(options.workerUrl, paths, jobs, settings, local);
   const byInput: (Promise<{ result: CheckResult; ioError: boolean }> | undefined)[] = new Array(inputs.length);
   positions.forEach((at, k) => (byInput[at] = promises[k]));
   return byInput;
@@ -208,6 +272,15 @@ function noMatch(pattern: string): CheckResult {
       }),
     ],
   };
+}
+
+function countInto(summary: SummaryCounts, r: CheckResult): void {
+  summary.packages++;
+  if (!r.valid) summary.invalid++;
+  for (const d of r.diagnostics) {
+    if (d.severity === "error") summary.errors++;
+    else if (d.severity === "warning") summary.warnings++;
+  }
 }
 
 function errorsOnly(r: CheckResult): CheckResult {

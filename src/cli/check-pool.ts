@@ -19,6 +19,8 @@ import type { CheckResult } from "../diagnostics/result.js";
 export interface WorkerSettings {
   readonly analyze: boolean;
   readonly toolSchemas?: Readonly<Record<string, unknown>>;
+  /** `--cache`: each worker reads and writes the same store (writes are atomic renames). */
+  readonly cache?: { readonly dir: string; readonly maxBytes: number };
 }
 
 export interface WorkerTask {

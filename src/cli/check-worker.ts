@@ -9,11 +9,15 @@ import { NodeFs } from "../fs/node-fs.js";
 import { installNodeSha256 } from "../canonical/node-hash.js";
 import { checkOnePath, checkAnalyzer } from "./check-one.js";
 import type { WorkerReply, WorkerSettings, WorkerTask } from "./check-pool.js";
+import { checkCachedPath } from "./check-cached.js";
+import { openCache } from "./check-command.js";
 
 installNodeSha256();
 const settings = workerData as WorkerSettings;
 const fs = new NodeFs();
 const analyzer = checkAnalyzer(settings.toolSchemas);
+// The CLI's thread prunes and reports store problems after the run; a worker only reads and writes.
+const cache = settings.cache === undefined ? undefined : openCache(settings.cache, settings);
 
 // Tasks are checked one after another, in the order they came: the pool keeps a second task here
 // so the thread never waits for the next (check-pool.ts), and checking both at once would hold two
@@ -34,7 +38,10 @@ async function drain(): Promise<void> {
 async function run(task: WorkerTask): Promise<void> {
   let reply: WorkerReply;
   try {
-    const r = await checkOnePath(fs, task.path, { analyze: settings.analyze, analyzer });
+    const options = { analyze: settings.analyze, analyzer };
+    const r = await (cache === undefined
+      ? checkOnePath(fs, task.path, options)
+      : checkCachedPath(fs, task.path, options, cache));
     reply = { index: task.index, result: r.result, ioError: r.ioError };
   } catch (e) {
     reply = { index: task.index, error: e instanceof Error ? e.message : String(e) };

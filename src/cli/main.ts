@@ -7,6 +7,8 @@
  * installer, the catalog or the A3S resolver. A new command group goes into GROUPS.
  */
 import { availableParallelism } from "node:os";
+import { resolve } from "node:path";
+import { DEFAULT_CACHE_MAX_MIB } from "../cache/node-store.js";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { NodeFs } from "../fs/node-fs.js";
 import { OUTPUT_FORMATS, type OutputFormat } from "../output/format.js";
@@ -97,6 +99,17 @@ export function buildProgram(groups: readonly Register[], paths: ProgramPaths = 
         // garbage collector cost what it saves there. Opt-in until a measured machine shows a win.
         .default(1, `1; this machine has ${availableParallelism()} cores`),
     )
+    .option(
+      "--cache",
+      "reuse results of packages whose bytes, names and modes did not change (kept in .yaoc-cache/); output is identical",
+    )
+    .option("--cache-dir <dir>", "where --cache keeps its entries (implies --cache; default .yaoc-cache)")
+    .addOption(
+      new Option("--cache-max-mib <n>", "prune least recently used cache entries past this many MiB")
+        .argParser(parseJobs)
+        .default(DEFAULT_CACHE_MAX_MIB),
+    )
+    .option("-w, --watch", "check, then re-check the packages whose files change, until Ctrl-C (implies --cache)")
     .argument(
       "[inputs...]",
       "package files or directories (walked for packages), quoted globs, or - for stdin; default .",
@@ -118,6 +131,10 @@ export function buildProgram(groups: readonly Register[], paths: ProgramPaths = 
         ...(opts.stdinFilename !== undefined ? { stdinFilename: opts.stdinFilename } : {}),
         jobs: opts.jobs,
         ...(paths.checkWorker !== undefined ? { workerUrl: paths.checkWorker } : {}),
+        ...(opts.cache === true || opts.cacheDir !== undefined || opts.watch === true
+          ? { cache: { dir: resolve(opts.cacheDir ?? ".yaoc-cache"), maxBytes: opts.cacheMaxMib * 1024 * 1024 } }
+          : {}),
+        ...(opts.watch === true ? { watch: true } : {}),
       });
     });
 
@@ -214,6 +231,10 @@ interface CheckCliOptions {
   tools?: string;
   stdinFilename?: string;
   jobs: number;
+  cache?: boolean;
+  cacheDir?: string;
+  cacheMaxMib: number;
+  watch?: boolean;
 }
 
 function parseJobs(value: string): number {

@@ -60,17 +60,28 @@ export function renderHumanResult(result: CheckResult, options: HumanOptions): s
 
 /** The closing line: packages checked, valid and invalid, errors and warnings. */
 export function renderHumanSummary(results: readonly CheckResult[]): string {
-  let errors = 0;
-  let warnings = 0;
+  const counts: SummaryCounts = { packages: results.length, invalid: 0, errors: 0, warnings: 0 };
   for (const result of results) {
+    if (!result.valid) counts.invalid++;
     for (const d of result.diagnostics) {
-      if (d.severity === "error") errors++;
-      else if (d.severity === "warning") warnings++;
+      if (d.severity === "error") counts.errors++;
+      else if (d.severity === "warning") counts.warnings++;
     }
   }
-  const invalid = results.filter((r) => !r.valid).length;
+  return renderHumanSummaryOf(counts);
+}
+
+/** What the summary line counts; a caller streaming results keeps only these. */
+export interface SummaryCounts {
+  packages: number;
+  invalid: number;
+  errors: number;
+  warnings: number;
+}
+
+export function renderHumanSummaryOf(c: SummaryCounts): string {
   const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
-  return `${plural(results.length, "package")} checked: ${results.length - invalid} valid, ${invalid} invalid; ${plural(errors, "error")}, ${plural(warnings, "warning")}\n`;
+  return `${plural(c.packages, "package")} checked: ${c.packages - c.invalid} valid, ${c.invalid} invalid; ${plural(c.errors, "error")}, ${plural(c.warnings, "warning")}\n`;
 }
 
 /**

@@ -1,0 +1,243 @@
+/**
+ * The on-disk store of `yaoc check --cache` (Node adapter): one file per entry under
+ * `<dir>/v<format>/<first two hex digits>/<key>`, in the format of ./entry.ts.
+ *
+ * - Writers never leave a partial entry: an entry is written to a temporary file in `<dir>/tmp/`
+ *   (named by process, time and a random suffix, created exclusively) and renamed into place; a
+ *   rename on one file system is atomic, so two processes writing the same key at once leave one
+ *   whole entry, whichever renamed last. A reader that finds a damaged entry anyway (a crash of the
+ *   disk, a hand edit) gets a decode failure from ./entry.ts and rewrites it.
+ * - Least recently used entries go first when the store grows past its budget: a hit sets the
+ *   entry's modification time to now, and `prune` (after a run that wrote entries) removes entries
+ *   oldest first until the total size is within the budget. Temporary files older than an hour
+ *   (left by a killed process) are removed by `prune` too.
+ * - Every failure to read or write the store is swallowed: the cache only ever saves work, so a
+ *   read-only or full disk makes a run uncached, never wrong. `problems` says what went wrong, once.
+ *
+ * The directory gets a `CACHEDIR.TAG` (backup tools skip it) and a `.gitignore` of `*`.
+ * Synchronous file calls: an entry is small, and a hit should cost a few system calls, not a trip
+ * through the thread pool per call.
+ */
+import { randomBytes } from "node:crypto";
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+  constants,
+} from "node:fs";
+import { join } from "node:path";
+import { CACHE_FORMAT } from "./key.js";
+import { decodeEntry, encodeEntry, type CachedCheck, type EntryDamage } from "./entry.js";
+
+/** Default `--cache-max-mib`. */
+export const DEFAULT_CACHE_MAX_MIB = 256;
+
+/** An entry larger than this is never read (a real entry is far smaller; a huge file is not ours). */
+const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
+/** A temporary file older than this was left by a process that died mid-write. */
+const STALE_TMP_MS = 60 * 60 * 1000;
+
+const CACHEDIR_TAG =
+  "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by yaoc.\n# For information about cache directory tags see https://bford.info/cachedir/\n";
+
+export interface CacheStats {
+  hits: number;
+  misses: number;
+  /** Entries found but not trusted (damaged, another key's, another version's), by reason. */
+  damaged: Partial<Record<EntryDamage, number>>;
+  written: number;
+  pruned: number;
+}
+
+export class NodeCacheStore {
+  readonly stats: CacheStats = { hits: 0, misses: 0, damaged: {}, written: 0, pruned: 0 };
+  /** The first failure to use the store (reading, writing or pruning), for one warning. */
+  problem: string | null = null;
+  private readonly entries: string;
+  private readonly tmp: string;
+  private prepared = false;
+
+  constructor(
+    readonly dir: string,
+    readonly version: string,
+    readonly maxBytes: number = DEFAULT_CACHE_MAX_MIB * 1024 * 1024,
+  ) {
+    this.entries = join(dir, `v${CACHE_FORMAT}`);
+    this.tmp = join(dir, "tmp");
+  }
+
+  /** The cached check under `key`, or undefined (absent or not trusted: the caller recomputes and puts). */
+  get(key: string): CachedCheck | undefined {
+    const file = this.fileOf(key);
+    let bytes: Uint8Array;
+    try {
+      bytes = readSmallFile(file);
+    } catch (e) {
+      if (code(e) !== "ENOENT") this.note(`cannot read ${file}: ${message(e)}`);
+      this.stats.misses++;
+      return undefined;
+    }
+    const decoded = decodeEntry(bytes, key, this.version);
+    if ("damage" in decoded) {
+      this.stats.damaged[decoded.damage] = (this.stats.damaged[decoded.damage] ?? 0) + 1;
+      this.stats.misses++;
+      return undefined;
+    }
+    this.stats.hits++;
+    // Recency for pruning: the modification time is the last use.
+    try {
+      const now = new Date();
+      utimesSync(file, now, now);
+    } catch {
+      // a read-only store still serves hits
+    }
+    return decoded.check;
+  }
+
+  /** Store `check` under `key` (write a temporary file, then rename it into place). */
+  put(key: string, check: CachedCheck): void {
+    const bytes = encodeEntry(key, this.version, check);
+    if (bytes === null) return;
+    const file = this.fileOf(key);
+    let tmpFile: string | null = null;
+    try {
+      this.prepare();
+      mkdirSync(join(this.entries, key.slice(0, 2)), { recursive: true });
+      tmpFile = join(this.tmp, `${key.slice(0, 16)}.${process.pid}.${Date.now()}.${randomBytes(6).toString("hex")}`);
+      writeFileSync(tmpFile, bytes, { flag: "wx", mode: 0o644 });
+      renameSync(tmpFile, file);
+      tmpFile = null;
+      this.stats.written++;
+    } catch (e) {
+      this.note(`cannot write ${file}: ${message(e)}`);
+    } finally {
+      if (tmpFile !== null) removeQuietly(tmpFile);
+    }
+  }
+
+  /**
+   * Remove the least recently used entries until the store is within its budget, and temporary
+   * files a killed writer left behind. Returns how many entries were removed.
+   */
+  prune(): number {
+    let listed: { file: string; size: number; used: number }[] = [];
+    let total = 0;
+    try {
+      if (!existsSync(this.entries)) return 0;
+      for (const shard of readdirSync(this.entries)) {
+        const shardDir = join(this.entries, shard);
+        let names: string[];
+        try {
+          names = readdirSync(shardDir);
+        } catch {
+          continue;
+        }
+        for (const name of names) {
+          const file = join(shardDir, name);
+          try {
+            const st = statSync(file);
+            if (!st.isFile()) continue;
+            listed.push({ file, size: st.size, used: st.mtimeMs });
+            total += st.size;
+          } catch {
+            // removed by another process meanwhile
+          }
+        }
+      }
+      this.removeStaleTemporaries();
+    } catch (e) {
+      this.note(`cannot prune ${this.dir}: ${message(e)}`);
+      return 0;
+    }
+    if (total <= this.maxBytes) return 0;
+    listed = listed.sort((a, b) => a.used - b.used || (a.file < b.file ? -1 : 1));
+    let removed = 0;
+    for (const e of listed) {
+      if (total <= this.maxBytes) break;
+      if (removeQuietly(e.file)) {
+        total -= e.size;
+        removed++;
+      }
+    }
+    this.stats.pruned += removed;
+    return removed;
+  }
+
+  /** Where the entry of `key` lives. */
+  fileOf(key: string): string {
+    return join(this.entries, key.slice(0, 2), key);
+  }
+
+  private prepare(): void {
+    if (this.prepared) return;
+    mkdirSync(this.tmp, { recursive: true });
+    const tag = join(this.dir, "CACHEDIR.TAG");
+    if (!existsSync(tag)) writeFileSync(tag, CACHEDIR_TAG);
+    const ignore = join(this.dir, ".gitignore");
+    if (!existsSync(ignore)) writeFileSync(ignore, "# Created by yaoc check --cache.\n*\n");
+    this.prepared = true;
+  }
+
+  private removeStaleTemporaries(): void {
+    if (!existsSync(this.tmp)) return;
+    const now = Date.now();
+    for (const name of readdirSync(this.tmp)) {
+      const file = join(this.tmp, name);
+      try {
+        if (now - statSync(file).mtimeMs > STALE_TMP_MS) unlinkSync(file);
+      } catch {
+        // gone already
+      }
+    }
+  }
+
+  private note(problem: string): void {
+    this.problem ??= problem;
+  }
+}
+
+/** The bytes of a regular file of at most MAX_ENTRY_BYTES, opened without following a link or blocking on a FIFO. */
+function readSmallFile(file: string): Uint8Array {
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw Object.assign(new Error(`${file} is not a regular file`), { code: "EINVAL" });
+    if (st.size > MAX_ENTRY_BYTES) throw Object.assign(new Error(`${file} is too large`), { code: "EFBIG" });
+    const buf = new Uint8Array(st.size);
+    let at = 0;
+    while (at < buf.length) {
+      const n = readSync(fd, buf, at, buf.length - at, at);
+      if (n === 0) break;
+      at += n;
+    }
+    return at === buf.length ? buf : buf.subarray(0, at);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function removeQuietly(file: string): boolean {
+  try {
+    unlinkSync(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function code(e: unknown): string | undefined {
+  return (e as { code?: string } | null)?.code;
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
