@@ -124,7 +124,10 @@ export async function runCheck(
 }
 
 /** The store and key context of `--cache`. */
-export function openCache(settings: CacheSettings, options: Pick<CheckCommandOptions, "analyze" | "toolSchemas">): CacheUse {
+export function openCache(
+  settings: CacheSettings,
+  options: Pick<CheckCommandOptions, "analyze" | "toolSchemas">,
+): CacheUse {
   return {
     store: new NodeCacheStore(settings.dir, VERSION, settings.maxBytes),
     context: {

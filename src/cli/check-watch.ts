@@ -33,7 +33,11 @@ const SETTLE_MS = 25;
 
 const CLEAR_SCREEN = "\x1b[2J\x1b[3J\x1b[H";
 
-export async function runWatch(fs: PackageFs, inputs: readonly string[], options: CheckCommandOptions): Promise<number> {
+export async function runWatch(
+  fs: PackageFs,
+  inputs: readonly string[],
+  options: CheckCommandOptions,
+): Promise<number> {
   if (inputs.includes("-")) {
     process.stderr.write("yaoc check: --watch cannot watch standard input (-); name the package files instead\n");
     return EXIT_USAGE;

@@ -25,7 +25,13 @@ const RESULT: CheckResult = {
       span: { start: { byte: 3, line: 1, column: 4 }, end: { byte: 4, line: 1, column: 5 } },
       hint: "add ')'",
       label: "this list",
-      related: [{ file: "pkgs/bad.hns", message: "opened here", span: { start: { byte: 0, line: 1, column: 1 }, end: { byte: 1, line: 1, column: 2 } } }],
+      related: [
+        {
+          file: "pkgs/bad.hns",
+          message: "opened here",
+          span: { start: { byte: 0, line: 1, column: 1 }, end: { byte: 1, line: 1, column: 2 } },
+        },
+      ],
     },
     { code: "hns.unknown_field", severity: "warning", message: "名前 \udcff", function: "f" },
   ],
@@ -81,7 +87,10 @@ describe("cache entries", () => {
   });
 
   it("are not written for results JSON cannot carry exactly", () => {
-    const withExtra = (extra: Record<string, unknown>): CachedCheck => ({ result: { ...RESULT, extra }, ioError: false });
+    const withExtra = (extra: Record<string, unknown>): CachedCheck => ({
+      result: { ...RESULT, extra },
+      ioError: false,
+    });
     expect(encodeEntry(KEY, VERSION, withExtra({ m: new Map() }))).toBeNull();
     expect(encodeEntry(KEY, VERSION, withExtra({ n: 10n }))).toBeNull();
     expect(encodeEntry(KEY, VERSION, withExtra({ n: Number.NaN }))).toBeNull();

@@ -126,6 +126,10 @@ describe("check --cache", () => {
     const forged = { ...stored.check, result: { ...stored.check.result, identity: "sha256:forged" } };
     writeFileSync(file!, encodeEntry(keyOf(file!), VERSION, forged)!);
     expect(yaoc(["check", "--cache-dir", dir, pkg]).out).toContain("sha256:forged");
+    // File times are not part of the key: a touched package is still a hit.
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(pkg, later, later);
+    expect(yaoc(["check", "--cache-dir", dir, pkg]).out).toContain("sha256:forged");
     // The same package with one byte changed is another key: checked afresh.
     writeFileSync(pkg, `${readFileSync(pkg, "utf8")}\n`);
     expect(yaoc(["check", "--cache-dir", dir, pkg]).out).not.toContain("sha256:forged");
@@ -202,7 +206,9 @@ describe("check --cache", () => {
 
   it("keeps its directory out of git and backups, and is off by default", () => {
     expect(readFileSync(join(cacheDir, ".gitignore"), "utf8")).toMatch(/^\*$/m);
-    expect(readFileSync(join(cacheDir, "CACHEDIR.TAG"), "utf8")).toMatch(/^Signature: 8a477f597d28d172789f06886806bc55/);
+    expect(readFileSync(join(cacheDir, "CACHEDIR.TAG"), "utf8")).toMatch(
+      /^Signature: 8a477f597d28d172789f06886806bc55/,
+    );
     const cwd = join(tmp, "default-off");
     mkdirSync(cwd);
     cpSync(join(REPO_ROOT, "examples/review.hns"), join(cwd, "a.hns"));
