@@ -141,7 +141,8 @@ describe("check --cache", () => {
       (files) => {
         for (const f of files) {
           const b = readFileSync(f);
-          b[Math.floor(b.length / 2)] ^= 0x01;
+          const at = Math.floor(b.length / 2);
+          b[at] = b[at]! ^ 0x01;
           writeFileSync(f, b);
         }
       },

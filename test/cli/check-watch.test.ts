@@ -5,7 +5,7 @@
  * (Ctrl-C) ends it cleanly with exit 130, no stack trace and no temporary file left in the cache.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -54,8 +54,10 @@ describe("check --watch", () => {
     expect(w.io.out).toBe(first.out);
     expect(w.io.err).toMatch(/2 packages checked\. Watching for changes \(Ctrl-C to stop\)\./);
 
-    // One package made invalid: only it is re-checked, and the output is that of a fresh check.
-    writeFileSync(join(cwd, "pkgs/a.hns"), `${readFileSync(join(cwd, "pkgs/a.hns"), "utf8")}\n(`);
+    // One package made invalid, saved the way editors do (a new file renamed over the old one):
+    // only it is re-checked, and the output is that of a fresh check.
+    writeFileSync(join(cwd, "pkgs/.a.hns.swp"), `${readFileSync(join(cwd, "pkgs/a.hns"), "utf8")}\n(`);
+    renameSync(join(cwd, "pkgs/.a.hns.swp"), join(cwd, "pkgs/a.hns"));
     await w.until(2, "re-check after a change");
     const second = yaoc(["check", "pkgs"], { cwd });
     expect(second.code).toBe(1);

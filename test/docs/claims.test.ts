@@ -94,6 +94,22 @@ const CLAIMS: readonly Claim[] = [
   },
   {
     doc: "docs/architecture.md",
+    phrase: "the on-disk store with atomic writes and",
+    proofs: [
+      {
+        test: "test/cli/check-cache.test.ts",
+        title: "leaves only whole entries when two processes write the same cache at once",
+      },
+      { test: "test/cli/check-cache.test.ts", title: "prunes the least recently used entries past its budget" },
+    ],
+  },
+  {
+    doc: "docs/architecture.md",
+    phrase: "with editors' atomic saves reported as one change",
+    proofs: [{ test: "test/cli/check-watch.test.ts", title: "re-checks the changed package" }],
+  },
+  {
+    doc: "docs/architecture.md",
     phrase: "behind an atomically renamed pointer",
     proofs: [
       {
