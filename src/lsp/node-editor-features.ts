@@ -7,6 +7,9 @@
 import {
   CodeActionKind,
   ErrorCodes,
+  InlayHintKind,
+  SymbolKind,
+  type InitializeParams,
   LSPErrorCodes,
   ResponseError,
   type ClientCapabilities,
@@ -19,7 +22,12 @@ import {
 } from "vscode-languageserver/node.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { quickFixes } from "./code-actions.js";
+import { inlayHints } from "./inlay-hints.js";
+import { packageView } from "./package-index.js";
 import { prepareRename, rename, type TextEdit } from "./rename.js";
+import { classify, encodeTokens, TOKEN_MODIFIERS, TOKEN_TYPES, tokenDelta } from "./semantic-tokens.js";
+import { signatureHelp } from "./signature-help.js";
+import { workspaceSymbols } from "./workspace-symbols.js";
 import type { Workspace } from "./workspace.js";
 import type { LspPosition, LspRange, TextLines } from "./yao-document.js";
 
@@ -36,12 +44,48 @@ export interface EditorHost {
 export const EDITOR_CAPABILITIES: ServerCapabilities = {
   renameProvider: { prepareProvider: true },
   codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+  inlayHintProvider: true,
+  signatureHelpProvider: { triggerCharacters: ["(", " "] },
+  semanticTokensProvider: {
+    legend: { tokenTypes: [...TOKEN_TYPES], tokenModifiers: [...TOKEN_MODIFIERS] },
+    full: { delta: true },
+  },
+  workspaceSymbolProvider: true,
 };
+
+const SYMBOL_KINDS = { function: SymbolKind.Function, struct: SymbolKind.Struct, enum: SymbolKind.Enum } as const;
 
 const IDENTITY_ANNOTATION = "yaoc.identity";
 
-export function registerEditorFeatures(host: EditorHost, client: () => ClientCapabilities): void {
+export function registerEditorFeatures(host: EditorHost, init: () => InitializeParams | undefined): void {
   const { connection, workspace } = host;
+  const client = (): ClientCapabilities => init()?.capabilities ?? {};
+  /** The workspace folders as paths (the root URI when the client names no folders). */
+  const folders = (): string[] => {
+    const p = init();
+    const uris = p?.workspaceFolders?.map((f) => f.uri) ?? (p?.rootUri ? [p.rootUri] : []);
+    return uris.flatMap((u) => {
+      try {
+        return [host.toPath(u)];
+      } catch {
+        return [];
+      }
+    });
+  };
+  /** The last semantic tokens sent per document, for deltas. */
+  const lastTokens = new Map<string, { resultId: string; data: number[] }>();
+  let tokenResults = 0;
+  const tokensOf = async (uri: string, path: string): Promise<{ resultId: string; data: number[] }> => {
+    const doc = await workspace.document(path);
+    const { index } = await packageView(workspace, path);
+    const data = encodeTokens(classify(doc.text, path, index), doc.lines);
+    const result = { resultId: String(++tokenResults), data };
+    lastTokens.delete(uri);
+    lastTokens.set(uri, result);
+    // Kept for the documents edited last only (a closed document's entry ages out).
+    if (lastTokens.size > 64) lastTokens.delete(lastTokens.keys().next().value!);
+    return result;
+  };
 
   connection.onPrepareRename(
     guarded("prepareRename", async (p) => {
@@ -80,6 +124,70 @@ export function registerEditorFeatures(host: EditorHost, client: () => ClientCap
         });
       }
       return out;
+    }),
+  );
+
+  connection.languages.inlayHint.on(
+    guarded("inlayHint", async (p) => {
+      const path = documentPath(host, p);
+      const range = rangeOf((p as { range?: unknown }).range);
+      return (await inlayHints(workspace, path, range)).map((h) => ({
+        position: h.position,
+        label: h.label,
+        kind: InlayHintKind.Type,
+        paddingLeft: h.kind === "effects",
+      }));
+    }),
+  );
+
+  connection.onSignatureHelp(
+    guarded("signatureHelp", async (p) => {
+      const { path, position } = positionParams(host, p);
+      const s = await signatureHelp(workspace, path, position);
+      if (s === undefined) return null;
+      return {
+        signatures: [
+          {
+            label: s.label,
+            ...(s.documentation === undefined ? {} : { documentation: s.documentation }),
+            parameters: s.parameters.map((q) => ({ label: [q.label[0], q.label[1]] as [number, number] })),
+          },
+        ],
+        activeSignature: 0,
+        activeParameter: s.activeParameter,
+      };
+    }),
+  );
+
+  connection.languages.semanticTokens.on(
+    guarded("semanticTokens/full", async (p) => {
+      const path = documentPath(host, p);
+      const uri = (p as { textDocument: { uri: string } }).textDocument.uri;
+      return tokensOf(uri, path);
+    }),
+  );
+  connection.languages.semanticTokens.onDelta(
+    guarded("semanticTokens/full/delta", async (p) => {
+      const path = documentPath(host, p);
+      const uri = (p as { textDocument: { uri: string } }).textDocument.uri;
+      const previous = (p as { previousResultId?: unknown }).previousResultId;
+      const last = lastTokens.get(uri);
+      const next = await tokensOf(uri, path);
+      if (last === undefined || last.resultId !== previous) return next;
+      return { resultId: next.resultId, edits: tokenDelta(last.data, next.data) };
+    }),
+  );
+
+  connection.onWorkspaceSymbol(
+    guarded("workspace/symbol", async (p) => {
+      const query = (p as { query?: unknown }).query;
+      if (typeof query !== "string") throw invalid("workspace/symbol needs query, a string");
+      return (await workspaceSymbols(workspace, folders(), query)).map((s) => ({
+        name: s.name,
+        kind: SYMBOL_KINDS[s.kind],
+        containerName: s.container,
+        location: { uri: host.toUri(s.path), range: s.range },
+      }));
     }),
   );
 }

@@ -17,8 +17,8 @@ import {
   SymbolKind,
   TextDocuments,
   TextDocumentSyncKind,
-  type ClientCapabilities,
   type Connection,
+  type InitializeParams,
   type Diagnostic as LspDiagnostic,
   type PublishDiagnosticsParams,
 } from "vscode-languageserver/node.js";
@@ -79,7 +79,7 @@ export function runLanguageServer(
   /** The client reports changes on disk; until then, everything read from disk is forgotten before each check. */
   let watching = false;
   let canWatch = false;
-  let clientCapabilities: ClientCapabilities = {};
+  let initializeParams: InitializeParams | undefined;
 
   /** Check the package of `path` and prepare (not send) what changed since the last publication. */
   const checkPackage = async (path: string): Promise<ScheduledCheck> => {
@@ -122,7 +122,7 @@ export function runLanguageServer(
 
   connection.onInitialize((params) => {
     canWatch = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
-    clientCapabilities = params.capabilities;
+    initializeParams = params;
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
@@ -224,7 +224,7 @@ export function runLanguageServer(
       versionOf: (uri) => documents.get(uri)?.version,
       toLspDiagnostic,
     },
-    () => clientCapabilities,
+    () => initializeParams,
   );
 
   documents.listen(connection);

@@ -1,8 +1,11 @@
 /**
  * The symbol index of the package a file belongs to, built once per analysis: it is kept while the
  * package's last check and every document it was built from are the ones the workspace still holds,
- * and rebuilt when either changed. Browser-safe.
+ * and rebuilt when either changed. A check older than the texts (an edit the scheduler has not
+ * re-checked yet) is redone first, so the typed IR's spans and types are those of the text the
+ * features edit. Browser-safe.
  */
+import type { SNode } from "../syntax/tree.js";
 import type { YaoDocument } from "./yao-document.js";
 import { SymbolIndex } from "./symbol-index.js";
 import type { PackageState, Workspace } from "./workspace.js";
@@ -16,7 +19,11 @@ export interface PackageView {
 const cache = new WeakMap<Workspace, Map<PackageState, PackageView>>();
 
 export async function packageView(workspace: Workspace, path: string): Promise<PackageView> {
-  const state = await workspace.packageState(path);
+  let state = await workspace.packageState(path);
+  if (!(await checkedTextsAreCurrent(workspace, state))) {
+    await workspace.check(path);
+    state = await workspace.packageState(path);
+  }
   const files = state.files.includes(path) ? state.files : [...state.files, path];
   const docs: YaoDocument[] = [];
   for (const f of files) docs.push(await workspace.document(f));
@@ -28,4 +35,17 @@ export async function packageView(workspace: Workspace, path: string): Promise<P
   const view = { state, docs, index: new SymbolIndex(docs, state.pkg?.manifest.tools ?? [], state.analysis) };
   views.set(state, view);
   return view;
+}
+
+/** Did the last check read the texts the documents hold now? (The loaded forms keep the text they were read from.) */
+async function checkedTextsAreCurrent(workspace: Workspace, state: PackageState): Promise<boolean> {
+  const pkg = state.pkg;
+  if (pkg === undefined) return true;
+  for (const form of [pkg.entry.form, ...pkg.functions.map((f) => f.form)]) {
+    const source = (form as SNode & { source?: { file: string; text: string } }).source;
+    if (source === undefined) continue;
+    const file = state.files.find((f) => f === source.file || f.endsWith(`/${source.file}`));
+    if (file !== undefined && (await workspace.document(file)).text !== source.text) return false;
+  }
+  return true;
 }

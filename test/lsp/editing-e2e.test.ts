@@ -92,6 +92,47 @@ describe("yaoc lsp editing features", () => {
     expect(actions[0].diagnostics[0].code).toBe("yao.unknown_name");
   });
 
+  it("semantic tokens with the legend, and a delta against the last result", async () => {
+    const legend = client.initialized.capabilities.semanticTokensProvider.legend;
+    expect(legend.tokenTypes).toContain("function");
+    const full = await client.request("textDocument/semanticTokens/full", { textDocument: { uri } });
+    expect(full.data.length % 5).toBe(0);
+    // The first token is `manifest` at 0:1, a keyword.
+    expect(full.data.slice(0, 5)).toEqual([0, 1, 8, legend.tokenTypes.indexOf("keyword"), 0]);
+    const same = await client.request("textDocument/semanticTokens/full/delta", {
+      textDocument: { uri },
+      previousResultId: full.resultId,
+    });
+    expect(same.edits).toEqual([]);
+    const unknown = await client.request("textDocument/semanticTokens/full/delta", {
+      textDocument: { uri },
+      previousResultId: "no such result",
+    });
+    expect(unknown.data).toEqual(full.data);
+  });
+
+  it("inlay hints (once the text checks), signature help and workspace symbols", async () => {
+    const since = client.notifications.length;
+    client.notify("textDocument/didChange", {
+      textDocument: { uri, version: 2 },
+      contentChanges: [{ text: SRC.replace("(add dox 1)", "(list doc)") }],
+    });
+    expect(await client.diagnosticsAt(uri, 2, since)).toEqual([]);
+    const hints = await client.request("textDocument/inlayHint", {
+      textDocument: { uri },
+      range: { start: { line: 0, character: 0 }, end: { line: 20, character: 0 } },
+    });
+    expect(hints.map((h: any) => h.label)).toEqual(["⟨tool read⟩", " → Json", ": Json"]);
+    expect(hints[2].position).toEqual({ line: 11, character: 16 });
+    const help = await client.request("textDocument/signatureHelp", {
+      textDocument: { uri },
+      position: { line: 11, character: 24 },
+    });
+    expect(help.signatures[0].label).toBe("(load (path String)) → Json");
+    const symbols = await client.request("workspace/symbol", { query: "lo" });
+    expect(symbols.map((x: any) => [x.name, x.location.uri])).toEqual([["load", uri]]);
+  });
+
   it("answers malformed requests with errors and keeps serving", async () => {
     const bad: [string, unknown][] = [
       ["textDocument/rename", null],
@@ -101,6 +142,14 @@ describe("yaoc lsp editing features", () => {
       ["textDocument/prepareRename", { textDocument: { uri: "file:///%zz" }, position: { line: 0, character: 0 } }],
       ["textDocument/codeAction", { textDocument: { uri }, range: "everything" }],
       ["textDocument/codeAction", [1, 2, 3]],
+      [
+        "textDocument/inlayHint",
+        { textDocument: { uri }, range: { start: { line: 0 }, end: { line: 1, character: 0 } } },
+      ],
+      ["textDocument/signatureHelp", { textDocument: { uri: 42 }, position: { line: 0, character: 0 } }],
+      ["textDocument/semanticTokens/full", { textDocument: null }],
+      ["textDocument/semanticTokens/full/delta", { textDocument: { uri: "" }, previousResultId: "1" }],
+      ["workspace/symbol", { query: { $gt: "" } }],
     ];
     for (const [method, params] of bad) await expect(client.request(method, params)).rejects.toThrow();
     // Far outside the text is clamped, not an error.
