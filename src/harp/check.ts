@@ -16,7 +16,8 @@ import { isObject } from "./validate.js";
 import { parseHarpJson } from "./json.js";
 import { isRuntimeName, selectArgv, type HarpManifest, type Platform } from "./manifest.js";
 import { walkPackage, treeDigest, type PackageTree } from "./tree.js";
-import { argPathProblem, MANIFEST_FILE, ManifestReporter, stripDotSlash, validateManifestText } from "./validate.js";
+import { argPathProblem, argRelativePaths } from "./path-scan.js";
+import { MANIFEST_FILE, ManifestReporter, stripDotSlash, validateManifestText } from "./validate.js";
 
 export const MAX_MANIFEST_BYTES = 1024 * 1024;
 
@@ -302,24 +303,29 @@ async function checkArgFile(
   pointer: string,
   r: ManifestReporter,
 ): Promise<void> {
-  if (argPathProblem(arg) !== null || arg.startsWith("-")) return;
-  if (!arg.includes("/") && !arg.startsWith(".") && !/\.[A-Za-z0-9]+$/.test(arg)) return;
-  const rel = stripDotSlash(arg);
-  if (rel === "" || rel === ".") return;
-  const abs = joinPath(realRoot, rel);
-  const lst = await fs.lstat(abs).catch(() => null);
-  if (lst === null) return;
-  try {
-    const real = await fs.realpath(abs);
+  if (argPathProblem(arg) !== null) return;
+  // Every relative path the value carries (`data/x.json`, `--config=conf/a.toml`, `@args.txt`).
+  for (const part of argRelativePaths(arg)) {
+    const rel = stripDotSlash(part);
+    if (rel === "" || rel === ".") continue;
+    const abs = joinPath(realRoot, rel);
+    const lst = await fs.lstat(abs).catch(() => null);
+    if (lst === null) continue;
+    let real: string;
+    try {
+      real = await fs.realpath(abs);
+    } catch {
+      continue; // Dangling link: nothing to escape to; the app will fail on its own.
+    }
     const inside = real === realRoot || real.startsWith(realRoot.endsWith("/") ? realRoot : `${realRoot}/`);
-    if (!inside)
+    if (!inside) {
       r.report(
         "harp.argv_path_escapes",
         pointer,
         `${pointer}: ${JSON.stringify(arg)} resolves to ${real}, outside the package`,
         "Path arguments must stay inside the package root.",
       );
-  } catch {
-    // Dangling link: nothing to escape to; the app will fail on its own.
+      return;
+    }
   }
 }

@@ -11,7 +11,12 @@ import { relativePathProblem } from "../fs/contained.js";
 import { harpSeverity, type HarpCode } from "./codes.js";
 import { escapePointerToken, parseHarpJson, type JsonValue, type ParsedJson } from "./json.js";
 import { isRuntimeName, RESERVED_FIELDS, RESERVED_KINDS, type HarpManifest } from "./manifest.js";
+import { argPathProblem, findPath } from "./path-scan.js";
 import { schemaErrors } from "./schema.js";
+import { findSecret } from "./secret-scan.js";
+
+export { argPathProblem } from "./path-scan.js";
+export { looksLikeJwt } from "./secret-scan.js";
 
 export const MANIFEST_FILE = "harp.json";
 
@@ -170,7 +175,7 @@ function reportSchemaError(r: ManifestReporter, e: ErrorObject, root: JsonValue)
   const at = e.instancePath;
   const params = e.params as Record<string, unknown>;
   const val = valueAt(root, at);
-  const shown = (v: unknown) => JSON.stringify(v);
+  const shown = shownUnlessSecret;
   switch (e.keyword) {
     case "required": {
       const name = String(params["missingProperty"]);
@@ -270,7 +275,7 @@ function reportKind(r: ManifestReporter, kind: unknown): void {
   r.report(
     "harp.invalid_kind",
     "/runtime/kind",
-    `/runtime/kind: ${JSON.stringify(kind)} is not a registered HARP runtime kind`,
+    `/runtime/kind: ${shownUnlessSecret(kind)} is not a registered HARP runtime kind`,
     'Use "http". Product-specific runtimes may not invent kinds; use an "x-<vendor>" member instead.',
   );
 }
@@ -332,7 +337,7 @@ function checkArgv(r: ManifestReporter, argv: JsonValue | undefined, pointer: st
       r.report(
         "harp.argv_path_escapes",
         p,
-        `${p}: ${JSON.stringify(arg)} ${problem}`,
+        `${p}: ${shownUnlessSecret(arg)} ${problem}`,
         "Path arguments must be relative to the package root and stay inside it.",
       );
     }
@@ -345,7 +350,7 @@ function checkArgv0(r: ManifestReporter, arg: string, p: string): void {
       r.report(
         "harp.runtime_name_invalid",
         p,
-        `${p}: ${JSON.stringify(arg)} is neither a host runtime name nor a package path`,
+        `${p}: ${shownUnlessSecret(arg)} is neither a host runtime name nor a package path`,
         'Use a runtime name such as "node" or "python", or "./bin/app" for a bundled executable.',
       );
     }
@@ -356,7 +361,7 @@ function checkArgv0(r: ManifestReporter, arg: string, p: string): void {
     r.report(
       "harp.executable_path_invalid",
       p,
-      `${p}: ${JSON.stringify(arg)} ${problem}`,
+      `${p}: ${shownUnlessSecret(arg)} ${problem}`,
       'Bundle the executable and name it relative to the package root, e.g. "./bin/app".',
     );
   }
@@ -380,108 +385,13 @@ export function stripDotSlash(p: string): string {
   return s;
 }
 
-/**
- * For argv[1..]: the value looks like a path (contains a separator, starts with '.', '~' or a drive)
- * and is absolute or leaves the package. Flags like `--data=/abs` are checked on their value. URLs
- * are not paths.
- */
-export function argPathProblem(arg: string): string | null {
-  const eq = arg.startsWith("-") ? arg.indexOf("=") : -1;
-  const v = eq >= 0 ? arg.slice(eq + 1) : arg;
-  if (v === "" || /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(v)) return null;
-  if (v.startsWith("~")) return "refers to a home directory";
-  if (v.startsWith("/") || v.startsWith("\\") || /^[A-Za-z]:[\\/]/.test(v)) return "is an absolute path";
-  const segs = v.split(/[\\/]/);
-  if (segs.includes("..")) return "contains a '..' component that can leave the package root";
-  return null;
-}
-
 // ---------- secrets, absolute paths, home directories (§9.4, §17) ----------
 
-/*
- * Every pattern below runs on attacker text (any string of a manifest up to 1 MiB), so each must be
- * linear: an unbounded run is either the pattern's end (greedy, nothing after it to backtrack for)
- * or cannot overlap the next place the pattern can start (e.g. `~[A-Za-z0-9_.-]*\/` starts after a
- * delimiter the run cannot contain). A JSON Web Token cannot be written that way (`eyJ` itself is in
- * the segment alphabet, so `eyJ-eyJ-…` restarts inside every run): it is found by looksLikeJwt.
- * test/harp/validate.test.ts times the adversarial inputs of each pattern.
- */
-const SECRET_PATTERNS: readonly [RegExp, string][] = [
-  [/-----BEGIN [A-Z ]*PRIVATE KEY-----/, "a PEM private key"],
-  [/\bAKIA[0-9A-Z]{16}\b/, "an AWS access key id"],
-  [/\bgh[pousr]_[A-Za-z0-9]{30,}/, "a GitHub token"],
-  [/\bgithub_pat_[A-Za-z0-9_]{20,}/, "a GitHub token"],
-  [/\bsk-[A-Za-z0-9_-]{20,}/, "an API secret key"],
-  [/\bxox[abprs]-[A-Za-z0-9-]{10,}/, "a Slack token"],
-  [/\bAIza[0-9A-Za-z_-]{35}\b/, "a Google API key"],
-];
-
-/** A JWT segment character (base64url). */
-function isJwtChar(c: number): boolean {
-  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f || c === 0x2d;
-}
-
-function isWordChar(c: number): boolean {
-  return isJwtChar(c) && c !== 0x2d;
-}
-
-/**
- * Whether `s` contains what `\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}` matches (a
- * JSON Web Token: base64url of `{"…` and two more dot-separated segments), in one pass. Segments are
- * the maximal base64url runs; a token starts at a word-boundary `eyJ` of one segment and needs at
- * least 8 characters after `eyJ` to the segment's end, then two following segments of at least 8,
- * each joined by exactly one dot. Only the earliest such `eyJ` of a segment matters (it leaves the
- * most characters after it).
- */
-export function looksLikeJwt(s: string): boolean {
-  // How many of the previous segments, chained by single dots, satisfy the pattern so far:
-  // 0 = none, 1 = a segment with a qualifying `eyJ`, 2 = that plus one ≥ 8 segment.
-  let chain = 0;
-  let i = 0;
-  const n = s.length;
-  while (i < n) {
-    if (!isJwtChar(s.charCodeAt(i))) {
-      const dotJoin =
-        s.charCodeAt(i) === 0x2e &&
-        i + 1 < n &&
-        isJwtChar(s.charCodeAt(i + 1)) &&
-        i > 0 &&
-        isJwtChar(s.charCodeAt(i - 1));
-      if (!dotJoin) chain = 0;
-      i++;
-      continue;
-    }
-    const start = i;
-    let earliestEyJ = -1;
-    while (i < n && isJwtChar(s.charCodeAt(i))) {
-      const boundary = i === start || !isWordChar(s.charCodeAt(i - 1));
-      if (earliestEyJ < 0 && boundary && s.startsWith("eyJ", i)) earliestEyJ = i;
-      i++;
-    }
-    const long = i - start >= 8;
-    const next = chain === 2 && long ? 3 : chain === 1 && long ? 2 : 0;
-    if (next === 3) return true;
-    // A segment can also begin a new token itself.
-    chain = next === 2 ? 2 : earliestEyJ >= 0 && i - (earliestEyJ + 3) >= 8 ? 1 : 0;
-  }
-  return false;
-}
-/** Members whose value is a password whatever its length (HARP §9.4: no password ships in a manifest). */
-const PASSWORD_NAME = /(^|[^a-z])(pass(word|wd|phrase))($|[^a-z])/i;
-/** Other members whose value is a secret when it is a run of at least 8 non-space characters. */
-const SECRET_NAME = /(^|[^a-z])(secret|token|api[-_]?key|apikey|private[-_]?key|credentials?|auth[-_]?key)($|[^a-z])/i;
-/** `password=…` / `passwd: …` inside a value: any non-placeholder value. Bounded runs only. */
-const PASSWORD_ASSIGNMENT = /(^|[^a-z])(pass(word|wd|phrase))[ \t]{0,8}[=:][ \t]{0,8}[^\s$<{%]/i;
-/** `token=…`, `secret: …`, `api_key=…` inside a value: at least 8 non-space characters. */
-const SECRET_ASSIGNMENT = /(secret|token|api[-_]?key|apikey)[ \t]{0,8}[=:][ \t]{0,8}[^\s$<{%]{8}/i;
-/** A value that names where a secret comes from instead of holding one: `$VAR`, `<…>`, `{{…}}`, `%VAR%`. */
-const PLACEHOLDER = /^[$<{%]/;
-const HOME =
-  /(^|[\s"'=:,(])(~[A-Za-z0-9_.-]*\/|\$HOME\b|\$\{HOME\}|%USERPROFILE%|\/home\/[^/\s]+|\/Users\/[^/\s]+|\/root(\/|$)|[A-Za-z]:\\Users\\)/;
-const ABSOLUTE =
-  /(^|[\s"'=:,(])(\/(usr|etc|var|opt|tmp|srv|mnt|media|private|Library|Applications|System|Volumes|bin|sbin|lib|lib64|dev|proc|sys|run|nix|snap|boot)(\/|$)|[A-Za-z]:[\\/])/;
 /** URL paths, not file-system paths: "/health" must not look absolute. */
 const URL_PATH_POINTERS = new Set(["/health/path", "/entrypoints/ui/path", "/entrypoints/mcp/path"]);
+
+const SECRET_HINT =
+  "Do not ship secrets in harp.json: collect them from the user on first run and keep them in APP_DATA_DIR (HARP §9.4).";
 
 function scanStrings(r: ManifestReporter, v: JsonValue, pointer: string, memberName?: string): void {
   if (typeof v === "string") return scanString(r, v, pointer, memberName);
@@ -489,60 +399,33 @@ function scanStrings(r: ManifestReporter, v: JsonValue, pointer: string, memberN
   if (isObject(v)) for (const [k, x] of Object.entries(v)) scanStrings(r, x, `${pointer}/${escapePointerToken(k)}`, k);
 }
 
+/** The message names the kind of secret and the member, never the value (src/harp/secret-scan.ts). */
 function scanString(r: ManifestReporter, s: string, pointer: string, memberName: string | undefined): void {
-  const secretHint =
-    "Do not ship secrets in harp.json: collect them from the user on first run and keep them in APP_DATA_DIR (HARP §9.4).";
-  for (const [re, what] of SECRET_PATTERNS) {
-    if (re.test(s)) {
-      r.report("harp.secret_in_manifest", pointer, `${pointer}: the value looks like ${what}`, secretHint);
-      return;
-    }
-  }
-  if (looksLikeJwt(s)) {
-    r.report("harp.secret_in_manifest", pointer, `${pointer}: the value looks like a JSON Web Token`, secretHint);
-    return;
-  }
-  if (memberName !== undefined && PASSWORD_NAME.test(memberName) && s !== "" && !PLACEHOLDER.test(s)) {
-    r.report(
-      "harp.secret_in_manifest",
-      pointer,
-      `${pointer}: member "${memberName}" holds what looks like a password`,
-      secretHint,
-    );
-    return;
-  }
-  if (
-    memberName !== undefined &&
-    SECRET_NAME.test(memberName) &&
-    s.length >= 8 &&
-    !/\s/.test(s) &&
-    !PLACEHOLDER.test(s)
-  ) {
-    r.report(
-      "harp.secret_in_manifest",
-      pointer,
-      `${pointer}: member "${memberName}" holds what looks like a secret value`,
-      secretHint,
-    );
-    return;
-  }
-  if (PASSWORD_ASSIGNMENT.test(s) || SECRET_ASSIGNMENT.test(s)) {
-    r.report("harp.secret_in_manifest", pointer, `${pointer}: the value assigns what looks like a secret`, secretHint);
+  const secret = findSecret(s, memberName);
+  if (secret !== null) {
+    const message =
+      secret.by === "name"
+        ? `${pointer}: member "${memberName}" holds what looks like ${secret.what}`
+        : secret.by === "assignment"
+          ? `${pointer}: the value assigns what looks like ${secret.what}`
+          : `${pointer}: the value looks like ${secret.what}`;
+    r.report("harp.secret_in_manifest", pointer, message, SECRET_HINT, `${secret.rule} (not shown)`);
     return;
   }
   if (URL_PATH_POINTERS.has(pointer)) return;
+  // The reserved "ready" member is already an error (harp.reserved_field); its paths are URL paths.
+  if (pointer.startsWith("/ready/")) return;
   // argv entries already get a precise path diagnostic from checkArgv.
   if (pointer.includes("/argv/")) return;
-  if (HOME.test(s)) {
+  const path = findPath(s);
+  if (path === "home_directory") {
     r.report(
       "harp.home_directory",
       pointer,
       `${pointer}: the value refers to a user's home directory`,
       "The host decides where the app lives; use paths relative to the package or APP_DATA_DIR at run time.",
     );
-    return;
-  }
-  if (ABSOLUTE.test(s)) {
+  } else if (path === "absolute_path") {
     r.report(
       "harp.absolute_path",
       pointer,
@@ -553,6 +436,13 @@ function scanString(r: ManifestReporter, s: string, pointer: string, memberName:
 }
 
 // ---------- helpers ----------
+
+/** A value quoted for a message, unless it looks like a secret: messages never echo one (§9.4). */
+function shownUnlessSecret(v: unknown): string {
+  return typeof v === "string" && findSecret(v) !== null
+    ? "the value (not shown: it looks like a secret)"
+    : JSON.stringify(v);
+}
 
 export function isObject(v: JsonValue | undefined): v is { [key: string]: JsonValue } {
   return typeof v === "object" && v !== null && !Array.isArray(v);

@@ -74,6 +74,52 @@ describe("manifest validation", () => {
     expect(plat).toEqual(["harp.executable_path_invalid /start/platforms/linux-x64/argv/0"]);
   });
 
+  // One case per row of the argv form table in docs/harp.md ("argv path forms").
+  const argvCodes = (...args: string[]) => codes({ ...base, start: { argv: ["node", ...args] } });
+  it.each([
+    ["the whole value", ["/etc/passwd", "~/notes", "C:\\x", "sub/../../x"], ["data/x.json"]],
+    [
+      "--name=V, --name:V, -n=V",
+      ["--config=/etc/notes.conf", "--config:/etc/x", "-c=/etc/x"],
+      ["--config=conf/notes.toml"],
+    ],
+    ["key=V, key:V", ["config:/etc/passwd", "db=../x.db"], ["mode:fast", "name=notes"]],
+    ["@V", ["@/etc/shadow", "@../args.txt"], ["@args.txt"]],
+    ["-XV", ["-I/usr/include", "-L../lib"], ["-Iinclude", "-p8080", "-v"]],
+    ["file: URL", ["file:///etc/passwd", "file://host/x", "file:%2E%2E/x", "FILE:///x"], ["file:data/x.json"]],
+    ["nested forms", ["-Dconf=@/etc/x", "--opt=key:/abs", "x:///etc/passwd"], ["-Dconf=@conf/x"]],
+    ["a URL with an authority", [], ["https://example.com/a/../b", "https://example.com/etc/passwd"]],
+  ])("argv path forms: %s", (_form, flagged, valid) => {
+    for (const a of flagged) expect(argvCodes(a), a).toEqual(["harp.argv_path_escapes /start/argv/1"]);
+    for (const a of valid) expect(argvCodes(a), a).toEqual([]);
+  });
+
+  it.each([
+    ["/data/notes.db", "harp.absolute_path"],
+    ["/workspace/app/config.json", "harp.absolute_path"],
+    ["/export/home/alice", "harp.absolute_path"],
+    ["notes live in /srv/x (see docs)", "harp.absolute_path"],
+    ["PATH=/usr/local/bin:/opt/x", "harp.absolute_path"],
+    ["D:/data", "harp.absolute_path"],
+    ["\\\\fileserver\\share", "harp.absolute_path"],
+    ["open file:///var/notes", "harp.absolute_path"],
+    ["~/notes", "harp.home_directory"],
+    ["see ~alice/notes", "harp.home_directory"],
+  ])("any absolute or home path in a value is reported: %s", (value, code) => {
+    expect(codes({ ...base, description: value })).toEqual([`${code} /description`]);
+  });
+
+  it.each([
+    "https://example.com/data/notes.db",
+    "see https://example.com/a/b and http://127.0.0.1:8080/x",
+    "reads and/or writes text/html, 24/7",
+    "relative/path/only.txt",
+    "./data",
+    "a / b",
+  ])("near misses stay valid: %s", (value) => {
+    expect(codes({ ...base, description: value })).toEqual([]);
+  });
+
   it("flags secrets, absolute paths and home directories (§9.4, §17)", () => {
     expect(codes({ ...base, "x-a": { password: "hunter2hunter2" } })).toEqual([
       "harp.secret_in_manifest /x-a/password",
@@ -215,6 +261,17 @@ describe("package checks through PackageFs", () => {
     const r = await checkHarp(fs, "/p");
     expect(r.diagnostics.map((d) => d.code)).toContain("harp.argv_path_escapes");
   });
+
+  it.each(["--config=lib/main.mjs", "@lib/main.mjs", "-Ilib/main.mjs", "conf:lib/main.mjs", "file:lib/main.mjs"])(
+    "rejects %s when the path it carries leaves the package through a link",
+    async (arg) => {
+      const fs = MemoryFs.from({ "/p/harp.json": manifest(["node", arg]), "/secret/main.mjs": "x" });
+      fs.symlink("/p/lib", "/secret");
+      expect((await checkHarp(fs, "/p")).diagnostics.map((d) => d.code)).toContain("harp.argv_path_escapes");
+      const inside = MemoryFs.from({ "/p/harp.json": manifest(["node", arg]), "/p/lib/main.mjs": "x" });
+      expect((await checkHarp(inside, "/p")).diagnostics.map((d) => d.code)).toEqual([]);
+    },
+  );
 
   it("refuses a harp.json that is a link out of the package", async () => {
     const fs = MemoryFs.from({ "/elsewhere/harp.json": text(base) });
