@@ -409,7 +409,7 @@ function scanString(r: ManifestReporter, s: string, pointer: string, memberName:
         : secret.by === "assignment"
           ? `${pointer}: the value assigns what looks like ${secret.what}`
           : `${pointer}: the value looks like ${secret.what}`;
-    r.report("harp.secret_in_manifest", pointer, message, SECRET_HINT, `${secret.rule} (not shown)`);
+    r.report("harp.secret_in_manifest", pointer, message, SECRET_HINT);
     return;
   }
   if (URL_PATH_POINTERS.has(pointer)) return;
