@@ -36,6 +36,15 @@ export const CLI_CODES = defineCodes([
     reason: "struct_path_not_found",
   },
   {
+    code: "cli.unreadable",
+    severity: "error",
+    summary:
+      "A path given on the command line exists but cannot be used: permission denied, a directory that cannot be listed, a name too long, or an argument that is not UTF-8 (I/O error, exit 2).",
+    clause: "yaoc CLI",
+    layer: "L1",
+    reason: "struct_path_unreadable",
+  },
+  {
     code: "cli.no_match",
     severity: "error",
     summary: "A glob given to `yaoc check` matches no file or directory (usage error, exit 2).",

@@ -11,7 +11,6 @@
  * Human and GitHub output stream: each package's diagnostics are written as soon as it is checked.
  * On a terminal, stderr shows a progress line while more than one package is being checked.
  */
-import { basename, resolve } from "node:path";
 import { diagnostic } from "../diagnostics/diagnostic.js";
 import { renderHumanResult, renderHumanSummaryOf, type SummaryCounts } from "../diagnostics/render.js";
 import { renderGithub } from "../output/format-github.js";
@@ -22,9 +21,11 @@ import { MemoryFs } from "../fs/memory-fs.js";
 import type { PackageFs } from "../fs/package-fs.js";
 import type { PackageAnalyzer } from "../hns/check.js";
 import { strictResult } from "../check/check.js";
+import { readInputBounded } from "./bounded-input.js";
+import { diagnostic as cliDiagnostic } from "../check/codes.js";
 import { checkAnalyzer, checkOnePath } from "./check-one.js";
 import { expandInputs, type ExpandedInput } from "./check-inputs.js";
-import { EXIT_INVALID, EXIT_OK, EXIT_USAGE, useColor } from "./io.js";
+import { EXIT_INVALID, EXIT_OK, EXIT_USAGE, packageNameOf, unusablePath, useColor } from "./io.js";
 import { formatOptions } from "./output.js";
 import { Progress } from "./progress.js";
 import { checkCachedPath, type CacheUse } from "./check-cached.js";
@@ -89,19 +90,27 @@ export async function checkPaths(
   return { results, ioError };
 }
 
-/** At most this many bytes are read from stdin (a package larger than the loader's limits is reported by it). */
-const STDIN_LIMIT = 16 * 1024 * 1024;
+/**
+ * A path that exists but cannot be used (permission, a name too long, an unlistable directory, a
+ * non-UTF-8 argument) is an I/O error with its own words, never a verdict about a package. A
+ * missing path or a broken link is left to the facade, which has codes for those.
+ */
+async function unreadablePath(path: string): Promise<{ result: CheckResult; ioError: boolean } | null> {
+  const problem = await unusablePath(path);
+  if (problem === null || problem === "no such file or directory") return null;
+  if (problem.startsWith("too many levels of symbolic links")) return null;
+  const d = cliDiagnostic("cli.unreadable", `${path} cannot be used: ${problem}`, {
+    file: path,
+    hint: "check the path and its permissions (a package must be readable by the user running yaoc)",
+  });
+  return { result: { path, kind: "unknown", valid: false, identity: null, diagnostics: [d] }, ioError: true };
+}
 
+/** Standard input, read with the one input bound of every command (src/cli/bounded-input.ts). */
 async function readProcessStdin(): Promise<Uint8Array> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of process.stdin) {
-    const b = chunk as Buffer;
-    size += b.length;
-    if (size > STDIN_LIMIT) throw new Error(`standard input is larger than ${STDIN_LIMIT} bytes`);
-    chunks.push(b);
-  }
-  return new Uint8Array(Buffer.concat(chunks));
+  const read = readInputBounded("-");
+  if (!read.ok) throw new Error(read.message);
+  return read.bytes;
 }
 
 export async function runCheck(
@@ -177,7 +186,7 @@ export async function reportChecks(
       r = await checkStdin(options, analyzer);
     } else {
       progress.update(input.path);
-      r = await checkPath(input, i);
+      r = (await unreadablePath(input.path)) ?? (await checkPath(input, i));
     }
     ioError ||= r.ioError;
     let result = options.strict ? strictResult(r.result) : r.result;
@@ -198,7 +207,7 @@ export async function reportChecks(
     // The JSON document is a set of evidence receipts (seed 002): each result with its ReproHash.
     // Each package is named by the last segment of its resolved path, so the ReproHash does not depend on how it was typed.
     const json = (rs: readonly CheckResult[]) =>
-      renderEvidenceJson(rs, { analyze: options.analyze, packageName: (p) => basename(resolve(p)) || p });
+      renderEvidenceJson(rs, { analyze: options.analyze, packageName: packageNameOf });
     process.stdout.write(renderResults(results, options.format, formatOptions(process.stdout, { json })));
   }
   const tooManyWarnings = options.maxWarnings !== undefined && warnings > options.maxWarnings;

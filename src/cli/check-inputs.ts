@@ -89,7 +89,9 @@ async function expandGlob(pattern: string): Promise<string[]> {
 /** One input: a path as is, a walked directory, a glob's matches. */
 async function expandOne(fs: PackageFs, input: string): Promise<ExpandedInput[]> {
   if (input === "-") return [{ kind: "stdin" }];
-  const st = await fs.stat(input);
+  // A path that cannot even be inspected (a name too long, no permission) is reported by the check.
+  const st = await fs.stat(input).catch(() => undefined);
+  if (st === undefined) return [{ kind: "path", path: input }];
   if (st === null) {
     // Loaded only for an input that is not a path on disk: most runs name paths, and the glob
     // library (with picomatch, loaded through require) is a tenth of a cold `yaoc check`'s start-up.

@@ -16,8 +16,9 @@
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { readInputBounded } from "./bounded-input.js";
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
-import { basename, join, relative, resolve, sep } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import type { Diagnostic, Span } from "../diagnostics/diagnostic.js";
@@ -82,9 +83,9 @@ const provenance = () => ({
 });
 
 /** A package's own name: the last segment of its resolved path, however the path was typed. */
-export function packageNameOf(path: string): string {
-  return basename(resolve(path)) || path;
-}
+import { packageNameOf } from "./io.js";
+
+export { packageNameOf };
 
 /** Receipts for `paths`, with this process's physical fields (time, pid, run id, elapsed). */
 export async function receiptsFor(
@@ -638,16 +639,12 @@ function printFindings(ds: readonly Diagnostic[]): void {
  */
 function readCanonInput(command: string, file: string | undefined): { value: JsonValue } | { exit: number } {
   const name = file === undefined || file === "-" ? "<stdin>" : file;
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(file === undefined || file === "-" ? 0 : file);
-  } catch (e) {
-    const err = e as NodeJS.ErrnoException;
-    process.stderr.write(
-      `yaoc evidence ${command}: cannot read ${name}: ${err.code === "ENOENT" ? "no such file" : err.code === "EISDIR" ? "it is a directory" : (err.code ?? err.message)}\n`,
-    );
+  const read = readInputBounded(file);
+  if (!read.ok) {
+    process.stderr.write(`yaoc evidence ${command}: ${read.message}\n`);
     return { exit: EXIT_USAGE };
   }
+  const bytes = read.bytes;
   const invalid = (
     code: "evidence.input_not_json" | "evidence.input_duplicate_key",
     message: string,

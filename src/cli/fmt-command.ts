@@ -15,20 +15,25 @@
  */
 import {
   closeSync,
+  fchmodSync,
+  fchownSync,
+  fstatSync,
   fsyncSync,
   lstatSync,
   openSync,
   readdirSync,
-  readFileSync,
+  realpathSync,
   renameSync,
   rmSync,
+  type Stats,
   statSync,
   writeSync,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from "diff";
-import { formatSource } from "../fmt/format.js";
+import { formatSource, formattedLimitError } from "../fmt/format.js";
 import { renderDiagnosticsHuman } from "../diagnostics/render.js";
+import { type BoundedRead, ioProblem, readInputBounded } from "./bounded-input.js";
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE, useColor } from "./io.js";
 
 export interface FmtOptions {
@@ -42,7 +47,8 @@ export interface FmtOptions {
 export interface FmtIo {
   readonly stdout: (s: string) => void;
   readonly stderr: (s: string) => void;
-  readonly readStdin: () => Uint8Array;
+  /** Standard input, bounded like every command's input (src/cli/bounded-input.ts). */
+  readonly readStdin: () => BoundedRead;
   readonly color: boolean;
 }
 
@@ -59,7 +65,7 @@ export function defaultFmtIo(): FmtIo {
   return {
     stdout: (s) => process.stdout.write(s),
     stderr: (s) => process.stderr.write(s),
-    readStdin: () => readFileSync(0),
+    readStdin: () => readInputBounded("-"),
     color: useColor(process.stderr),
   };
 }
@@ -121,8 +127,13 @@ function collect(path: string, io: FmtIo): string[] | undefined {
   let st;
   try {
     st = statSync(path);
-  } catch {
-    io.stderr(`yaoc fmt: ${path} does not exist\n`);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    io.stderr(
+      code === "ENOENT" && !path.includes("\u{FFFD}")
+        ? `yaoc fmt: ${path} does not exist\n`
+        : `yaoc fmt: cannot read ${path}: ${code === "ENOENT" ? "no such file; the argument holds bytes that are not UTF-8 (shown as \u{FFFD}), which a Node program cannot receive intact: name the directory that holds it instead" : ioProblem(e)}\n`,
+    );
     return undefined;
   }
   if (st.isFile()) {
@@ -161,13 +172,12 @@ type Outcome = "unchanged" | "changed" | "invalid" | "io";
 
 function formatOne(file: string, options: FmtOptions, io: FmtIo): Outcome {
   const name = file === "-" ? "<stdin>" : file;
-  let bytes: Uint8Array;
-  try {
-    bytes = file === "-" ? io.readStdin() : readFileSync(file);
-  } catch (e) {
-    io.stderr(`yaoc fmt: cannot read ${name}: ${(e as Error).message}\n`);
+  const read = file === "-" ? io.readStdin() : readInputBounded(file);
+  if (!read.ok) {
+    io.stderr(`yaoc fmt: ${read.message}\n`);
     return "io";
   }
+  const bytes = read.bytes;
   const result = formatSource(bytes, { file: name });
   if (!result.ok) {
     const sources = new Map<string, string>(result.text === undefined ? [] : [[name, result.text]]);
@@ -177,6 +187,13 @@ function formatOne(file: string, options: FmtOptions, io: FmtIo): Outcome {
   }
   const original = new TextDecoder().decode(bytes);
   const same = original === result.text;
+  // A rewrite that would cross the reader's byte limit would turn a passing file into a failing one.
+  const overLimit = same ? null : formattedLimitError(result.text, name);
+  if (overLimit !== null) {
+    io.stderr(renderDiagnosticsHuman([overLimit], new Map(), { color: io.color }));
+    io.stderr(`yaoc fmt: ${name} is left as it is: its formatted text is over the source limit\n`);
+    return "invalid";
+  }
   if (options.check || options.diff) {
     if (same) return "unchanged";
     io.stdout(`${name}\n`);
@@ -199,8 +216,14 @@ function formatOne(file: string, options: FmtOptions, io: FmtIo): Outcome {
 
 /**
  * Replace `file` with `text` through a temp file in the same directory (so the rename is atomic),
- * keeping the original mode, fsync'd before the rename. If the file no longer holds the bytes that
- * were formatted, nothing is written (the reference's `source changed during formatting`).
+ * fsync'd before the rename. If the file no longer holds the bytes that were formatted, nothing is
+ * written (the reference's `source changed during formatting`).
+ *
+ * A symbolic link is kept: its target is what gets rewritten. The new file keeps the old one's
+ * owner, group and permission bits; when the owner cannot be kept (a user rewriting a file that
+ * another user owns) nothing is written. A setuid or setgid bit is carried over only onto a file
+ * the writer itself owns, so `root` formatting another user's setuid file never leaves a setuid
+ * file that is not its own.
  */
 function writeAtomically(
   file: string,
@@ -209,35 +232,77 @@ function writeAtomically(
   options: FmtOptions,
   io: FmtIo,
 ): Outcome {
-  const dir = dirname(file);
-  const temp = join(dir, `.${basename(file)}.yaoc-fmt-${process.pid}-${Date.now()}.tmp`);
-  let fd: number | undefined;
+  let target: string;
+  let st: Stats;
   try {
-    const mode = statSync(file).mode & 0o7777;
-    // wx: never reuse or follow an existing path.
-    fd = openSync(temp, "wx", mode);
+    target = realpathSync(file);
+    st = statSync(target);
+  } catch (e) {
+    io.stderr(`yaoc fmt: cannot write ${file}: ${ioProblem(e)}\n`);
+    return "io";
+  }
+  if (!st.isFile()) {
+    io.stderr(`yaoc fmt: cannot write ${file}: it is not a regular file\n`);
+    return "io";
+  }
+  const dir = dirname(target);
+  const temp = join(dir, `.${basename(target)}.yaoc-fmt-${process.pid}-${Date.now()}.tmp`);
+  let fd: number | undefined;
+  let created = false;
+  try {
+    // wx: never reuse or follow an existing path; no permission bits until the owner is settled.
+    fd = openSync(temp, "wx", 0o600);
+    created = true;
     const data = new TextEncoder().encode(text);
     let off = 0;
     while (off < data.length) off += writeSync(fd, data, off, data.length - off);
+    const keptOwner = keepOwner(fd, st);
+    if (keptOwner !== null) {
+      closeSync(fd);
+      fd = undefined;
+      rmSync(temp, { force: true });
+      io.stderr(`yaoc fmt: ${file}: ${keptOwner}; nothing written\n`);
+      return "io";
+    }
+    fchmodSync(fd, permissionBits(st));
     fsyncSync(fd);
     closeSync(fd);
     fd = undefined;
     options.beforeCommit?.(file);
-    const now = readFileSync(file);
-    if (!sameBytes(now, formattedFrom)) {
+    const now = readInputBounded(target);
+    if (!now.ok || !sameBytes(now.bytes, formattedFrom)) {
       rmSync(temp, { force: true });
       io.stderr(`yaoc fmt: ${file}: source changed during formatting; no write performed\n`);
       return "io";
     }
-    renameSync(temp, file);
+    renameSync(temp, target);
     syncDirectory(dir);
     return "changed";
   } catch (e) {
     if (fd !== undefined) closeSync(fd);
-    rmSync(temp, { force: true });
-    io.stderr(`yaoc fmt: cannot write ${file}: ${(e as Error).message}\n`);
+    if (created) rmSync(temp, { force: true });
+    io.stderr(`yaoc fmt: cannot write ${file}: ${ioProblem(e)}\n`);
     return "io";
   }
+}
+
+/** Give the temp file the original's owner and group; a reason when that is not possible, else null. */
+function keepOwner(fd: number, original: Stats): string | null {
+  const now = fstatSync(fd);
+  if (now.uid === original.uid && now.gid === original.gid) return null;
+  try {
+    fchownSync(fd, original.uid, original.gid);
+    return null;
+  } catch {
+    return `its owner and group (${original.uid}:${original.gid}) cannot be kept by this user (a rewrite would change who owns it)`;
+  }
+}
+
+/** The original's permission bits; setuid and setgid only when the writer owns the file. */
+function permissionBits(original: Stats): number {
+  const uid = typeof process.getuid === "function" ? process.getuid() : original.uid;
+  const special = original.uid === uid ? 0o6000 : 0;
+  return original.mode & (0o1777 | special);
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

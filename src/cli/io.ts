@@ -1,5 +1,7 @@
 /** Process-facing helpers shared by the CLI commands. */
-import { stat } from "node:fs/promises";
+import { realpathSync } from "node:fs";
+import { readdir, stat } from "node:fs/promises";
+import { basename, resolve } from "node:path";
 
 export type ColorMode = "always" | "never" | "auto";
 export const COLOR_MODES: readonly ColorMode[] = ["always", "never", "auto"];
@@ -47,20 +49,42 @@ const PATH_PROBLEMS: Readonly<Record<string, string>> = {
   ENOTDIR: "a component of the path is not a directory",
   ELOOP: "too many levels of symbolic links (a link loop)",
   EACCES: "permission denied",
-  ENAMETOOLONG: "the path is too long",
+  EPERM: "permission denied",
+  ENAMETOOLONG: "the path is too long (a name over 255 bytes, or a path over 4,096)",
+  EIO: "an input/output error of the device",
 };
 
 /**
+ * Node hands a program its arguments decoded as UTF-8, with U+FFFD for bytes that are not; a name
+ * holding such bytes therefore cannot be spelled on the command line at all.
+ */
+const NOT_UTF8_ARGUMENT =
+  "no such file or directory; the argument holds bytes that are not UTF-8 (shown as \u{FFFD}), which a Node program cannot receive intact: name the directory that holds it instead";
+
+/**
  * Why a path named on the command line cannot be used at all (missing, a dangling or looping
- * symlink, no permission), or null when it exists. Such a path is an I/O error: exit 2 in every
- * command, whatever the frontend then says about it.
+ * symlink, no permission, a name too long, a directory that cannot be listed, a name that is not
+ * UTF-8), or null when it exists. Such a path is an I/O error: exit 2 in every command, whatever
+ * the frontend then says about it.
  */
 export async function unusablePath(path: string): Promise<string | null> {
   try {
-    await stat(path);
+    const st = await stat(path);
+    if (st.isDirectory()) {
+      // A directory that cannot be listed would look empty to the marker detection.
+      await readdir(path);
+    }
     return null;
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? "";
+    if (code === "ENOENT" && path.includes("\u{FFFD}")) return NOT_UTF8_ARGUMENT;
+    if (code === "EACCES" || code === "EPERM") {
+      const isDir = await stat(path).then(
+        (s) => s.isDirectory(),
+        () => false,
+      );
+      if (isDir) return "permission denied: the directory cannot be listed";
+    }
     return PATH_PROBLEMS[code] ?? (code !== "" ? code : String(e));
   }
 }
@@ -95,4 +119,19 @@ export function endQuietlyOnClosedPipe(): void {
       process.stderr.write(`yaoc: cannot write output: ${e.code ?? e.message}\n`);
     });
   }
+}
+
+/**
+ * The name a receipt gives a package: the last segment of its resolved path, with every symbolic
+ * link resolved, so `x`, `./x`, `/abs/x` and a link to `x` give one ReproHash (docs/evidence.md).
+ * A path that does not resolve keeps its lexical last segment.
+ */
+export function packageNameOf(path: string): string {
+  let full: string;
+  try {
+    full = realpathSync(path);
+  } catch {
+    full = resolve(path);
+  }
+  return basename(full) || path;
 }

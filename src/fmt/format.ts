@@ -13,7 +13,8 @@
  * Browser-safe: no Node APIs.
  */
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import { readAll, type ReadOptions } from "../syntax/reader.js";
+import { diagnostic } from "../syntax/codes.js";
+import { DEFAULT_MAX_SOURCE_BYTES, readAll, type ReadOptions } from "../syntax/reader.js";
 import type { SNode } from "../syntax/tree.js";
 import { isLowSurrogate, utf16IndexOfByte } from "../syntax/utf16-offsets.js";
 import { trimWhiteSpace } from "../syntax/white-space.js";
@@ -48,6 +49,45 @@ export function formatSource(source: string | Uint8Array, options: ReadOptions =
   const indexOfByte = utf16IndexOfByte(text);
   const roots = forms.map((f) => layoutNode(f, indexOfByte, text));
   return { ok: true, text: render(text, roots) };
+}
+
+/**
+ * Formatting must never change a verdict: the formatted text of a source the reader accepts may be
+ * longer than the source (indentation, line breaks), and once it passes the reader's byte limit the
+ * reformatted file would fail `yao.source_limit` where the original passed. Returns that
+ * diagnostic (on the original file, for a person to read) when `formatted` crosses the limit, or
+ * null when it is within it. `yaoc fmt --write` and the language server refuse such a rewrite;
+ * `--check` reports it.
+ */
+export function formattedLimitError(
+  formatted: string,
+  file: string,
+  maxBytes: number = DEFAULT_MAX_SOURCE_BYTES,
+): Diagnostic | null {
+  const n = utf8Length(formatted);
+  if (n <= maxBytes) return null;
+  return diagnostic(
+    "yao.source_limit",
+    `formatting ${file} would make it ${n} bytes, more than the limit of ${maxBytes}: the formatted file would fail \`yaoc check\` where the original passes`,
+    {
+      file,
+      hint: "split the source (move functions into functions/*.yao files) before formatting it",
+    },
+  );
+}
+
+function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && isLowSurrogate(s.charCodeAt(i + 1))) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
 }
 
 function layoutNode(node: SNode, indexOfByte: Uint32Array, text: string): LayoutNode {

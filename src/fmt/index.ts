@@ -1,2 +1,2 @@
 /** The Yao formatter (browser-safe). */
-export { formatSource, FORMAT_WIDTH, type FormatResult } from "./format.js";
+export { formatSource, formattedLimitError, FORMAT_WIDTH, type FormatResult } from "./format.js";

@@ -69,18 +69,31 @@ export class NodeFs implements PackageFs, SnapshotSource {
       if (st.size > maxBytes) {
         throw new FsError("too_large", path, `${path} has ${st.size} bytes; the limit is ${maxBytes}`);
       }
-      // Read at most maxBytes + 1 so a file that grows after fstat is still caught.
-      const buf = new Uint8Array(Math.min(st.size, maxBytes) + 1);
+      // Read to the end in bounded steps, never past maxBytes + 1: a file that grows after fstat, or
+      // one that reports no size (procfs), is read exactly or refused, never cut short.
+      let buf = new Uint8Array(Math.min(Math.max(st.size, 4096), maxBytes) + 1);
       let filled = 0;
       for (;;) {
+        if (filled === buf.length) {
+          if (buf.length > maxBytes)
+            throw new FsError("too_large", path, `${path} is larger than the limit of ${maxBytes} bytes`);
+          const bigger = new Uint8Array(Math.min(buf.length * 2, maxBytes + 1));
+          bigger.set(buf);
+          buf = bigger;
+        }
         const { bytesRead } = await handle.read(buf, filled, buf.length - filled, null);
         if (bytesRead === 0) break;
         filled += bytesRead;
-        if (filled > maxBytes) {
+        if (filled > maxBytes)
           throw new FsError("too_large", path, `${path} is larger than the limit of ${maxBytes} bytes`);
-        }
-        if (filled === buf.length) break;
       }
+      // A size that changed between fstat and the end of the read: the bytes are of no one moment.
+      if (st.size !== 0 && filled !== st.size)
+        throw new FsError(
+          "io",
+          path,
+          `${path} changed size while it was being read (${st.size} bytes, then ${filled}); try again when it is not being written`,
+        );
       return buf.subarray(0, filled);
     } catch (e) {
       throw e instanceof FsError ? e : toFsError(e, path);

@@ -129,7 +129,12 @@ describe("--write when the source changes meanwhile", () => {
     const file = join(d, "p.hns");
     writeFileSync(file, UGLY);
     const err: string[] = [];
-    const io: FmtIo = { stdout: () => {}, stderr: (s) => err.push(s), readStdin: () => new Uint8Array(), color: false };
+    const io: FmtIo = {
+      stdout: () => {},
+      stderr: (s) => err.push(s),
+      readStdin: () => ({ ok: true, bytes: new Uint8Array() }),
+      color: false,
+    };
     const code = runFmt([file], { write: true, beforeCommit: (p) => writeFileSync(p, "(eval 2)") }, io);
     expect(code).toBe(2);
     expect(err.join("")).toBe(`yaoc fmt: ${file}: source changed during formatting; no write performed\n`);
