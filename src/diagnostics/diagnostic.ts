@@ -34,6 +34,12 @@ export interface Diagnostic {
   readonly label?: string;
   /** The HNS function the diagnostic is inside, when there is one. */
   readonly function?: string;
+  /**
+   * The reference implementation's exact wording, present only when `message` says it differently
+   * (Yao notation such as `(List Int)` where the reference prints Rust `Debug` forms such as
+   * `List(Int)`); the differential tests compare it. `reference_message` in JSON.
+   */
+  readonly referenceMessage?: string;
 }
 
 export const START_OF_FILE: Span = Object.freeze({
@@ -62,6 +68,7 @@ export function diagnostic(
     related?: readonly RelatedLocation[] | undefined;
     label?: string | undefined;
     function?: string | undefined;
+    referenceMessage?: string | undefined;
   } = {},
 ): Diagnostic {
   const d: { -readonly [K in keyof Diagnostic]: Diagnostic[K] } = {
@@ -76,5 +83,7 @@ export function diagnostic(
   if (where.related !== undefined && where.related.length > 0) d.related = where.related;
   if (where.label !== undefined) d.label = where.label;
   if (where.function !== undefined) d.function = where.function;
+  if (where.referenceMessage !== undefined && where.referenceMessage !== message)
+    d.referenceMessage = where.referenceMessage;
   return d;
 }

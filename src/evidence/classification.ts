@@ -117,6 +117,11 @@ export const RECEIPT_TABLE: ClassificationTable = {
     { path: `${DIAG}.code`, class: "repro", note: "diagnostic code" },
     { path: `${DIAG}.severity`, class: "repro", note: "error / warning / info" },
     { path: `${DIAG}.message`, class: "repro", note: "message text" },
+    {
+      path: `${DIAG}.reference_message`,
+      class: "repro",
+      note: "the reference implementation's wording when the message says it in Yao notation; null otherwise",
+    },
     { path: `${DIAG}.file`, class: "repro", note: "file the diagnostic points at" },
     { path: `${DIAG}.line`, class: "repro", note: "1-based start line" },
     { path: `${DIAG}.column`, class: "repro", note: "1-based start column (display columns)" },

@@ -101,6 +101,7 @@ function nameThePackage(json: Record<string, unknown>, typedAsGiven: string, nam
       ...d,
       file: fix(d["file"], false),
       message: fix(d["message"], true),
+      reference_message: fix(d["reference_message"], true),
       help: fix(d["help"], true),
       label: fix(d["label"], true),
     };
@@ -110,7 +111,7 @@ function nameThePackage(json: Record<string, unknown>, typedAsGiven: string, nam
         file: fix(r["file"], false),
         message: fix(r["message"], true),
       }));
-    for (const k of ["file", "message", "help", "label"]) if (d[k] === undefined) delete out[k];
+    for (const k of ["file", "message", "reference_message", "help", "label"]) if (d[k] === undefined) delete out[k];
     return out;
   };
   const diags = Array.isArray(json["diagnostics"]) ? (json["diagnostics"] as Record<string, unknown>[]) : [];

@@ -28,7 +28,13 @@ export async function readBytes(
         : `source contains ${n} bytes; the limit is ${maxSourceBytes}`,
       { file: display, span: { start: ORIGIN, end: ORIGIN } },
     );
-    throw new LoadFailure({ ...d, message: `${display} is not ${what}: ${referenceDisplay(d)}` });
+    // The reference embeds its diagnostic's Debug form ("UnclosedList at 3:1: …"); people read the
+    // reader's own words, and the span already says where.
+    throw new LoadFailure({
+      ...d,
+      message: `${display} is not ${what}: ${d.message}`,
+      referenceMessage: `${display} is not ${what}: ${referenceDisplay(d)}`,
+    });
   };
   if (size > maxSourceBytes) tooLarge(size);
   if (ctx.bytesRead + size > maxPackageBytes) {
@@ -62,7 +68,13 @@ export function parseForms(ctx: LoadContext, bytes: Uint8Array, display: string,
   if (result.text !== undefined) ctx.sources.set(display, result.text);
   if (!result.ok) {
     const d = result.diagnostic;
-    throw new LoadFailure({ ...d, message: `${display} is not ${what}: ${referenceDisplay(d)}` });
+    // The reference embeds its diagnostic's Debug form ("UnclosedList at 3:1: …"); people read the
+    // reader's own words, and the span already says where.
+    throw new LoadFailure({
+      ...d,
+      message: `${display} is not ${what}: ${d.message}`,
+      referenceMessage: `${display} is not ${what}: ${referenceDisplay(d)}`,
+    });
   }
   return result.forms;
 }
@@ -73,7 +85,8 @@ export function parseOneForm(ctx: LoadContext, bytes: Uint8Array, display: strin
   if ("form" in one) return one.form;
   throw new LoadFailure({
     ...one.diagnostic,
-    message: `${display} is not ${what}: ${referenceDisplay(one.diagnostic)}`,
+    message: `${display} is not ${what}: ${one.diagnostic.message}`,
+    referenceMessage: `${display} is not ${what}: ${referenceDisplay(one.diagnostic)}`,
   });
 }
 

@@ -252,7 +252,10 @@ export function toLspDiagnostic(d: Diagnostic, lines: TextLines): LspDiagnostic 
       : d.severity === "warning"
         ? DiagnosticSeverity.Warning
         : DiagnosticSeverity.Information;
-  const extra = [
+  // The message is the diagnostic's own text; where it is (pointer) and how to fix it (help) are
+  // notes at the primary range, as editors show them, and no absolute path is spelled out.
+  const here = d.file === undefined ? undefined : { uri: toUri(d.file), range };
+  const notes = [
     d.pointer !== undefined ? `at JSON pointer ${d.pointer}` : undefined,
     d.hint !== undefined ? `help: ${d.hint}` : undefined,
   ].filter((x) => x !== undefined);
@@ -262,12 +265,31 @@ export function toLspDiagnostic(d: Diagnostic, lines: TextLines): LspDiagnostic 
     code: d.code,
     codeDescription: { href: DOCS_URL },
     source: "yaoc",
-    message: [d.message, ...extra].join("\n"),
-    relatedInformation: (d.related ?? [])
-      .filter((r) => r.file !== undefined || d.file !== undefined)
-      .map((r) => ({
-        location: { uri: toUri(r.file ?? d.file!), range: r.span ? lines.rangeOfSpan(r.span) : range },
-        message: r.message,
-      })),
+    message: withoutAbsolutePaths(d.message, [d.file, ...(d.related ?? []).map((r) => r.file)]),
+    relatedInformation: [
+      ...(d.related ?? [])
+        .filter((r) => r.file !== undefined || d.file !== undefined)
+        .map((r) => ({
+          location: { uri: toUri(r.file ?? d.file!), range: r.span ? lines.rangeOfSpan(r.span) : range },
+          message: r.message,
+        })),
+      ...(here === undefined ? [] : notes.map((message) => ({ location: here, message }))),
+    ],
   };
+}
+
+/**
+ * A file path as a person reads it in a message: from the package (`pkg.hns/programs/main.yao`)
+ * when one is on the path, else the file name; the editor already knows where the file is.
+ */
+export function shortPath(path: string): string {
+  const parts = path.split("/");
+  const pkg = parts.findLastIndex((p, i) => p.endsWith(".hns") && i < parts.length - 1);
+  return pkg >= 0 ? parts.slice(pkg).join("/") : (parts.at(-1) ?? path);
+}
+
+function withoutAbsolutePaths(message: string, files: readonly (string | undefined)[]): string {
+  let out = message;
+  for (const f of files) if (f?.startsWith("/")) out = out.split(f).join(shortPath(f));
+  return out;
 }

@@ -22,7 +22,7 @@ import { headName } from "../syntax/tree.js";
 import type { HirExpr } from "../../ir/yao-ir-0.1.js";
 import type { AnalysisResult } from "../yao/analyze.js";
 import { analyzeProgram } from "../yao/analyze.js";
-import { debugEffects, debugType } from "../yao/debug.js";
+import { displayEffects, displayType } from "../yao/type-display.js";
 import { analyzePackage } from "../yao/package-analysis.js";
 import { morphzProfile } from "../yao/profile.js";
 import { interfaceSource } from "../yao/interface.js";
@@ -411,8 +411,10 @@ export class Workspace {
     const typed = innermostTyped(state.analysis, path, doc, offset);
     if (typed !== undefined) {
       const what =
-        typed.kind.op === "bind" ? `${typed.kind.name} : ${debugType(typed.kind.value.ty)}` : `${debugType(typed.ty)}`;
-      const effects = typed.effects.length > 0 ? `\n\neffects: ${debugEffects(typed.effects)}` : "";
+        typed.kind.op === "bind"
+          ? `${typed.kind.name} : ${displayType(typed.kind.value.ty)}`
+          : `${displayType(typed.ty)}`;
+      const effects = typed.effects.length > 0 ? `\n\neffects: ${displayEffects(typed.effects)}` : "";
       return { markdown: `\`\`\`yao\n${what}\n\`\`\`${effects}`, range };
     }
     return undefined;
@@ -545,9 +547,9 @@ function functionHover(form: YNode, doc: YaoDocument, analysis: AnalysisResult |
   const compiled = analysis?.functions?.get(name);
   if (compiled !== undefined) {
     parts.push(
-      `\`${name}\` : (${compiled.params.map((p) => `${p.name}: ${debugType(p.ty)}`).join(", ")}) → ${debugType(compiled.returns)}`,
+      `\`${name}\` : (${compiled.params.map((p) => `${p.name}: ${displayType(p.ty)}`).join(", ")}) → ${displayType(compiled.returns)}`,
     );
-    parts.push(`effects: ${debugEffects(compiled.body.effects)}; ${compiled.visibility}`);
+    parts.push(`effects: ${displayEffects(compiled.body.effects)}; ${compiled.visibility}`);
   }
   return parts.join("\n\n");
 }

@@ -3,7 +3,8 @@
  * is its JSON Schema; tests validate every command's output against it).
  *
  * Every field is always present (null when it does not apply), so consumers never test for absence:
- * code, severity, message, file (as the user named it, relative to the working directory when they
+ * code, severity, message, `reference_message` (the reference implementation's exact wording when
+ * `message` says it in Yao notation instead; null when they agree), file (as the user named it, relative to the working directory when they
  * gave a relative path), `line`/`column` and `end_line`/`end_column` (one-based; columns are display
  * columns, see display-columns.ts), `byte`/`end_byte` (zero-based UTF-8 offsets, end exclusive),
  * `function` (the HNS function the problem is inside), `label` (what was expected and found),
@@ -33,6 +34,7 @@ export interface JsonDiagnostic extends JsonLocation {
   readonly code: string;
   readonly severity: Diagnostic["severity"];
   readonly message: string;
+  readonly reference_message: string | null;
   readonly file: string | null;
   readonly function: string | null;
   readonly label: string | null;
@@ -76,6 +78,7 @@ export function toJsonDiagnostic(
     code: d.code,
     severity: d.severity,
     message: d.message,
+    reference_message: d.referenceMessage ?? null,
     file: d.file ?? null,
     ...location(d.file, d.span, columns),
     function: d.function ?? null,

@@ -8,6 +8,7 @@
 import { START_OF_FILE, type Diagnostic, type Span } from "../diagnostics/diagnostic.js";
 import { diagnostic, type YaoAnalyzerCode } from "./codes.js";
 import type { SourceSpan } from "../syntax/tree.js";
+import type { Worded } from "./message.js";
 
 /**
  * The reference codes (yao-v0.1.md §1.6) the analyzer reports, plus our strict additions: the rows of
@@ -35,15 +36,18 @@ export class YaoError extends Error {
   label: string | undefined;
   hint: string | undefined;
   related: readonly RelatedSpan[];
+  /** The reference's exact wording, when `message` (Yao notation) says it differently. */
+  referenceMessage: string | undefined;
 
   constructor(
     readonly code: YaoCode,
-    message: string,
+    message: string | Worded,
     readonly span: SourceSpan | undefined,
     teaching: Teaching = {},
   ) {
-    super(message);
+    super(typeof message === "string" ? message : message.text);
     this.name = "YaoError";
+    if (typeof message !== "string" && message.reference !== message.text) this.referenceMessage = message.reference;
     this.label = teaching.label;
     this.hint = teaching.hint;
     this.related = teaching.related ?? [];
@@ -52,7 +56,7 @@ export class YaoError extends Error {
 
 export function fail(
   code: YaoCode,
-  message: string,
+  message: string | Worded,
   span: SourceSpan | undefined,
   teaching?: Teaching | string,
 ): never {
@@ -108,6 +112,7 @@ export function toDiagnostic(e: YaoError, fallbackFile?: string): Diagnostic {
     hint: e.hint,
     label: e.label,
     function: e.function,
+    referenceMessage: e.referenceMessage,
     related: e.related.map((r) => ({ file: r.span.file, span: plainSpan(r.span), message: r.message })),
   });
 }

@@ -16,7 +16,8 @@ import type {
 } from "../../ir/yao-ir-0.1.js";
 import { canonicalSource } from "../canonical/typed.js";
 import type { SList, SNode, SourceSpan, SSymbol } from "../syntax/tree.js";
-import { debugEffects, debugNameSet, debugType } from "./debug.js";
+import { debugNameSet, debugType } from "./debug.js";
+import { effectsPart, typePart, worded } from "./message.js";
 import { emptySpanIn, fail, YaoError, type RelatedSpan } from "./error.js";
 import type { AnalysisProfile, Signature } from "./profile.js";
 import { isDynamic } from "./profile.js";
@@ -413,7 +414,7 @@ export class ExpressionAnalyzer {
         : def?.kind === "record"
           ? def.fields.map((f) => f.name)
           : [];
-    fail("type_mismatch", `type ${debugType(receiver)} has no readable field '${field}'`, at.span, {
+    fail("type_mismatch", worded`type ${typePart(receiver)} has no readable field '${field}'`, at.span, {
       label: `${displayType(receiver)} has no field '${field}'`,
       hint: didYouMean(field, fields),
     });
@@ -426,7 +427,7 @@ export class ExpressionAnalyzer {
       if (e.effects.length > 0) {
         fail(
           "effect_escape",
-          `${position} must be pure; bind the effectful result first (found ${debugEffects(e.effects)})`,
+          worded`${position} must be pure; bind the effectful result first (found ${effectsPart(e.effects)})`,
           e.span,
           {
             label: `this uses ${displayEffectList(e.effects)}`,
@@ -446,7 +447,7 @@ export class ExpressionAnalyzer {
   ): void {
     if (!isAssignable(actual, target)) {
       const also = related?.();
-      fail("type_mismatch", `expected ${debugType(target)}, found ${debugType(actual)}`, at.span, {
+      fail("type_mismatch", worded`expected ${typePart(target)}, found ${typePart(actual)}`, at.span, {
         label: `expected ${displayType(target)}, found ${displayType(actual)}`,
         related: also === undefined ? undefined : [also],
       });
@@ -467,7 +468,7 @@ export class ExpressionAnalyzer {
       if (c === undefined) {
         fail(
           "type_mismatch",
-          message ?? `types ${debugType(current)} and ${debugType(next)} have no common type`,
+          message ?? worded`types ${typePart(current)} and ${typePart(next)} have no common type`,
           at.span,
         );
       }
@@ -543,7 +544,10 @@ export class ExpressionAnalyzer {
         if (c === undefined) {
           throw new YaoError(
             "type_mismatch",
-            `dict field '${key}' has type ${debugType(value.ty)}, which has no common type with the inferred value type ${debugType(valueType)}; dict is a homogeneous Map<T>, so use a named record for fixed heterogeneous fields or an explicit Json boundary for dynamic data`,
+            {
+              text: `dict field '${key}' has type ${displayType(value.ty)}, which has no common type with the inferred value type ${displayType(valueType)}; dict is a homogeneous (Map T), so use a named record for fixed heterogeneous fields or an explicit Json boundary for dynamic data`,
+              reference: `dict field '${key}' has type ${debugType(value.ty)}, which has no common type with the inferred value type ${debugType(valueType)}; dict is a homogeneous Map<T>, so use a named record for fixed heterogeneous fields or an explicit Json boundary for dynamic data`,
+            },
             value.span,
             {
               label: `expected ${displayType(valueType)}, found ${displayType(value.ty)}`,
@@ -812,7 +816,14 @@ export class ExpressionAnalyzer {
       (name, c) => {
         if (name === "context") {
           if (c.items.length !== 2)
-            fail("type_mismatch", "context-transaction context requires exactly one Ref<Context>", c.span);
+            fail(
+              "type_mismatch",
+              {
+                text: "context-transaction context requires exactly one (Ref Context)",
+                reference: "context-transaction context requires exactly one Ref<Context>",
+              },
+              c.span,
+            );
           context = this.expr(c.items[1]!, scope, d);
           this.requirePure("context-transaction context", [context]);
           this.requireAssignable(context.ty, T.ref("Context"), context);
@@ -831,7 +842,15 @@ export class ExpressionAnalyzer {
         }
       },
     );
-    if (context === undefined) fail("type_mismatch", "context-transaction requires (context Ref<Context>)", n.span);
+    if (context === undefined)
+      fail(
+        "type_mismatch",
+        {
+          text: "context-transaction requires (context (Ref Context))",
+          reference: "context-transaction requires (context Ref<Context>)",
+        },
+        n.span,
+      );
     if (source === undefined)
       fail("type_mismatch", "context-transaction requires (transaction (context-tx ...))", n.span);
     return node({ op: "context_transaction", context, canonical_source: source }, T.contextTransaction, NO_EFFECTS, n);
@@ -900,7 +919,10 @@ export class ExpressionAnalyzer {
         exactly(2);
         const [a, b] = [operands[0]!.ty, operands[1]!.ty];
         const ordered = (isNumeric(a) && isNumeric(b)) || (a.kind === "string" && b.kind === "string");
-        if (!ordered) fail("type_mismatch", `types ${debugType(a)} and ${debugType(b)} are not ordered`, n.span);
+        if (!ordered)
+          fail("type_mismatch", worded`types ${typePart(a)} and ${typePart(b)} are not ordered`, n.span, {
+            hint: `${op} compares two Int/Float values or two String values`,
+          });
         break;
       }
       case "and":
@@ -915,7 +937,7 @@ export class ExpressionAnalyzer {
         else exactly(2);
         for (const o of operands) {
           if (!isNumeric(o.ty)) {
-            fail("type_mismatch", `numeric operator received ${debugType(o.ty)}`, o.span, {
+            fail("type_mismatch", worded`numeric operator received ${typePart(o.ty)}`, o.span, {
               label: `expected Int or Float, found ${displayType(o.ty)}`,
               hint:
                 o.ty.kind === "string"
@@ -1048,9 +1070,14 @@ export class ExpressionAnalyzer {
     const collection = this.expr(n.items[1]!, scope, d);
     this.requirePure("map collection", [collection]);
     if (collection.ty.kind !== "list" && !isErrorType(collection.ty)) {
-      fail("type_mismatch", "map collection must be List<T>", collection.span, {
-        label: `expected a List, found ${displayType(collection.ty)}`,
-      });
+      fail(
+        "type_mismatch",
+        { text: "map collection must be (List T)", reference: "map collection must be List<T>" },
+        collection.span,
+        {
+          label: `expected a List, found ${displayType(collection.ty)}`,
+        },
+      );
     }
     const nameNode = n.items[2]!;
     const element = this.bindingName(nameNode, n);
@@ -1183,13 +1210,21 @@ export class ExpressionAnalyzer {
     if (n.items.length !== 3) fail("type_mismatch", "host.view requires REF and (returns TYPE)", n.span);
     const ref = this.expr(n.items[1]!, scope, d);
     this.requirePure("host.view reference", [ref]);
-    if (ref.ty.kind !== "ref") fail("type_mismatch", "host.view first operand must be Ref<K>", ref.span);
+    if (ref.ty.kind !== "ref")
+      fail(
+        "type_mismatch",
+        { text: "host.view first operand must be (Ref KIND)", reference: "host.view first operand must be Ref<K>" },
+        ref.span,
+      );
     const kind = ref.ty.value;
     const objects = this.env.requirements.objects;
     if (objects !== null && !objects.includes(kind)) {
       fail(
         "effect_escape",
-        `host.view Ref<${kind}> exceeds declared object upper bound ${debugNameSet(objects)}`,
+        {
+          text: `host.view (Ref ${kind}) exceeds the declared object upper bound (objects${objects.map((o) => ` ${o}`).join("")})`,
+          reference: `host.view Ref<${kind}> exceeds declared object upper bound ${debugNameSet(objects)}`,
+        },
         ref.span,
       );
     }

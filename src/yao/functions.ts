@@ -7,7 +7,7 @@
  */
 import type { EffectSet, HirExpr, YaoType } from "../../ir/yao-ir-0.1.js";
 import type { SList, SNode, SourceSpan } from "../syntax/tree.js";
-import { debugEffects, debugType } from "./debug.js";
+import { effectsPart, typePart, worded } from "./message.js";
 import { didYouMean } from "../diagnostics/suggest.js";
 import { fail, YaoError, type ErrorSink } from "./error.js";
 import { recogniseFnHeader, type FnHeader } from "./header.js";
@@ -334,7 +334,9 @@ export class FunctionModule implements FunctionResolver {
       // The reference reports an error inside nested compilation once per enclosing function
       // ("in fn 'a': in fn 'b': …"); the stack here is exactly that chain.
       e.function ??= name;
-      e.message = `${this.stack.map((n) => `in fn '${n}': `).join("")}${e.message}`;
+      const prefix = this.stack.map((n) => `in fn '${n}': `).join("");
+      e.message = `${prefix}${e.message}`;
+      if (e.referenceMessage !== undefined) e.referenceMessage = `${prefix}${e.referenceMessage}`;
       this.sink.record(e);
       const fallback = this.declaredOnly(decl);
       this.compiled.set(name, fallback);
@@ -369,7 +371,7 @@ export class FunctionModule implements FunctionResolver {
     for (const p of decl.params) scope.bind(p.name, p.ty);
     const body: HirExpr = new ExpressionAnalyzer(env, true).expr(decl.body, scope, 0);
     if (!isAssignable(body.ty, decl.returns)) {
-      fail("type_mismatch", `expected ${debugType(decl.returns)}, found ${debugType(body.ty)}`, body.span, {
+      fail("type_mismatch", worded`expected ${typePart(decl.returns)}, found ${typePart(body.ty)}`, body.span, {
         label: `expected ${displayType(decl.returns)}, found ${displayType(body.ty)}`,
         hint: `make the body produce ${displayType(decl.returns)}, or change the declared (returns …) type`,
         related:
@@ -387,7 +389,7 @@ export class FunctionModule implements FunctionResolver {
       const missing = effectDifference(body.effects, decl.effects);
       fail(
         "effect_escape",
-        `fn '${decl.name}' effects ${debugEffects(body.effects)} exceed declared upper bound ${debugEffects(decl.effects)}; missing ${debugEffects(missing)}`,
+        worded`fn '${decl.name}' effects ${effectsPart(body.effects)} exceed declared upper bound ${effectsPart(decl.effects)}; missing ${effectsPart(missing)}`,
         body.span,
         {
           label: `this body uses ${displayEffectList(body.effects)}`,

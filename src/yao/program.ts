@@ -7,7 +7,7 @@ import type { EffectSet, HirExpr, Requirements, YaoProgram } from "../../ir/yao-
 import { YAO_LANGUAGE_VERSION } from "../../ir/yao-ir-0.1.js";
 import { canonicalSource } from "../canonical/typed.js";
 import type { SList, SNode, SSymbol } from "../syntax/tree.js";
-import { debugEffects } from "./debug.js";
+import { effectsPart, worded } from "./message.js";
 import { ErrorSink, fail, type YaoError } from "./error.js";
 import { ExpressionAnalyzer, type AnalysisEnv } from "./expressions.js";
 import { FunctionModule, parseFunctionDeclaration, recogniseFunction, type FunctionDeclaration } from "./functions.js";
@@ -234,7 +234,7 @@ function checkDeclaredEffects(body: HirExpr, declared: EffectSet | null): void {
   if (declared === null || isEffectSubset(body.effects, declared)) return;
   fail(
     "effect_escape",
-    `program effects ${debugEffects(body.effects)} exceed declared upper bound ${debugEffects(declared)}; missing ${debugEffects(effectDifference(body.effects, declared))}. Remove requires.effects to let Yao infer the complete set, or add every missing effect explicitly`,
+    worded`program effects ${effectsPart(body.effects)} exceed declared upper bound ${effectsPart(declared)}; missing ${effectsPart(effectDifference(body.effects, declared))}. Remove requires.effects to let Yao infer the complete set, or add every missing effect explicitly`,
     body.span,
     {
       label: `this program uses ${displayEffectList(body.effects)}`,

@@ -7,7 +7,7 @@
  */
 import type { FieldDefinition, TypeDefinition, VariantDefinition, YaoType } from "../../ir/yao-ir-0.1.js";
 import type { SList, SNode, SourceSpan } from "../syntax/tree.js";
-import { debugType } from "./debug.js";
+import { typePart, worded } from "./message.js";
 import { didYouMean } from "../diagnostics/suggest.js";
 import { fail, type ErrorSink } from "./error.js";
 import { isIdentifier, sortByCodePoints } from "./text.js";
@@ -362,7 +362,7 @@ export function checkJsonCrossable(t: YaoType, types: TypeTable, span: SourceSpa
   if (bad !== undefined) {
     fail(
       "invalid_type",
-      `${debugType(bad)} cannot cross an ordinary JSON boundary; authority-bearing values require Runtime admission`,
+      worded`${typePart(bad)} cannot cross an ordinary JSON boundary; authority-bearing values require Runtime admission`,
       span,
     );
   }

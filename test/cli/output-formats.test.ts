@@ -58,6 +58,7 @@ describe("the JSON Schema of the diagnostic", () => {
       code: "yao.unclosed_list",
       severity: "error",
       message: "m",
+      reference_message: null,
       file: "a.hns",
       line: 1,
       column: 1,

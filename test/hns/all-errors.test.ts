@@ -119,7 +119,7 @@ describe("every function is checked on its own", () => {
     const hints = Object.fromEntries(errors(ds).map((d) => [d.message, d.hint]));
     expect(hints).toEqual({
       "in fn 'a': unknown binding 'cuont'": "did you mean 'count'?",
-      "in fn 'b': type Named(\"Box\") has no readable field 'widht'": "did you mean 'width'?",
+      "in fn 'b': type Box has no readable field 'widht'": "did you mean 'width'?",
       "in fn 'c': unknown tool 'raed'": "did you mean 'read'?",
       "missing required fn argument 'limit'": "add (limit VALUE) to the application of 'd'",
     });

@@ -106,7 +106,7 @@ describe.skipIf(!built)("yaoc CLI", () => {
     const r = await yaoc("check", INVALID);
     expect(r.code).toBe(1);
     expect(r.stdout.split("\n")).toEqual([
-      `${INVALID}:3:1: error[yao.unclosed_list]: ${INVALID} is not valid typed Yao: UnclosedList at 3:1: unclosed list`,
+      `${INVALID}:3:1: error[yao.unclosed_list]: ${INVALID} is not valid typed Yao: unclosed list`,
       "  |",
       "3 | (eval (seq 1 2)",
       "  | ^^^^^^^^^^^^^^^ this list is never closed",
@@ -204,7 +204,8 @@ describe.skipIf(!built)("yaoc CLI", () => {
       {
         code: "yao.unclosed_list",
         severity: "error",
-        message: `${INVALID} is not valid typed Yao: UnclosedList at 3:1: unclosed list`,
+        message: `${INVALID} is not valid typed Yao: unclosed list`,
+        reference_message: `${INVALID} is not valid typed Yao: UnclosedList at 3:1: unclosed list`,
         file: INVALID,
         line: 3,
         column: 1,

@@ -35,12 +35,17 @@ export const UNREACHABLE: ReadonlyMap<string, string> = new Map([
  * The reference's error of a failed load: the first diagnostic, which must be an error (further
  * independent errors and the warnings follow it, by position).
  */
-export function failure(r: LoadResult): { code: string; message: string; file: string | undefined } {
+export function failure(r: LoadResult): {
+  code: string;
+  message: string;
+  referenceMessage?: string | undefined;
+  file: string | undefined;
+} {
   expect(r.ok, "expected the load to fail").toBe(false);
   if (r.ok) throw new Error("unreachable");
   const first = r.diagnostics[0]!;
   expect(first.severity).toBe("error");
-  return { code: first.code, message: first.message, file: first.file };
+  return { code: first.code, message: first.message, referenceMessage: first.referenceMessage, file: first.file };
 }
 
 export function loaded(r: LoadResult): HnsPackage {

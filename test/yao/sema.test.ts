@@ -31,7 +31,8 @@ describe("sema rules (fixtures/yao/sema)", () => {
     expect(d?.span?.start.line).toBe(4);
     expect(d?.related?.[0]?.span?.start.line).toBe(3);
     expect(d?.message).toContain("dict field 'score'");
-    expect(d?.message).toContain("homogeneous Map<T>");
+    expect(d?.message).toContain("homogeneous (Map T)");
+    expect(d?.referenceMessage).toContain("homogeneous Map<T>");
     expect(d?.message).toContain("named record");
   });
 
@@ -45,7 +46,8 @@ describe("sema rules (fixtures/yao/sema)", () => {
     const [d] = analyze("reject-effect-escape.yao").diagnostics;
     expect(d?.code).toBe("yao.effect_escape");
     expect(d?.message).toContain("Remove requires.effects");
-    expect(d?.message).toContain("Infer");
+    expect(d?.message).toContain("(effects infer)");
+    expect(d?.referenceMessage).toContain("EffectSet({Infer})");
   });
 
   it("reject-infer-without-capture: infer sees no outer binding", () => {
