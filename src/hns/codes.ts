@@ -189,6 +189,33 @@ export const HNS_CODES = defineCodes([
     reason: "struct_in_band_version",
   },
   {
+    code: "hns.contract_version",
+    severity: "error",
+    summary:
+      "The contract repeats the package version or declares one of its own (`(version …)`, `(contract-version …)`); the manifest's version and the content identity say how a package evolves.",
+    clause: "HNS §7",
+    layer: "L1",
+    reason: "struct_contract_version",
+  },
+  {
+    code: "hns.contract_grant",
+    severity: "error",
+    summary:
+      "The contract declares capabilities, tools, skills, requirements, grants or permissions; a contract grants nothing.",
+    clause: "HNS §7, §6.6, §9.4",
+    layer: "L1",
+    reason: "struct_contract_grant",
+  },
+  {
+    code: "hns.contract_claim",
+    severity: "error",
+    summary:
+      "The contract asserts by declaration that verification or a side effect has happened (`(verified …)`, `(attested …)`, `(evidence …)`, `(outcome …)`); namespaced extensions are not affected.",
+    clause: "HNS §7",
+    layer: "L1",
+    reason: "struct_contract_claim",
+  },
+  {
     code: "hns.bad_requires",
     severity: "error",
     summary:

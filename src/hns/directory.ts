@@ -2,6 +2,7 @@
  * The directory `.hns` pipeline, in the reference's order (loader reference §4), with every file
  * required to be a regular file inside the package (H2, H3) and aggregate limits (H4).
  */
+import { checkContract } from "./contract.js";
 import { relativePathProblem } from "../fs/contained.js";
 import { extensionOf, fileStem, isWithin } from "../fs/paths.js";
 import { compareCodePoints } from "../canonical/package-identity.js";
@@ -111,6 +112,8 @@ export async function loadDirectory(
     throw new LoadFailure(ctx.errors.pop()!);
   }
   ctx.attempt(() => checkModuleBound(entry.header, functions.length, entry.form, ctx));
+  // Last, so an error the reference reports stays the first one.
+  if (contract?.kind === "list") checkContract(contract, ctx);
 
   return normalizePackage({
     form: "directory",

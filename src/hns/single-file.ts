@@ -1,4 +1,5 @@
 /** The single-file `.hns` pipeline, in the reference's order (loader reference §3). */
+import { checkContract } from "./contract.js";
 import { diagnostic, START_OF_FILE } from "../diagnostics/diagnostic.js";
 import { didYouMean } from "../diagnostics/suggest.js";
 import { headName, type SList, type SNode } from "../syntax/tree.js";
@@ -108,6 +109,8 @@ export function loadSingleFileBytes(ctx: LoadContext, bytes: Uint8Array, display
   const header = inspectEntryHeader(entry, ctx);
   ctx.attempt(() => checkEntryTools(header, parsedManifest, entry!, ctx));
   ctx.attempt(() => checkModuleBound(header, functions.length, entry!, ctx));
+  // Last, so an error the reference reports stays the first one.
+  if (contract !== undefined) checkContract(contract, ctx);
 
   return normalizePackage({
     form: "file",
