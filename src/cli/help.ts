@@ -39,6 +39,12 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   ir: ["yaoc ir examples/review.hns", "yaoc ir program.yao --tools tools.json --hash-only"],
   profile: ["yaoc profile examples/review.hns"],
   admit: ["yaoc admit program.yao --package examples/review.hns"],
+  run: [
+    "yaoc run program.yao                         # a pure program: prints its value",
+    "yaoc run examples/review.hns --format json   # value, failure, or requests with the state",
+    "yaoc run tool.yao --tools tools.json --state-out s1.json",
+    "yaoc run --resume s1.json --completion answer.json --state-out s2.json",
+  ],
   catalog: ["yaoc catalog install examples/review.hns", "yaoc catalog list", "yaoc catalog verify --format json"],
   "catalog install": [
     "yaoc catalog install examples/review.hns examples/review-dir.hns",

@@ -26,6 +26,7 @@ const GROUPS: Record<string, () => Promise<Register>> = {
   ir: async () => (await import("./yao.js")).registerYaoCommands,
   profile: async () => (await import("./yao.js")).registerYaoCommands,
   admit: async () => (await import("./yao.js")).registerYaoCommands,
+  run: async () => (await import("./run-command.js")).registerRunCommand,
   harp: async () => (await import("./harp.js")).registerHarpCommands,
   a3s: async () => (await import("./a3s.js")).registerA3sCommands,
   hcp: async () => (await import("./hcp.js")).registerHcpCommands,

@@ -26,10 +26,10 @@ import { EXIT_INVALID, EXIT_USAGE, unusablePath, useColor } from "./io.js";
 
 const fs = new NodeFs();
 
-class UsageError extends Error {}
+export class UsageError extends Error {}
 
 /** Diagnostics to report as `yaoc check` does, with the sources for code frames. */
-class Rejected extends Error {
+export class Rejected extends Error {
   constructor(
     readonly path: string,
     readonly diagnostics: readonly Diagnostic[],
@@ -41,7 +41,7 @@ class Rejected extends Error {
   }
 }
 
-async function loadHns(path: string): Promise<{ pkg: HnsPackage; sources: ReadonlyMap<string, string> }> {
+export async function loadHns(path: string): Promise<{ pkg: HnsPackage; sources: ReadonlyMap<string, string> }> {
   // A path that is not there is an I/O error (exit 2) before it is a badly named package.
   const problem = await unusablePath(path);
   if (problem !== null) throw new UsageError(`${path}: ${problem}`);
@@ -51,7 +51,7 @@ async function loadHns(path: string): Promise<{ pkg: HnsPackage; sources: Readon
   throw new Rejected(path, r.diagnostics, r.sources);
 }
 
-async function readProgram(path: string): Promise<{ form: SNode; sources: Map<string, string> }> {
+export async function readProgram(path: string): Promise<{ form: SNode; sources: Map<string, string> }> {
   let bytes: Uint8Array;
   try {
     bytes = await fs.readFile(path, DEFAULT_MAX_SOURCE_BYTES);
@@ -65,7 +65,7 @@ async function readProgram(path: string): Promise<{ form: SNode; sources: Map<st
   return { form: r.form, sources };
 }
 
-async function profileFor(tools: readonly string[], toolsFile: string | undefined): Promise<AnalysisProfile> {
+export async function profileFor(tools: readonly string[], toolsFile: string | undefined): Promise<AnalysisProfile> {
   let schemas: Record<string, unknown> = {};
   if (toolsFile !== undefined) {
     try {
@@ -81,7 +81,7 @@ async function profileFor(tools: readonly string[], toolsFile: string | undefine
   return morphzProfile(built.tools);
 }
 
-function guarded(action: () => Promise<void>): () => Promise<void> {
+export function guarded(action: () => Promise<void>): () => Promise<void> {
   return async () => {
     try {
       await action();
@@ -106,7 +106,7 @@ function guarded(action: () => Promise<void>): () => Promise<void> {
   };
 }
 
-function isPackage(path: string): boolean {
+export function isPackage(path: string): boolean {
   return /\.hns\/*$/.test(path);
 }
 

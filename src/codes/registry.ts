@@ -7,6 +7,7 @@
 import { A3S_CODES } from "../a3s/codes.js";
 import { CATALOG_CODES } from "../catalog/codes.js";
 import { CHECK_CODES, CLI_CODES } from "../check/codes.js";
+import { EVAL_CODES } from "../eval/codes.js";
 import { EVIDENCE_CODES } from "../evidence/codes.js";
 import { HARP_CODES } from "../harp/codes.js";
 import { HCP_CODES } from "../hcp/codes.js";
@@ -19,6 +20,7 @@ export const CODE_SECTIONS: readonly CodeSection[] = [
   { title: "Yao reader", rows: YAO_READER_CODES },
   { title: "HNS package loader", rows: HNS_CODES },
   { title: "Yao analyzer", rows: YAO_ANALYZER_CODES },
+  { title: "Yao evaluator", rows: EVAL_CODES },
   { title: "HARP apps", rows: HARP_CODES },
   { title: "A3S cognitive packages", rows: A3S_CODES },
   { title: "HCP Harness Packs", rows: HCP_CODES },

@@ -1,0 +1,125 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { yaoc } from "../support/cli.js";
+
+const dir = mkdtempSync(join(tmpdir(), "yaoc-run-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const file = (name: string, text: string) => {
+  const p = join(dir, name);
+  writeFileSync(p, text);
+  return p;
+};
+const tools = file(
+  "tools.json",
+  JSON.stringify({ read: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } }),
+);
+const json = (out: string) => JSON.parse(out) as Record<string, unknown>;
+
+describe("yaoc run", () => {
+  it("prints a value in Yao notation, or as the JSON value model with --format json", () => {
+    const p = file("pure.yao", "(eval (seq (bind x (div 7 2)) (par (branch a x) (branch b (some 1)))))");
+    const human = yaoc(["run", p]);
+    expect(human).toMatchObject({ code: 0 });
+    expect(human.out).toContain("value: {a 3.5, b (some 1)}");
+    const machine = yaoc(["run", p, "--format", "json"]);
+    expect(machine.code).toBe(0);
+    expect(machine.out).toContain(
+      '{"outcome":"value","value":{"$yao":{"fields":[{"name":"a","value":3.5},{"name":"b","value":{"$yao":{"kind":"option","value":1,"variant":"some"}}}],"kind":"structural_record"}},"state":{',
+    );
+  });
+
+  it("a failure exits 1 with its class, message and span, and the human form has a code frame", () => {
+    const p = file("zero.yao", "(eval (div 1 0))");
+    const r = yaoc(["run", p, "--format", "json"]);
+    expect(r.code).toBe(1);
+    expect(json(r.out)).toMatchObject({
+      outcome: "failure",
+      class: "value",
+      message: "division by zero",
+      span: { start: { line: 1, column: 7 } },
+    });
+    const human = yaoc(["run", p]);
+    expect(human.code).toBe(1);
+    expect(human.out).toContain("error[eval.value]: value failure: division by zero");
+    expect(human.out).toContain("^^^^^^^^^");
+  });
+
+  it("an ill-typed program is refused with the analyzer's diagnostics, as check and ir give them", () => {
+    const p = file("bad.yao", '(eval (add 1 "x"))');
+    const run = yaoc(["run", p]);
+    const ir = yaoc(["ir", p]);
+    expect(run.code).toBe(1);
+    expect(run.out).toBe("");
+    expect(run.err).toBe(ir.err);
+    expect(run.err).toContain("error[yao.type_mismatch]: numeric operator received String");
+  });
+
+  it("suspends with requests, resumes with a completion file, and never rewrites a state in place", () => {
+    const p = file("tool.yao", '(eval (requires (tools read)) (seq (bind r (call read (path "a.txt"))) (list r)))');
+    const s1 = join(dir, "s1.json");
+    const first = yaoc(["run", p, "--tools", tools, "--format", "json", "--state-out", s1]);
+    expect(first.code).toBe(0);
+    const out = json(first.out);
+    expect(out.outcome).toBe("suspended");
+    expect(out.state).toBeUndefined();
+    const [req] = out.requests as { id: string; kind: string; tool: string; arguments: unknown }[];
+    expect(req).toMatchObject({ kind: "tool", tool: "read", arguments: { path: "a.txt" } });
+    const before = readFileSync(s1, "utf8");
+    const c = file("c1.json", JSON.stringify({ id: req!.id, value: { text: "hello" } }));
+    const refused = yaoc(["run", "--resume", s1, "--completion", c, "--state-out", s1]);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain("already exists");
+    expect(readFileSync(s1, "utf8")).toBe(before);
+    const s2 = join(dir, "s2.json");
+    const done = yaoc(["run", "--resume", s1, "--completion", c, "--format", "json", "--state-out", s2]);
+    expect(done.code).toBe(0);
+    expect(json(done.out)).toMatchObject({ outcome: "value", value: [{ text: "hello" }] });
+    // An exact duplicate is idempotent; any other completion for the finished machine is refused.
+    expect(yaoc(["run", "--resume", s2, "--completion", c, "--format", "json"]).code).toBe(0);
+    const other = file("c2.json", JSON.stringify({ id: req!.id, value: "different" }));
+    const late = yaoc(["run", "--resume", s2, "--completion", other, "--format", "json"]);
+    expect(late.code).toBe(1);
+    expect(json(late.out)).toMatchObject({ outcome: "failure", class: "integrity", rejected: true });
+    expect(json(late.out).state).toBeUndefined();
+  });
+
+  it("bad states and completions get a clear error and lose nothing", () => {
+    const p = file("tool2.yao", '(eval (requires (tools read)) (call read (path "b")))');
+    const s = join(dir, "t1.json");
+    expect(yaoc(["run", p, "--tools", tools, "--state-out", s]).code).toBe(0);
+    const state = readFileSync(s, "utf8");
+    const truncated = file("trunc.json", state.slice(0, 200));
+    const c = file("c.json", JSON.stringify({ id: "x", value: 1 }));
+    const t = yaoc(["run", "--resume", truncated, "--completion", c, "--format", "json"]);
+    expect(t.code).toBe(1);
+    expect(json(t.out)).toMatchObject({ class: "integrity" });
+    for (const [text, words] of [
+      ["{", "not valid JSON"],
+      ['{"id":"x","kind":"teleport","value":1}', "unknown request kind"],
+      ['{"id":"x"}', "exactly one of"],
+      ['{"id":"x","value":1,"value":2}', "duplicate key"],
+    ] as const) {
+      const r = yaoc(["run", "--resume", s, "--completion", file("bad-c.json", text)]);
+      expect(r.code, text).toBe(2);
+      expect(r.err, text).toContain(words);
+    }
+    const foreign = yaoc(["run", "--resume", s, "--completion", c]);
+    expect(foreign.code).toBe(1);
+    expect(foreign.out).toContain("integrity failure");
+    expect(readFileSync(s, "utf8")).toBe(state);
+  });
+
+  it("runs an HNS package's entry", () => {
+    const r = yaoc(["run", "examples/review.hns", "--format", "json"]);
+    expect(r.code).toBe(0);
+    expect(json(r.out)).toMatchObject({ outcome: "suspended", requests: [{ kind: "tool", tool: "read" }] });
+  });
+
+  it("explain covers the failure classes", () => {
+    const r = yaoc(["explain", "eval.integrity"]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("foreign or stale");
+  });
+});
