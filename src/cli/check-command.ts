@@ -28,10 +28,11 @@ import { expandInputs, type ExpandedInput } from "./check-inputs.js";
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE, packageNameOf, unusablePath, useColor } from "./io.js";
 import { formatOptions } from "./output.js";
 import { Progress } from "./progress.js";
-import { checkCachedPath, type CacheUse } from "./check-cached.js";
+import { checkCachedPath, SnapshotReadAhead, type CacheUse } from "./check-cached.js";
 import type { CachedCheck } from "../cache/entry.js";
 import { NodeCacheStore } from "../cache/node-store.js";
 import { VERSION } from "../version.js";
+import { FlatMemory } from "./flat-memory.js";
 
 export interface CheckCommandOptions {
   readonly format: OutputFormat;
@@ -106,6 +107,9 @@ async function unreadablePath(path: string): Promise<{ result: CheckResult; ioEr
   return { result: { path, kind: "unknown", valid: false, identity: null, diagnostics: [d] }, ioError: true };
 }
 
+/** Runs over at least this many inputs keep their memory flat with occasional full collections. */
+const FLAT_MEMORY_FROM = 32;
+
 /** Standard input, read with the one input bound of every command (src/cli/bounded-input.ts). */
 async function readProcessStdin(): Promise<Uint8Array> {
   const read = readInputBounded("-");
@@ -127,7 +131,23 @@ export async function runCheck(
       : checkCachedPath(fs, path, { analyze: options.analyze, analyzer }, cache);
   const inputsExpanded = await expandInputs(fs, inputs);
   const pooled = await startWorkers(inputsExpanded, options, checkPath);
-  const exit = await reportChecks(inputsExpanded, options, (input, i) => pooled?.[i] ?? checkPath(input.path));
+  // In-process with the cache: read the next packages' snapshots while this one is looked up.
+  const readAhead =
+    cache === undefined || pooled !== undefined
+      ? undefined
+      : new SnapshotReadAhead(
+          fs,
+          inputsExpanded.map((e) => (e.kind === "path" ? e.path : null)),
+        );
+  const exit = await reportChecks(
+    inputsExpanded,
+    options,
+    (input, i) =>
+      pooled?.[i] ??
+      (readAhead !== undefined && cache !== undefined
+        ? checkCachedPath(fs, input.path, { analyze: options.analyze, analyzer }, cache, readAhead.take(i))
+        : checkPath(input.path)),
+  );
   if (cache !== undefined) closeCache(cache.store);
   return exit;
 }
@@ -176,9 +196,12 @@ export async function reportChecks(
   const stream = options.format === "human" || options.format === "github";
   const color = useColor(process.stdout);
   const progress = new Progress(process.stderr, inputsExpanded.length, "checking");
+  // Only a long run needs it (flat-memory.ts); a short one does not pay for exposing the collector.
+  const memory = inputsExpanded.length >= FLAT_MEMORY_FROM ? FlatMemory.start() : null;
   let warnings = 0;
   for (const [i, input] of inputsExpanded.entries()) {
     if (signal?.aborted) break;
+    memory?.between();
     let r: { result: CheckResult; ioError: boolean };
     if (input.kind === "no_match") {
       r = { result: noMatch(input.pattern), ioError: true };
