@@ -1,7 +1,8 @@
 /**
- * The VS Code client: starts `yaoc lsp` (the executable named by the `yao.server.path` setting) and
- * hands it Yao sources and the package manifests of the other frontends. Bundled to dist/extension.js
- * by scripts/bundle-extension.mjs.
+ * The VS Code client: starts the language server the extension ships (server/yaoc.mjs, the bundled
+ * `yaoc` CLI, run as `yaoc lsp` with the editor's Node), or the executable the `yao.server.path`
+ * setting names, and hands it Yao sources and the package manifests of the other frontends.
+ * Bundled to dist/extension.js by scripts/bundle-extension.mjs.
  */
 import { workspace, type ExtensionContext } from "vscode";
 import {
@@ -14,8 +15,11 @@ import {
 let client: LanguageClient | undefined;
 
 export async function activate(context: ExtensionContext): Promise<void> {
-  const command = workspace.getConfiguration("yao").get<string>("server.path", "yaoc");
-  const server: ServerOptions = { command, args: ["lsp"], transport: TransportKind.stdio };
+  const command = workspace.getConfiguration("yao").get<string>("server.path", "");
+  const server: ServerOptions =
+    command !== ""
+      ? { command, args: ["lsp"], transport: TransportKind.stdio }
+      : { module: context.asAbsolutePath("server/yaoc.mjs"), args: ["lsp"], transport: TransportKind.stdio };
   const clientOptions: LanguageClientOptions = {
     documentSelector: [
       { scheme: "file", language: "yao" },
