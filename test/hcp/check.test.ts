@@ -83,6 +83,37 @@ describe("checkHcp", () => {
     expect(bad.diagnostics.map((d) => d.code)).toEqual(["hcp.identity.id_length"]);
   });
 
+  describe("a trigger observed by polling, in any spelling (§2.4.3)", () => {
+    const withTrigger = (observation: string) =>
+      files(
+        { ...baseSurface, stimulusTriggers: [{ ref: "t.changed", observation }] },
+        { surface_id: "acme", verbs: Object.fromEntries(VERBS.map((v) => [v, {}])), stimuli: { "t.changed": {} } },
+      );
+    it.each([
+      "poll",
+      "Poll",
+      "POLL",
+      "polling",
+      "Polling",
+      "polled",
+      " poll ",
+      "poll:30s",
+      "poll every 30s",
+      "long-poll",
+      "longPoll",
+      "interval/poll",
+    ])("%j is hcp.trigger.polling, at the value", async (observation) => {
+      const r = await checkHcp(MemoryFs.from(withTrigger(observation)), "/p");
+      expect(r.diagnostics.map((d) => [d.code, d.pointer])).toEqual([
+        ["hcp.trigger.polling", "/stimulusTriggers/0/observation"],
+      ]);
+    });
+    it.each(["push", "webhook", "pollen", "stream", "apollo", ""])("near miss: %j is accepted", async (observation) => {
+      const r = await checkHcp(MemoryFs.from(withTrigger(observation)), "/p");
+      expect(r.diagnostics).toEqual([]);
+    });
+  });
+
   it("treats variadic arguments with enum or pattern as constrained", async () => {
     const verbs = { ...baseSurface.verbs, "t.list": { args: [{ name: "tags", variadic: true, pattern: "^[a-z]+$" }] } };
     const r = await checkHcp(MemoryFs.from(files({ ...baseSurface, verbs })), "/p");

@@ -9,11 +9,23 @@ export interface DeclaredTrigger {
   readonly pointer: string;
 }
 
+/** The words that say "polling" in an observation value, in any case. */
+const POLLING_WORDS = new Set(["poll", "polls", "polled", "polling", "poller"]);
+
 /**
- * The marker a manifest uses to say a condition can only be observed by polling (§2.4.3 forbids
- * triggers for such conditions): `"observation": "poll"` on the trigger. See docs/hcp.md.
+ * The marker a manifest uses to say a condition can only be observed by polling is its trigger's
+ * `"observation"` (see docs/hcp.md). §2.4.3 forbids the condition, not one spelling of it: an observation value is polling when any of
+ * its words — split at case changes and at anything not a letter, so `"Poll"`, `"polling"`,
+ * `"poll:30s"`, `"long-poll"` and `"longPoll"` all are — is a form of "poll". `"push"`, `"pollen"`
+ * and `"webhook"` are not.
  */
-export const POLLING_OBSERVATION = "poll";
+export function isPollingObservation(value: string): boolean {
+  const words = value
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z]+/);
+  return words.some((w) => POLLING_WORDS.has(w));
+}
 
 /** The declared triggers with a usable ref; null when `stimulusTriggers` is not an array. */
 export function checkTriggers(surface: JsonDoc, report: PackReporter): DeclaredTrigger[] | null {
@@ -76,7 +88,7 @@ function checkPolling(
     );
     return;
   }
-  if (observation.value.value === POLLING_OBSERVATION) {
+  if (isPollingObservation(observation.value.value)) {
     report.atValue(
       "hcp.trigger.polling",
       surface,
