@@ -9,6 +9,8 @@ export interface PlaygroundPackage {
 }
 
 const MAX_FRAGMENT_BYTES = 1 << 20;
+/** The most a share address may inflate to: 16 MiB, the input limit of `yaoc check -`. */
+export const MAX_INFLATED_BYTES = 16 * MAX_FRAGMENT_BYTES;
 
 async function pipe(bytes: Uint8Array, stream: CompressionStream | DecompressionStream): Promise<Uint8Array> {
   const out = new Response(new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(stream));
@@ -34,11 +36,42 @@ export async function encodeFragment(p: PlaygroundPackage): Promise<string> {
   return `p=${toBase64Url(await pipe(json, new CompressionStream("deflate-raw")))}`;
 }
 
+/**
+ * Inflate with a streaming cap: chunks are taken one at a time and the stream is cancelled as soon
+ * as more than `max` bytes came out, so a small address that inflates to gigabytes costs at most
+ * `max` bytes and never more (undefined then).
+ */
+async function inflateCapped(bytes: Uint8Array, max: number): Promise<Uint8Array | undefined> {
+  const reader = new Blob([bytes as Uint8Array<ArrayBuffer>])
+    .stream()
+    .pipeThrough(new DecompressionStream("deflate-raw"))
+    .getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.length;
+    if (total > max) {
+      await reader.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
 export async function decodeFragment(fragment: string): Promise<PlaygroundPackage | undefined> {
   try {
     if (!fragment.startsWith("p=") || fragment.length > MAX_FRAGMENT_BYTES) return undefined;
-    const json = await pipe(fromBase64Url(fragment.slice(2)), new DecompressionStream("deflate-raw"));
-    if (json.length > 16 * MAX_FRAGMENT_BYTES) return undefined;
+    const json = await inflateCapped(fromBase64Url(fragment.slice(2)), MAX_INFLATED_BYTES);
+    if (json === undefined) return undefined;
     const value: unknown = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(json));
     if (typeof value !== "object" || value === null) return undefined;
     const { name, files } = value as { name?: unknown; files?: unknown };

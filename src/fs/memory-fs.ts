@@ -1,9 +1,25 @@
 /**
  * An in-memory `PackageFs`: for tests, browsers and runtimes that hold packages as data.
  * Supports directories, files, symlinks and special files (so hostile layouts can be modelled).
+ *
+ * A tree of nodes, each directory holding its children by name: resolving a path costs its number
+ * of components (plus the links it goes through) and listing a directory its number of children,
+ * so walking a package is linear in its entries at any depth or width (a flat map of paths made
+ * both a scan of every entry). Like `NodeFs`, it can take a read-once snapshot of a package under
+ * the same limits (`snapshotPackage`), so the browser core and `yaoc check` refuse the same trees.
  */
 import { FsError, type FileKind, type FileStat, type PackageFs } from "./package-fs.js";
-import { joinPath, normalizePath } from "./paths.js";
+import { normalizePath } from "./paths.js";
+import {
+  DEFAULT_SNAPSHOT_LIMITS,
+  freezeSnapshot,
+  metadataOverLimit,
+  type PackageSnapshot,
+  type SnapshotEntry,
+  type SnapshotLimits,
+  type SnapshotSource,
+} from "./snapshot.js";
+import { compareCodePoints } from "../text/code-point-order.js";
 
 export type MemoryEntry =
   | { readonly kind: "file"; readonly data: Uint8Array; readonly executable?: boolean }
@@ -11,11 +27,21 @@ export type MemoryEntry =
   | { readonly kind: "directory" }
   | { readonly kind: Exclude<FileKind, "file" | "symlink" | "directory"> };
 
+interface Node {
+  entry: MemoryEntry;
+  /** Present exactly when `entry` is a directory. */
+  children?: Map<string, Node>;
+}
+
 const MAX_LINK_HOPS = 40;
 const encoder = new TextEncoder();
 
-export class MemoryFs implements PackageFs {
-  private readonly entries = new Map<string, MemoryEntry>([["/", { kind: "directory" }]]);
+function directory(): Node {
+  return { entry: { kind: "directory" }, children: new Map() };
+}
+
+export class MemoryFs implements PackageFs, SnapshotSource {
+  private readonly root: Node = directory();
 
   /** Build from `{ "/pkg.hns/manifest.yao": "(manifest …)" }`; parents are created implicitly. */
   static from(files: Record<string, string | Uint8Array | MemoryEntry>): MemoryFs {
@@ -41,53 +67,67 @@ export class MemoryFs implements PackageFs {
     this.put(path, { kind: "symlink", target });
   }
 
+  /**
+   * Place `entry` at `path`, creating missing parents as directories. A parent that exists as
+   * something else becomes a directory (the later entry wins), and an existing directory put again
+   * as a directory keeps its children.
+   */
   put(path: string, entry: MemoryEntry): void {
-    const abs = absolute(path);
-    let dir = abs;
-    const parents: string[] = [];
-    while ((dir = parentOf(dir)) !== "/") parents.push(dir);
-    for (const p of parents.reverse()) if (!this.entries.has(p)) this.entries.set(p, { kind: "directory" });
-    this.entries.set(abs, entry);
+    const parts = components(absolute(path));
+    if (parts.length === 0) return; // the root is always a directory
+    let dir = this.root;
+    for (let i = 0; i < parts.length - 1; i++) {
+      const name = parts[i]!;
+      let next = dir.children!.get(name);
+      if (next === undefined || next.children === undefined) {
+        next = directory();
+        dir.children!.set(name, next);
+      }
+      dir = next;
+    }
+    const name = parts[parts.length - 1]!;
+    const existing = dir.children!.get(name);
+    if (entry.kind === "directory") {
+      if (existing?.children === undefined) dir.children!.set(name, directory());
+      return;
+    }
+    dir.children!.set(name, { entry });
   }
 
   async lstat(path: string): Promise<FileStat | null> {
-    const real = this.resolveParents(absolute(path));
-    if (real === null) return null;
-    const e = this.entries.get(real);
-    return e ? statOf(e) : null;
+    const parts = components(absolute(path));
+    if (parts.length === 0) return statOf(this.root.entry);
+    let parent: Resolved;
+    try {
+      parent = this.resolveParts(parts.slice(0, -1), { n: 0 }, absolute(path));
+    } catch {
+      return null;
+    }
+    const node = parent.node.children?.get(parts[parts.length - 1]!);
+    return node === undefined ? null : statOf(node.entry);
   }
 
   async stat(path: string): Promise<FileStat | null> {
     try {
-      const e = this.entries.get(this.resolve(absolute(path)));
-      return e ? statOf(e) : null;
+      return statOf(this.resolvePath(path).node.entry);
     } catch {
       return null;
     }
   }
 
   async realpath(path: string): Promise<string> {
-    return this.resolve(absolute(path));
+    return toPath(this.resolvePath(path).parts);
   }
 
   async readdir(path: string): Promise<string[]> {
-    const dir = this.resolve(absolute(path));
-    const e = this.entries.get(dir);
-    if (e?.kind !== "directory") throw new FsError("not_directory", path, `${path} is not a directory`);
-    const prefix = dir === "/" ? "/" : `${dir}/`;
-    const names: string[] = [];
-    for (const key of this.entries.keys()) {
-      if (key !== dir && key.startsWith(prefix) && !key.slice(prefix.length).includes("/")) {
-        names.push(key.slice(prefix.length));
-      }
-    }
-    return names;
+    const { node } = this.resolvePath(path);
+    if (node.children === undefined) throw new FsError("not_directory", path, `${path} is not a directory`);
+    return [...node.children.keys()];
   }
 
   async readFile(path: string, maxBytes: number): Promise<Uint8Array> {
-    const real = this.resolve(absolute(path));
-    const e = this.entries.get(real);
-    if (!e) throw new FsError("not_found", path, `${path}: no such file or directory`);
+    const { node } = this.resolvePath(path);
+    const e = node.entry;
     if (e.kind !== "file") throw new FsError("not_regular_file", path, `${path} is not a regular file`);
     if (e.data.length > maxBytes) {
       throw new FsError("too_large", path, `${path} is larger than the limit of ${maxBytes} bytes`);
@@ -95,45 +135,158 @@ export class MemoryFs implements PackageFs {
     return e.data;
   }
 
-  /** Resolve every symlink in `abs`, throwing FsError(not_found | loop). */
-  private resolve(abs: string, hops = { n: 0 }): string {
-    const parts = abs.split("/").filter((s) => s !== "");
-    let current = "/";
-    for (let i = 0; i < parts.length; i++) {
-      const next = current === "/" ? `/${parts[i]}` : `${current}/${parts[i]}`;
-      const e = this.entries.get(next);
-      if (!e) throw new FsError("not_found", abs, `${abs}: no such file or directory`);
-      if (e.kind === "symlink") {
-        if (++hops.n > MAX_LINK_HOPS) throw new FsError("loop", abs, `${abs}: too many levels of symbolic links`);
-        const target = e.target.startsWith("/") ? normalizePath(e.target) : joinPath(current, e.target);
-        current = this.resolve(target, hops);
+  /**
+   * The package at `path` read into a snapshot under the same limits as the Node reader (entries,
+   * depth, bytes per file and in total, per-file overrides), refused by its metadata before any
+   * content is held. Symbolic links are recorded, never followed.
+   */
+  async snapshotPackage(path: string, overrides: Partial<SnapshotLimits> = {}): Promise<PackageSnapshot> {
+    const limits: SnapshotLimits = { ...DEFAULT_SNAPSHOT_LIMITS, ...overrides };
+    const requested = path;
+    const abs = absolute(path);
+    const base = { requested, root: abs, entries: new Map<string, SnapshotEntry>(), failure: null };
+    const link = await this.lstat(abs);
+    if (link === null) return freezeSnapshot({ ...base, rootState: "missing" });
+    let resolved: Resolved;
+    try {
+      resolved = this.resolvePath(abs);
+    } catch (e) {
+      if (e instanceof FsError && (e.code === "not_found" || e.code === "loop"))
+        return freezeSnapshot({ ...base, rootState: "dangling" });
+      throw e;
+    }
+    const root = toPath(resolved.parts);
+    const fail = (message: string) =>
+      freezeSnapshot({
+        requested,
+        root,
+        entries: new Map(),
+        rootState: "present",
+        failure: { code: "too_large", message },
+      });
+    const display = (rel: string) => (rel === "" ? root : `${root}/${rel}`);
+
+    // First the metadata: entry count, depth and the bytes the snapshot would hold, before any content.
+    const over = this.metadataProblem(resolved.node, limits, display);
+    if (over !== null) return fail(over);
+
+    const entries = new Map<string, SnapshotEntry>();
+    const stack: { node: Node; rel: string }[] = [{ node: resolved.node, rel: "" }];
+    while (stack.length > 0) {
+      const { node, rel } = stack.pop()!;
+      const e = node.entry;
+      if (e.kind === "directory") {
+        entries.set(rel, { kind: "directory", path: rel });
+        const names = [...node.children!.keys()].sort(compareCodePoints).reverse();
+        for (const name of names)
+          stack.push({ node: node.children!.get(name)!, rel: rel === "" ? name : `${rel}/${name}` });
+      } else if (e.kind === "symlink") {
+        entries.set(rel, { kind: "symlink", path: rel, target: e.target });
+      } else if (e.kind === "file") {
+        const maxFileBytes = limits.fileLimits?.get(rel) ?? limits.maxFileBytes;
+        const size = e.data.length;
+        const executable = e.executable ?? false;
+        if (size > maxFileBytes) {
+          const message = `${display(rel)} has ${size} bytes; the limit is ${maxFileBytes}`;
+          entries.set(rel, {
+            kind: "file",
+            path: rel,
+            size,
+            executable,
+            bytes: null,
+            error: { code: "too_large", message },
+          });
+        } else {
+          entries.set(rel, { kind: "file", path: rel, size, executable, bytes: e.data.slice() });
+        }
       } else {
-        current = next;
+        entries.set(rel, { kind: e.kind, path: rel });
       }
     }
-    return current;
+    return freezeSnapshot({ requested, root, entries, rootState: "present", failure: null });
   }
 
-  /** Resolve symlinks in every component but the last (lstat semantics); null if missing. */
-  private resolveParents(abs: string): string | null {
-    if (abs === "/") return "/";
-    try {
-      const dir = this.resolve(parentOf(abs));
-      const name = abs.slice(abs.lastIndexOf("/") + 1);
-      return dir === "/" ? `/${name}` : `${dir}/${name}`;
-    } catch {
-      return null;
+  /** The first limit the tree under `top` passes by its metadata alone, in the Node reader's words. */
+  private metadataProblem(top: Node, limits: SnapshotLimits, display: (rel: string) => string): string | null {
+    let count = 1;
+    let bytes = 0;
+    const stack: { node: Node; rel: string; depth: number }[] = [{ node: top, rel: "", depth: 0 }];
+    while (stack.length > 0) {
+      const { node, rel, depth } = stack.pop()!;
+      if (node.children === undefined) continue;
+      if (depth >= limits.maxDepth) return `${display(rel)}: directories nest more than ${limits.maxDepth} levels deep`;
+      for (const [name, child] of node.children) {
+        if (++count > limits.maxEntries) return `the package has more than ${limits.maxEntries} entries`;
+        const childRel = rel === "" ? name : `${rel}/${name}`;
+        if (child.entry.kind === "file") {
+          const max = limits.fileLimits?.get(childRel) ?? limits.maxFileBytes;
+          if (child.entry.data.length <= max) bytes += child.entry.data.length;
+        } else if (child.children !== undefined) stack.push({ node: child, rel: childRel, depth: depth + 1 });
+      }
     }
+    if (top.entry.kind === "file") bytes = top.entry.data.length;
+    return metadataOverLimit(bytes, limits);
   }
+
+  private resolvePath(path: string): Resolved {
+    const abs = absolute(path);
+    return this.resolveParts(components(abs), { n: 0 }, abs);
+  }
+
+  /**
+   * Resolve every symlink in the path `parts` (from the root), throwing FsError(not_found | loop).
+   * Iterative over a stack of pending components, so a long chain of links cannot recurse deeply.
+   */
+  private resolveParts(parts: readonly string[], hops: { n: number }, display: string): Resolved {
+    const at: Node[] = [this.root];
+    const names: string[] = [];
+    const pending = [...parts].reverse();
+    while (pending.length > 0) {
+      const name = pending.pop()!;
+      if (name === "." || name === "") continue;
+      if (name === "..") {
+        if (names.length > 0) {
+          names.pop();
+          at.pop();
+        }
+        continue;
+      }
+      const node = at[at.length - 1]!.children?.get(name);
+      if (node === undefined) throw new FsError("not_found", display, `${display}: no such file or directory`);
+      if (node.entry.kind === "symlink") {
+        if (++hops.n > MAX_LINK_HOPS)
+          throw new FsError("loop", display, `${display}: too many levels of symbolic links`);
+        const target = node.entry.target;
+        if (target.startsWith("/")) {
+          names.length = 0;
+          at.length = 1;
+        }
+        const targetParts = target.split("/");
+        for (let i = targetParts.length - 1; i >= 0; i--) pending.push(targetParts[i]!);
+        continue;
+      }
+      names.push(name);
+      at.push(node);
+    }
+    return { node: at[at.length - 1]!, parts: names };
+  }
+}
+
+interface Resolved {
+  readonly node: Node;
+  readonly parts: readonly string[];
 }
 
 function absolute(path: string): string {
   return normalizePath(path.startsWith("/") ? path : `/${path}`);
 }
 
-function parentOf(abs: string): string {
-  const i = abs.lastIndexOf("/");
-  return i <= 0 ? "/" : abs.slice(0, i);
+function components(abs: string): string[] {
+  return abs.split("/").filter((s) => s !== "");
+}
+
+function toPath(parts: readonly string[]): string {
+  return `/${parts.join("/")}`;
 }
 
 function statOf(e: MemoryEntry): FileStat {

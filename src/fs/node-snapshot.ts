@@ -30,6 +30,7 @@ import { kindOf } from "./file-kind.js";
 import {
   DEFAULT_SNAPSHOT_LIMITS,
   freezeSnapshot,
+  metadataOverLimit,
   type PackageSnapshot,
   type SnapshotEntry,
   type SnapshotLimits,
@@ -78,6 +79,11 @@ export async function readPackageSnapshot(
       return freezeSnapshot({ ...base, rootState: "present", failure: failureOf(e, abs) });
     }
   }
+  // The metadata first: a tree over a limit by its entry count, depth or file sizes is refused
+  // before any content is read (a folder of huge sparse files costs a listing, not gigabytes).
+  const over = await metadataProblem(root, limits);
+  if (over !== null)
+    return freezeSnapshot({ requested, root, entries: new Map(), rootState: "present", failure: over });
   const reader = new Reader(root, limits);
   try {
     await reader.readRoot();
@@ -87,6 +93,60 @@ export async function readPackageSnapshot(
     return freezeSnapshot({ requested, root, entries: new Map(), rootState: "present", failure });
   }
 }
+
+/**
+ * The first limit the tree at `root` passes by its metadata alone (`lstat` and listings, no file
+ * opened), in the reader's own words; null when within every limit. Advisory: the reading walk
+ * that follows still enforces each limit on what it actually opens, so a tree that changes
+ * between the two walks gains nothing. What cannot be listed here is left to that walk to report.
+ */
+async function metadataProblem(
+  root: string,
+  limits: SnapshotLimits,
+): Promise<{ code: FsErrorCode; message: string } | null> {
+  const display = (rel: string) => (rel === "" ? root : `${root}/${rel}`);
+  const top = await fsp.lstat(pathArg(root)).catch(() => null);
+  if (top === null) return null;
+  if (top.isFile()) {
+    const over = metadataOverLimit(top.size <= limits.maxFileBytes ? top.size : 0, limits);
+    return over === null ? null : { code: "too_large", message: over };
+  }
+  if (!top.isDirectory()) return null;
+  let count = 1;
+  let bytes = 0;
+  const stack: { path: Buffer; rel: string; depth: number }[] = [
+    { path: Buffer.from(pathArg(root)), rel: "", depth: 0 },
+  ];
+  while (stack.length > 0) {
+    const dir = stack.pop()!;
+    if (dir.depth >= limits.maxDepth)
+      return {
+        code: "too_large",
+        message: `${display(dir.rel)}: directories nest more than ${limits.maxDepth} levels deep`,
+      };
+    let names: Buffer[];
+    try {
+      names = await fsp.readdir(dir.path, { encoding: "buffer" });
+    } catch {
+      continue;
+    }
+    for (const nameBytes of names) {
+      if (++count > limits.maxEntries)
+        return { code: "too_large", message: `the package has more than ${limits.maxEntries} entries` };
+      const childPath = Buffer.concat([dir.path, SLASH, nameBytes]);
+      const st = await fsp.lstat(childPath).catch(() => null);
+      if (st === null) continue;
+      const rel = dir.rel === "" ? decodeName(nameBytes) : `${dir.rel}/${decodeName(nameBytes)}`;
+      if (st.isFile()) {
+        if (st.size <= (limits.fileLimits?.get(rel) ?? limits.maxFileBytes)) bytes += st.size;
+      } else if (st.isDirectory()) stack.push({ path: childPath, rel, depth: dir.depth + 1 });
+    }
+  }
+  const over = metadataOverLimit(bytes, limits);
+  return over === null ? null : { code: "too_large", message: over };
+}
+
+const SLASH = Buffer.from("/");
 
 interface DirHandle {
   readonly handle: fsp.FileHandle;

@@ -65,6 +65,16 @@ export const DEFAULT_SNAPSHOT_LIMITS: SnapshotLimits = {
   maxDepth: 128,
 };
 
+/**
+ * The refusal of a tree whose regular files, by the sizes their metadata reports, would make the
+ * snapshot hold more than `maxTotalBytes` (files over their per-file limit are held by size only
+ * and do not count): said before any content is read, by every reader. Null when within it.
+ */
+export function metadataOverLimit(bytes: number, limits: SnapshotLimits): string | null {
+  if (bytes <= limits.maxTotalBytes) return null;
+  return `the package's files hold ${bytes} bytes by their metadata, more than the limit of ${limits.maxTotalBytes}; nothing was read`;
+}
+
 /** A file system that can read a package into a snapshot (the Node adapter can; MemoryFs is one already). */
 export interface SnapshotSource {
   snapshotPackage(path: string, limits?: Partial<SnapshotLimits>): Promise<PackageSnapshot>;
@@ -118,6 +128,8 @@ type Located = { readonly inside: true; readonly rel: string } | { readonly insi
  */
 export class SnapshotFs implements PackageFs {
   private readonly requested: string;
+  /** Child names by directory (package-relative), built on the first listing: one pass over the entries. */
+  private children: Map<string, string[]> | null = null;
 
   constructor(readonly snapshot: PackageSnapshot) {
     this.requested = normalizePath(snapshot.requested);
@@ -174,13 +186,22 @@ export class SnapshotFs implements PackageFs {
   async readdir(path: string): Promise<string[]> {
     const e = this.follow(path);
     if (e.kind !== "directory") throw new FsError("not_directory", path, `${path} is not a directory`);
-    const prefix = e.path === "" ? "" : `${e.path}/`;
-    const names: string[] = [];
+    return [...(this.childIndex().get(e.path) ?? [])];
+  }
+
+  /** Every directory's children at once, so listing each directory of a wide tree stays linear. */
+  private childIndex(): Map<string, string[]> {
+    if (this.children !== null) return this.children;
+    const index = new Map<string, string[]>();
     for (const key of this.snapshot.entries.keys()) {
-      if (key !== "" && key.startsWith(prefix) && !key.slice(prefix.length).includes("/"))
-        names.push(key.slice(prefix.length));
+      if (key === "") continue;
+      const parent = parentRel(key);
+      const list = index.get(parent);
+      if (list === undefined) index.set(parent, [lastName(key)]);
+      else list.push(lastName(key));
     }
-    return names;
+    this.children = index;
+    return index;
   }
 
   async readFile(path: string, maxBytes: number): Promise<Uint8Array> {
