@@ -18,7 +18,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { readInputBounded } from "./bounded-input.js";
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
-import { join, relative, resolve, sep } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import type { Diagnostic, Span } from "../diagnostics/diagnostic.js";
@@ -499,7 +499,7 @@ function headCommit(root: string): string | undefined {
   }
 }
 
-/** Where the repository's evidence claims live: measured figures (bench/) and documents (docs/). */
+/** Where the repository's measured figures (.json / .jsonl) live; documents are every Markdown file (markdownFiles). */
 export const CLAIM_DIRS: readonly string[] = ["bench", "docs"];
 
 /** The evidence claims of one .json / .jsonl file (each line of a .jsonl is a document). */
@@ -534,9 +534,11 @@ function fileClaims(rel: string, text: string): ReturnType<typeof evidenceClaims
 
 /**
  * §5.1–5.2 for the repository itself (issue 20): every `measured` (or `third_party`) claim in a
- * .json / .jsonl file under bench/ and docs/ must carry `measure_source` and `measure_ts` (H1), and a
- * document under docs/ (or README.md) that claims measured results must have such honest evidence
- * beside it; a bare `{"evidence_class":"measured"}` backs nothing.
+ * .json / .jsonl file under bench/ and docs/ must carry `measure_source` and `measure_ts` (H1), and
+ * every Markdown file the repository holds (every one git tracks; the whole tree outside dot
+ * directories, node_modules and dist when it is not a git work tree) that claims measured results
+ * must have such honest evidence beside it, in its own directory; a bare
+ * `{"evidence_class":"measured"}` backs nothing.
  */
 export function docFindings(root: string): Diagnostic[] {
   return claimFindings(root).findings;
@@ -546,7 +548,10 @@ export function claimFindings(root: string): { findings: Diagnostic[]; files: nu
   const out: Diagnostic[] = [];
   let files = 0;
   let claims = 0;
-  const visit = (dir: string, docsDir: boolean): void => {
+  const rel = (p: string) => relative(root, p).split(sep).join("/");
+  /** Honest evidence found in each directory (absolute path), filled by the scan and on demand. */
+  const honestIn = new Map<string, number>();
+  const visit = (dir: string): void => {
     if (!existsSync(dir) || !statSync(dir).isDirectory()) return;
     const names = readdirSync(dir)
       .sort()
@@ -554,29 +559,83 @@ export function claimFindings(root: string): { findings: Diagnostic[]; files: nu
     let honest = 0;
     for (const n of names) {
       if (!/\.(json|jsonl)$/.test(n) || !statSync(join(dir, n)).isFile()) continue;
-      const c = fileClaims(relative(root, join(dir, n)).split(sep).join("/"), readFileSync(join(dir, n), "utf8"));
+      const c = fileClaims(rel(join(dir, n)), readFileSync(join(dir, n), "utf8"));
       if (c.claims > 0) files++;
       claims += c.claims;
       honest += c.honest;
       for (const f of c.findings) out.push(f);
     }
-    for (const n of names) {
-      const p = join(dir, n);
-      if (statSync(p).isDirectory()) visit(p, docsDir);
-      else if (docsDir && n.endsWith(".md")) {
-        for (const f of docClaimFindings(
-          relative(root, p).split(sep).join("/"),
-          readFileSync(p, "utf8"),
-          honest > 0 ? ["measured"] : [],
-        ))
-          out.push(f);
-      }
+    honestIn.set(dir, honest);
+    for (const n of names) if (statSync(join(dir, n)).isDirectory()) visit(join(dir, n));
+  };
+  for (const d of CLAIM_DIRS) visit(join(root, d));
+  const honestBeside = (dir: string): number => {
+    const known = honestIn.get(dir);
+    if (known !== undefined) return known;
+    let honest = 0;
+    for (const n of existsSync(dir) ? readdirSync(dir) : []) {
+      if (!/\.(json|jsonl)$/.test(n) || !statSync(join(dir, n)).isFile()) continue;
+      honest += fileClaims(rel(join(dir, n)), readFileSync(join(dir, n), "utf8")).honest;
+    }
+    honestIn.set(dir, honest);
+    return honest;
+  };
+  for (const doc of markdownFiles(root)) {
+    const p = join(root, doc);
+    for (const f of docClaimFindings(doc, readFileSync(p, "utf8"), honestBeside(dirname(p)) > 0 ? ["measured"] : []))
+      out.push(f);
+  }
+  return { findings: out, files, claims };
+}
+
+/** Directories never walked for Markdown when the root is not a git work tree. */
+const UNTRACKED_DIRS = new Set(["node_modules", "dist"]);
+
+/**
+ * The repository's Markdown files, repository-relative with `/`, sorted: what git tracks (and is
+ * still on disk) in a work tree; otherwise every `.md` file outside dot directories, node_modules
+ * and dist.
+ */
+export function markdownFiles(root: string): string[] {
+  let tracked: string[] | undefined;
+  try {
+    tracked = execFileSync("git", ["-C", root, "ls-files", "-z", "--cached", "--", "*.md"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+      maxBuffer: 64 * 1024 * 1024,
+    })
+      .split("\0")
+      .filter((f) => f !== "");
+  } catch {
+    tracked = undefined;
+  }
+  if (tracked !== undefined && isWorkTreeTop(root)) {
+    return [...new Set(tracked)].filter((f) => statSync(join(root, f), { throwIfNoEntry: false })?.isFile()).sort();
+  }
+  const out: string[] = [];
+  const walk = (dir: string): void => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      if (e.name.startsWith(".") || UNTRACKED_DIRS.has(e.name)) continue;
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.isFile() && e.name.endsWith(".md")) out.push(relative(root, p).split(sep).join("/"));
     }
   };
-  for (const d of CLAIM_DIRS) visit(join(root, d), d === "docs");
-  const readme = join(root, "README.md");
-  if (existsSync(readme)) for (const f of docClaimFindings("README.md", readFileSync(readme, "utf8"), [])) out.push(f);
-  return { findings: out, files, claims };
+  if (existsSync(root) && statSync(root).isDirectory()) walk(root);
+  return out.sort();
+}
+
+/** True when `root` is the top of a git work tree (a folder inside someone else's repository is not). */
+function isWorkTreeTop(root: string): boolean {
+  try {
+    const top = execFileSync("git", ["-C", root, "rev-parse", "--show-toplevel"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
+    return realpathSync(top) === realpathSync(root);
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -5,6 +5,7 @@
  * evidence beside it; a bare `{"evidence_class":"measured"}` backs nothing. D10 is read from the
  * real CI entry.
  */
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -86,6 +87,50 @@ describe("measured claims under bench/ and docs/", () => {
     if (typeof results["measure_source"] === "string" && typeof results["measure_ts"] === "string")
       expect(about).toEqual([]);
     else expect(about.length).toBeGreaterThan(0);
+  });
+});
+
+describe("measured claims in every Markdown file of the repository (seed 002 §5.2)", () => {
+  const CN = "# 基准\n\n本实现实测 11/12 通过。\n";
+
+  it("outside a git work tree: bench/README.md and any other folder's Markdown are scanned; node_modules, dist and dot folders are not", () => {
+    const root = tree({
+      "bench/README.md": CN,
+      "notes/deep/perf.md": CLAIM,
+      "README.md": "# plain\n",
+      "node_modules/pkg/README.md": CLAIM,
+      "dist/README.md": CLAIM,
+      ".cache/notes.md": CLAIM,
+    });
+    expect(codes(root)).toEqual([
+      "evidence.hon_doc_claim_unbacked bench/README.md",
+      "evidence.hon_doc_claim_unbacked notes/deep/perf.md",
+    ]);
+  });
+
+  it("honest evidence in the document's own folder backs it, wherever the folder is", () => {
+    expect(codes(tree({ "notes/perf.md": CLAIM, "notes/figures.json": HONEST }))).toEqual([]);
+    expect(codes(tree({ "bench/README.md": CN, "bench/results.json": HONEST }))).toEqual([]);
+    expect(codes(tree({ "notes/perf.md": CLAIM, "other/figures.json": HONEST }))).toEqual([
+      "evidence.hon_doc_claim_unbacked notes/perf.md",
+    ]);
+  });
+
+  it("in a git work tree: exactly the tracked Markdown files, dot folders included, untracked ones not", () => {
+    const root = tree({
+      "bench/README.md": CN,
+      ".github/notes.md": CLAIM,
+      "scratch.md": CLAIM,
+      "docs/ok.md": "# fine\n",
+    });
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-C", root, ...args], { stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
+    git("init", "-q");
+    git("add", "bench/README.md", ".github/notes.md", "docs/ok.md");
+    expect(codes(root)).toEqual([
+      "evidence.hon_doc_claim_unbacked .github/notes.md",
+      "evidence.hon_doc_claim_unbacked bench/README.md",
+    ]);
   });
 });
 
