@@ -22,7 +22,12 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     "yaoc check . --format github --max-warnings 0",
   ],
   hash: ["yaoc hash examples/review-dir.hns", "yaoc hash fixtures/harp/valid-full"],
-  explain: ["yaoc explain yao.unclosed_list", "yaoc explain hns.bad_suffix"],
+  explain: [
+    "yaoc explain                                 # the forms, types and codes",
+    "yaoc explain get                             # a form: signature, meaning, example",
+    "yaoc explain Option                          # a type",
+    "yaoc explain yao.unclosed_list               # a diagnostic code",
+  ],
   fmt: [
     "yaoc fmt examples/review.hns                 # print the formatted source",
     "yaoc fmt --check examples/ fixtures/fmt/     # list files that would change; exit 1 if any",

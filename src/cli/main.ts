@@ -141,9 +141,11 @@ export function buildProgram(groups: readonly Register[], paths: ProgramPaths = 
 
   program
     .command("explain")
-    .description("print a diagnostic code's documentation: meaning, spec clause, an example of the error and its fix")
-    .argument("<code>", "a diagnostic code, e.g. yao.unclosed_list")
-    .action(async (code: string) => {
+    .description(
+      "explain a form or type of Yao (signature, meaning, example) or a diagnostic code (meaning, spec clause, an example of the error and its fix); alone, list them",
+    )
+    .argument("[topic]", "a form (get), a type (Option) or a diagnostic code (yao.unclosed_list)")
+    .action(async (code: string | undefined) => {
       const { runExplain } = await import("./explain.js");
       process.exitCode = runExplain(
         code,

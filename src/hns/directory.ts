@@ -90,6 +90,11 @@ export async function loadDirectory(
       missing: {
         code: "hns.entry_not_found",
         message: `failed to resolve Harness entry ${entryDisplay}: no such file or directory`,
+        namedAt: {
+          node: entryNode,
+          message: "the manifest names the entry here",
+          hint: `create ${entryRel} in the package, or point (entry …) at the program file that exists`,
+        },
       },
       escape: { code: "hns.entry_escape", message: `Harness entry escapes the package directory: ${entryDisplay}` },
     });

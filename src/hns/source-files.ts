@@ -97,7 +97,12 @@ export interface ContainedFile {
 
 /** What to report for each way a package file can be unusable; unset cases get generic wording. */
 export interface FileRole {
-  readonly missing: { readonly code: CodeWithSeverity<typeof HNS_CODES, "error">; readonly message: string };
+  readonly missing: {
+    readonly code: CodeWithSeverity<typeof HNS_CODES, "error">;
+    readonly message: string;
+    /** Where the package names the file (the manifest's `(entry …)`): a note with a code frame. */
+    readonly namedAt?: { readonly node: SNode; readonly message: string; readonly hint: string };
+  };
   /** The file may be absent (mind.yao); a dangling symlink is still an error. */
   readonly optional?: boolean;
   readonly escape?: { readonly code: CodeWithSeverity<typeof HNS_CODES, "error">; readonly message: string };
@@ -128,7 +133,16 @@ export async function containedFile(
           hint: "replace the link with the file itself",
         });
       }
-      ctx.fail(role.missing.code, role.missing.message, { file: display });
+      const named = role.missing.namedAt;
+      ctx.fail(role.missing.code, role.missing.message, {
+        file: display,
+        ...(named === undefined
+          ? {}
+          : {
+              hint: named.hint,
+              related: [{ file: named.node.span.file, span: named.node.span, message: named.message }],
+            }),
+      });
     }
     case "escape":
       ctx.fail(

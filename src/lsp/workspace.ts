@@ -26,7 +26,7 @@ import { displayEffects, displayType } from "../yao/type-display.js";
 import { analyzePackage } from "../yao/package-analysis.js";
 import { morphzProfile } from "../yao/profile.js";
 import { interfaceSource } from "../yao/interface.js";
-import { ARTIFACT_KEYWORDS, BUILTIN_TYPES, OPERATORS } from "./operators.js";
+import { ARTIFACT_KEYWORDS, BUILTIN_TYPES, OPERATORS, operatorMarkdown } from "./operators.js";
 import { CachingFs } from "./caching-fs.js";
 import { OverlayFs } from "./overlay-fs.js";
 import { headOf, symbolName, YaoDocument, type LspPosition, type LspRange, type YNode } from "./yao-document.js";
@@ -396,7 +396,7 @@ export class Workspace {
         return { markdown: functionHover(fn.form, fn.doc, state.analysis, name), range };
       if (node.index === 0 && node.parent !== undefined) {
         const op = OPERATORS.get(name);
-        if (op !== undefined) return { markdown: `\`\`\`yao\n${op.form}\n\`\`\`\n${op.type}`, range };
+        if (op !== undefined) return { markdown: operatorMarkdown(op), range };
       }
       if ((headOf(node.parent) === "call" && node.index === 1) || headOf(node.parent) === "tools") {
         if (state.pkg?.manifest.tools.includes(name)) return { markdown: toolHover(name), range };

@@ -154,14 +154,27 @@ export interface ModuleFunction {
 export function analyzeModule(input: ModuleInput): AnalysisResult {
   const file = fileOf(input.entry);
   return run((sink) => {
-    if (input.functions.length > MAX_MODULE_FUNCTIONS)
-      fail("resource_limit", "too many package functions", input.entry.span);
+    if (input.functions.length > MAX_MODULE_FUNCTIONS) {
+      const first = input.functions[MAX_MODULE_FUNCTIONS]!;
+      fail("resource_limit", "too many package functions", input.entry.span, {
+        label: `the package declares ${input.functions.length} functions`,
+        hint: `a package holds at most ${MAX_MODULE_FUNCTIONS} functions (the module function limit); this one declares ${input.functions.length}: merge or remove ${input.functions.length - MAX_MODULE_FUNCTIONS}`,
+        related: [
+          {
+            span: first.form.span,
+            message: `function ${MAX_MODULE_FUNCTIONS + 1} of ${input.functions.length}, over the limit of ${MAX_MODULE_FUNCTIONS}`,
+          },
+        ],
+      });
+    }
     // The limit counts canonical bytes: the loader's texts where it printed them, printed here otherwise.
     let total = utf8Length(input.entrySource ?? canonicalSource(input.entry));
     for (const t of input.typeSources ?? []) total += utf8Length(canonicalSource(t));
     for (const f of input.functions) total += utf8Length(f.source ?? canonicalSource(f.form));
     if (total > MAX_MODULE_SOURCE_BYTES)
-      fail("resource_limit", "combined package program exceeds source byte limit", input.entry.span);
+      fail("resource_limit", "combined package program exceeds source byte limit", input.entry.span, {
+        hint: `the entry, types and functions together hold at most ${MAX_MODULE_SOURCE_BYTES} bytes of canonical text (the module source limit); this package has ${total}`,
+      });
     return analyzeRoot({
       sink,
       root: input.entry,

@@ -26,6 +26,7 @@ import { isIdentifier, sortByCodePoints } from "./text.js";
 import { checkJsonCrossable, isNonForgeable, MAX_FIELDS, validateTypeNames, type TypeTable } from "./type-module.js";
 import { parseType } from "./type-syntax.js";
 import { didYouMean } from "../diagnostics/suggest.js";
+import { formHelp } from "./forms.js";
 import { toolsOfEffects } from "./reachable-tools.js";
 import { displayEffectList, displayType } from "./type-display.js";
 import {
@@ -416,7 +417,10 @@ export class ExpressionAnalyzer {
           : [];
     fail("type_mismatch", worded`type ${typePart(receiver)} has no readable field '${field}'`, at.span, {
       label: `${displayType(receiver)} has no field '${field}'`,
-      hint: didYouMean(field, fields),
+      hint:
+        receiver.kind === "json"
+          ? `a Json value has no fields until it is read as a record: declare (types (record NAME (${field} TYPE) …)) and write (get (decode NAME E) ${field})`
+          : didYouMean(field, fields),
     });
   }
 
@@ -899,10 +903,18 @@ export class ExpressionAnalyzer {
     this.requirePure("pure operator operands", operands);
     const count = operands.length;
     const exactly = (k: number): void => {
-      if (count !== k) fail("type_mismatch", `${op} requires ${k} operands, found ${count}`, n.span);
+      if (count !== k)
+        fail("type_mismatch", `${op} requires ${k} operands, found ${count}`, n.span, {
+          label: `${count} operand${count === 1 ? "" : "s"} here`,
+          hint: formHelp(op),
+        });
     };
     const atLeastTwo = (): void => {
-      if (count < 2) fail("type_mismatch", `${op} requires at least two operands`, n.span);
+      if (count < 2)
+        fail("type_mismatch", `${op} requires at least two operands`, n.span, {
+          label: `${count} operand${count === 1 ? "" : "s"} here`,
+          hint: formHelp(op),
+        });
     };
     let result: YaoType = T.bool;
     switch (op) {

@@ -151,7 +151,7 @@ export function analyzeRoot(input: ProgramInput): ProgramAnalysis {
             "invalid_type",
             "eval requires exactly one body after declarations; use seq for multiple steps",
             root.span,
-            {
+            misplacedDeclarationHelp(rest) ?? {
               hint: "wrap the steps in (seq STEP …): an (eval …) holds one expression",
             },
           );
@@ -290,4 +290,23 @@ const ITEM_WORDS: Record<NameListClause, { notSymbol: string; repeated: (name: s
 
 function isFnHeader(f: SNode | FnHeader): f is FnHeader {
   return "clauses" in f;
+}
+
+/** Declarations the entry header reads only in their place: `(requires …)`, then `(types …)`. */
+const DECLARATION_HEADS = new Set(["requires", "types", "captures", "returns"]);
+
+/**
+ * When a second "body" is really a declaration out of its place (`(types …)` before `(requires …)`),
+ * the help says the order instead of suggesting seq.
+ */
+function misplacedDeclarationHelp(rest: readonly SNode[]): { hint: string; label: string } | undefined {
+  const misplaced = rest.find(
+    (n) => n.kind === "list" && n.items[0]?.kind === "symbol" && DECLARATION_HEADS.has(n.items[0].name),
+  );
+  if (misplaced === undefined || misplaced.kind !== "list" || misplaced.items[0]?.kind !== "symbol") return undefined;
+  const head = misplaced.items[0].name;
+  return {
+    label: `(${head} …) is out of its place, so it is read as a body`,
+    hint: 'declarations come first, in this order: (eval (requires …) (types …) BODY); for infer: (infer (requires …) (types …) (captures …) (returns …) BODY). See docs/language.md, "Where declarations go"',
+  };
 }

@@ -7,6 +7,9 @@ import type { SNode } from "../syntax/tree.js";
 import { fail } from "./error.js";
 import { isIdentifier } from "./text.js";
 import { compareEffects, effectEquals, effectSet, SIMPLE_TYPE_NAMES, T } from "./types.js";
+import { didYouMean } from "../diagnostics/suggest.js";
+
+const TYPE_CONSTRUCTORS = ["List", "Map", "Option", "Result", "Ref", "Program"];
 
 export function parseType(node: SNode): YaoType {
   if (node.kind === "string") fail("type_mismatch", "type must be a symbol or parameterized list", node.span);
@@ -50,7 +53,13 @@ export function parseType(node: SNode): YaoType {
       return T.program(output, parseEffectList(effects.items.slice(1)));
     }
     default:
-      fail("invalid_type", `unknown type constructor '${c}'`, head.span);
+      fail("invalid_type", `unknown type constructor '${c}'`, head.span, {
+        label: "not a type constructor",
+        hint:
+          c === "record" || c === "union"
+            ? `the type constructors are List, Map, Option, Result, Ref and Program; declare a ${c} by name in (types (${c} NAME …)) and write NAME here`
+            : `the type constructors are List, Map, Option, Result, Ref and Program${didYouMean(c, TYPE_CONSTRUCTORS) === undefined ? "" : `; ${didYouMean(c, TYPE_CONSTRUCTORS)}`}`,
+      });
   }
 }
 

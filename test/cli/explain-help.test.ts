@@ -1,7 +1,8 @@
 /** `yaoc explain CODE`, `yaoc help <group> <command>`, and the footer every help page ends with. */
 import { describe, expect, it } from "vitest";
 import { checkPaths } from "../../src/cli/check-command.js";
-import { explainPage, runExplain } from "../../src/cli/explain.js";
+import { anchor, explainPage, languagePage, runExplain } from "../../src/cli/explain.js";
+import { FORMS, TYPES } from "../../src/yao/forms.js";
 import { commandPath, EXAMPLES, helpArgv } from "../../src/cli/help.js";
 import { EXIT_CODE_TABLE } from "../../src/cli/io.js";
 import { CODE_EXAMPLES } from "../../src/diagnostics/code-examples.js";
@@ -56,7 +57,42 @@ describe("yaoc explain", () => {
     expect(err).toContain("did you mean yao.unclosed_list");
   });
 
+  it("explains every form and type of the language table, and alone lists them and the codes", () => {
+    for (const f of FORMS) {
+      const page = languagePage(f.name)!;
+      expect(page).toContain(f.signature);
+      expect(page).toContain(f.example);
+      expect(page).toContain(`docs/language.md#${anchor(f.name)}`);
+    }
+    for (const t of TYPES) expect(languagePage(t.name)).toContain(t.meaning);
+    let out = "";
+    expect(
+      runExplain(
+        undefined,
+        (t) => (out += t),
+        () => undefined,
+      ),
+    ).toBe(0);
+    for (const name of [...FORMS.map((f) => f.name), ...TYPES.map((t) => t.name), "yao.unclosed_list"])
+      expect(out).toContain(name);
+    let err = "";
+    expect(
+      runExplain(
+        "gett",
+        () => undefined,
+        (t) => (err += t),
+      ),
+    ).toBe(2);
+    expect(err).toContain("did you mean get");
+  });
+
   it("runs from the command line", () => {
+    const get = yaoc(["explain", "get"]);
+    expect(get.code).toBe(0);
+    expect(get.out).toContain("(get E FIELD)");
+    expect(get.out).toContain("(decode TYPE E)");
+    expect(yaoc(["explain", "Option"]).out).toContain("(Option T)");
+    expect(yaoc(["explain"]).code).toBe(0);
     const r = yaoc(["explain", "yao.unknown_operator"]);
     expect(r.code).toBe(0);
     expect(r.out).toContain("(eval (add 1 2))");

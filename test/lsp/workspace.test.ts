@@ -5,6 +5,7 @@ import { MemoryFs } from "../../src/fs/memory-fs.js";
 import { toLspDiagnostic } from "../../src/lsp/node-server.js";
 import { Workspace } from "../../src/lsp/workspace.js";
 import { TextLines } from "../../src/lsp/yao-document.js";
+import { FORM_DOCS } from "../../src/yao/forms.js";
 
 const PKG = `(manifest (id t) (version "1") (title "T") (capabilities (tools read)))
 (contract (purpose "p"))
@@ -53,6 +54,12 @@ describe("Workspace", () => {
   it("hover gives the inferred type of an expression from the typed IR", async () => {
     const hover = await workspace().hover("/w/t.hns", at(9, "(get", 1));
     expect(hover?.markdown).toContain("(get E FIELD)");
+    // The operator's documentation is the language table's row, the one docs/language.md prints.
+    const row = FORM_DOCS.get("get")!;
+    expect(hover?.markdown).toContain(row.meaning);
+    expect(hover?.markdown).toContain(row.type);
+    expect(hover?.markdown).toContain("(decode TYPE E)");
+    expect(hover?.markdown).not.toContain("Json → Json");
     const whole = await workspace().hover("/w/t.hns", at(9, "(mk", 0));
     expect(whole?.markdown).toContain("Receipt");
   });
