@@ -18,7 +18,9 @@
  *     writing results.json;
  * (i) `yaoc check --jobs 2` vs `--jobs 1` through the CLI on 200 packages of 64 KiB, with the
  *     ceiling any two-way split reaches on this machine and each run's peak RSS;
- * (j) with `--baseline DIR`: a warm 256 KiB check against another build.
+ * (j) with `--baseline DIR`: a warm 256 KiB check against another build; (n) the same with
+ *     `--yardstick DIR`, the build of main kept as issue 29's yardstick;
+ * (k, l, m) bench/registry.ts: the result cache, watch mode and peak memory at registry scale.
  * A figure measured by an earlier run of the same commit is compared with it: `reproduced` says
  * whether this run's median lies within that run's spread (issue 19: figures must hold run to run).
  */
@@ -35,6 +37,7 @@ import { checkHns } from "../src/hns/check.js";
 import { readAll } from "../src/syntax/reader.js";
 import { packageAnalysis } from "../src/yao/package-analysis.js";
 import { lspFigures } from "./lsp.js";
+import { cacheAndMemoryFigures, watchFigure } from "./registry.js";
 import { minimalRead } from "./baselines/minimal-reader.js";
 import {
   alternateRounds,
@@ -86,12 +89,6 @@ async function sideBySide(
 async function checkText(text: string | Uint8Array): Promise<boolean> {
   const r = await checkHns(MemoryFs.from({ "/p.hns": text }), "/p.hns", { analyzer: packageAnalysis });
   return r.valid;
-}
-
-/** Median ms of f over rounds (each round: ≥ 30 ms of calls), after `warm` untimed calls. */
-async function medianTime(f: () => unknown, rounds: number, warm = 3): Promise<number> {
-  for (let i = 0; i < warm; i++) await f();
-  return median((await alternateRounds([() => timeRound(f)], rounds))[0]!);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -263,7 +260,7 @@ async function parallelCheckFigures(tmp: string): Promise<Row[]> {
  * build (`--baseline DIR`: a checkout of e.g. the previous commit, built with `npm run build`),
  * both loaded into this process and alternating, so the figure is a same-run ratio.
  */
-async function baselineFigure(dir: string): Promise<Row> {
+async function baselineFigure(dir: string, figure: "j" | "n"): Promise<Row> {
   const { MemoryFs: OldFs } = (await import(
     pathToFileURL(join(dir, "dist/src/fs/memory-fs.js")).href
   )) as typeof import("../src/fs/memory-fs.js");
@@ -285,7 +282,7 @@ async function baselineFigure(dir: string): Promise<Row> {
   const commit =
     spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: dir, encoding: "utf8" }).stdout?.trim() || basename(dir);
   return {
-    figure: "j",
+    figure,
     subject: `warm check of a ${text.length} B package (this build)`,
     yardstick: `the same check with the build in ${dir} (${commit})`,
     ratio: s.ratio[1]!,
@@ -357,14 +354,17 @@ async function main(): Promise<void> {
   for (const kib of [1, 16, 64, 256]) {
     const text = enc.encode(hnsPackage(kib * 1024 - (kib >= 64 ? 6144 : 512)));
     if (!(await checkText(text))) throw new Error(`generated ${kib} KiB package does not check`);
-    const ms = await medianTime(() => checkText(text), QUICK ? 5 : 11);
-    const sha = await medianTime(() => sha256Hex(text), 7, 0);
+    // Check and hash alternate round by round, like every other figure: ratio and spread are the
+    // per-round hash time over check time; the target is on the check's median time.
+    const b = await sideBySide([() => checkText(text), () => sha256Hex(text)]);
+    const ms = b.ms[0]!;
     const target = kib === 256 ? "≤ 25 ms warm" : undefined;
     rows.push({
       figure: `b-${kib}k`,
       subject: `check ${text.length} B package`,
       yardstick: "SHA-256 (node:crypto, as the CLI) of the same bytes",
-      ratio: sha / ms,
+      ratio: b.ratio[1]!,
+      spread: b.spread[1]!,
       ...(target ? { target, met: ms <= 25 } : {}),
       detail: `${ms.toFixed(2)} ms, ${mib(text.length, ms)}, ${(1000 / ms).toFixed(0)} packages/s`,
     });
@@ -500,11 +500,14 @@ async function main(): Promise<void> {
       top: { name: string; bytes: number }[];
     };
     const kib = (b: number) => `${(b / 1024).toFixed(1)} KiB`;
+    // A build's size does not vary from round to round: one round, min = median = max.
+    const gRatio = size.bytes / size.limit;
     rows.push({
       figure: "g",
       subject: `browser bundle, initial load ${kib(size.bytes)}`,
       yardstick: `the ${kib(size.limit)} budget (all lazy chunks: ${kib(size.totalBytes)})`,
-      ratio: size.bytes / size.limit,
+      ratio: gRatio,
+      spread: { min: gRatio, median: gRatio, max: gRatio, rounds: 1 },
       target: "≤ 1",
       met: size.bytes <= size.limit,
       detail: size.top
@@ -516,9 +519,16 @@ async function main(): Promise<void> {
     for (const row of await lspFigures(REPO, tmp, QUICK)) rows.push(row);
     // (i) parallel `yaoc check` through the CLI
     for (const row of await parallelCheckFigures(tmp)) rows.push(row);
+    // (k, m) the result cache and memory at registry scale; (l) watch mode
+    const registry = { repo: REPO, tmp, quick: QUICK, peakRss: join(HERE, "peak-rss.js"), rounds: QUICK ? 3 : 5 };
+    for (const row of await cacheAndMemoryFigures(registry)) rows.push(row);
+    rows.push(await watchFigure(registry, ROUNDS));
     // (j) warm 256 KiB check against a previous build (`--baseline DIR`)
     const baseline = argValue("--baseline");
-    if (baseline !== undefined) rows.push(await baselineFigure(baseline));
+    if (baseline !== undefined) rows.push(await baselineFigure(baseline, "j"));
+    // (n) the same against the build of main kept as issue 29's yardstick (`--yardstick DIR`)
+    const yardstick = argValue("--yardstick");
+    if (yardstick !== undefined) rows.push(await baselineFigure(yardstick, "n"));
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

@@ -33,6 +33,7 @@ import {
   utimesSync,
   writeFileSync,
   constants,
+  promises as fsp,
 } from "node:fs";
 import { join } from "node:path";
 import { CACHE_FORMAT } from "./key.js";
@@ -43,6 +44,8 @@ export const DEFAULT_CACHE_MAX_MIB = 256;
 
 /** An entry larger than this is never read (a real entry is far smaller; a huge file is not ours). */
 const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
+/** Entry writes `putSoon` lets run on the thread pool at once before it waits for one. */
+const MAX_WRITES_IN_FLIGHT = 32;
 /** A temporary file older than this was left by a process that died mid-write. */
 const STALE_TMP_MS = 60 * 60 * 1000;
 
@@ -65,6 +68,9 @@ export class NodeCacheStore {
   private readonly entries: string;
   private readonly tmp: string;
   private prepared = false;
+  /** Shard directories known to exist (each is created once per run). */
+  private readonly shards = new Set<string>();
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
     readonly dir: string,
@@ -121,6 +127,47 @@ export class NodeCacheStore {
       this.note(`cannot write ${file}: ${message(e)}`);
     } finally {
       if (tmpFile !== null) removeQuietly(tmpFile);
+    }
+  }
+
+  /**
+   * `put` without waiting for the disk: the entry is encoded now and written (temporary file, then
+   * rename) on the thread pool while the next package is checked. Creating a file waits for the
+   * file system's journal; done in line it took a cold run to 1.6× an uncached one on this machine.
+   * Resolves at once unless `MAX_WRITES_IN_FLIGHT` writes are pending; `flush` waits for all.
+   */
+  async putSoon(key: string, check: CachedCheck): Promise<void> {
+    const bytes = encodeEntry(key, this.version, check);
+    if (bytes === null) return;
+    const write = this.writeAsync(key, bytes).finally(() => this.inFlight.delete(write));
+    this.inFlight.add(write);
+    if (this.inFlight.size >= MAX_WRITES_IN_FLIGHT) await Promise.race(this.inFlight);
+  }
+
+  /** Wait until every entry given to `putSoon` is written (or has failed, noted in `problem`). */
+  async flush(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all(this.inFlight);
+  }
+
+  private async writeAsync(key: string, bytes: Uint8Array): Promise<void> {
+    const file = this.fileOf(key);
+    let tmpFile: string | null = null;
+    try {
+      this.prepare();
+      const shard = key.slice(0, 2);
+      if (!this.shards.has(shard)) {
+        await fsp.mkdir(join(this.entries, shard), { recursive: true });
+        this.shards.add(shard);
+      }
+      tmpFile = join(this.tmp, `${key.slice(0, 16)}.${process.pid}.${Date.now()}.${randomBytes(6).toString("hex")}`);
+      await fsp.writeFile(tmpFile, bytes, { flag: "wx", mode: 0o644 });
+      await fsp.rename(tmpFile, file);
+      tmpFile = null;
+      this.stats.written++;
+    } catch (e) {
+      this.note(`cannot write ${file}: ${message(e)}`);
+    } finally {
+      if (tmpFile !== null) await fsp.unlink(tmpFile).catch(() => {});
     }
   }
 

@@ -47,7 +47,7 @@ export async function checkCachedPath(
   const hit = cache.store.get(keyed.key);
   if (hit !== undefined) return hit;
   const fresh = await checkOnePath(new SnapshotFs(snapshot), path, options);
-  cache.store.put(keyed.key, fresh);
+  await cache.store.putSoon(keyed.key, fresh);
   return fresh;
 }
 

@@ -96,7 +96,7 @@ export async function checkPaths(
  * non-UTF-8 argument) is an I/O error with its own words, never a verdict about a package. A
  * missing path or a broken link is left to the facade, which has codes for those.
  */
-async function unreadablePath(path: string): Promise<{ result: CheckResult; ioError: boolean } | null> {
+export async function unreadablePath(path: string): Promise<{ result: CheckResult; ioError: boolean } | null> {
   const problem = await unusablePath(path);
   if (problem === null || problem === "no such file or directory") return null;
   if (problem.startsWith("too many levels of symbolic links")) return null;
@@ -142,13 +142,14 @@ export async function runCheck(
   const exit = await reportChecks(
     inputsExpanded,
     options,
-    (input, i) =>
-      pooled?.[i] ??
-      (readAhead !== undefined && cache !== undefined
-        ? checkCachedPath(fs, input.path, { analyze: options.analyze, analyzer }, cache, readAhead.take(i))
-        : checkPath(input.path)),
+    async (input, i) =>
+      (await unreadablePath(input.path)) ??
+      (await (pooled?.[i] ??
+        (readAhead !== undefined && cache !== undefined
+          ? checkCachedPath(fs, input.path, { analyze: options.analyze, analyzer }, cache, readAhead.take(i))
+          : checkPath(input.path)))),
   );
-  if (cache !== undefined) closeCache(cache.store);
+  if (cache !== undefined) await closeCache(cache.store);
   return exit;
 }
 
@@ -167,8 +168,9 @@ export function openCache(
   };
 }
 
-/** After a run: prune past the budget if entries were written, and say once if the store could not be used. */
-export function closeCache(store: NodeCacheStore): void {
+/** After a run: wait for the entries still being written, prune past the budget if entries were written, and say once if the store could not be used. */
+export async function closeCache(store: NodeCacheStore): Promise<void> {
+  await store.flush();
   if (store.stats.written > 0) store.prune();
   if (store.problem !== null)
     process.stderr.write(`yaoc check: warning: the cache in ${store.dir} was not fully usable: ${store.problem}\n`);
@@ -187,6 +189,8 @@ export async function reportChecks(
   checkPath: (input: Extract<ExpandedInput, { kind: "path" }>, index: number) => Promise<CachedCheck>,
   /** `--watch` stopping: no further package is checked and nothing more is printed. */
   signal?: AbortSignal,
+  /** Where the output goes (`--watch` collects a re-run's output and writes it at once). */
+  write: (text: string) => void = (text) => void process.stdout.write(text),
 ): Promise<number> {
   const analyzer = checkAnalyzer(options.toolSchemas);
   const results: CheckResult[] = [];
@@ -209,7 +213,7 @@ export async function reportChecks(
       r = await checkStdin(options, analyzer);
     } else {
       progress.update(input.path);
-      r = (await unreadablePath(input.path)) ?? (await checkPath(input, i));
+      r = await checkPath(input, i);
     }
     ioError ||= r.ioError;
     let result = options.strict ? strictResult(r.result) : r.result;
@@ -219,19 +223,19 @@ export async function reportChecks(
     if (stream) {
       countInto(summary, result);
       progress.clear();
-      process.stdout.write(options.format === "human" ? renderHumanResult(result, { color }) : renderGithub([result]));
+      write(options.format === "human" ? renderHumanResult(result, { color }) : renderGithub([result]));
     } else results.push(result);
     progress.done();
   }
   progress.clear();
   if (signal?.aborted) return EXIT_USAGE;
-  if (options.format === "human") process.stdout.write(renderHumanSummaryOf(summary));
+  if (options.format === "human") write(renderHumanSummaryOf(summary));
   else if (!stream) {
     // The JSON document is a set of evidence receipts (seed 002): each result with its ReproHash.
     // Each package is named by the last segment of its resolved path, so the ReproHash does not depend on how it was typed.
     const json = (rs: readonly CheckResult[]) =>
       renderEvidenceJson(rs, { analyze: options.analyze, packageName: packageNameOf });
-    process.stdout.write(renderResults(results, options.format, formatOptions(process.stdout, { json })));
+    write(renderResults(results, options.format, formatOptions(process.stdout, { json })));
   }
   const tooManyWarnings = options.maxWarnings !== undefined && warnings > options.maxWarnings;
   if (tooManyWarnings)

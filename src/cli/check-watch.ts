@@ -20,7 +20,7 @@ import type { FSWatcher } from "chokidar";
 import type { CachedCheck } from "../cache/entry.js";
 import type { PackageFs } from "../fs/package-fs.js";
 import { checkCachedPath } from "./check-cached.js";
-import { closeCache, openCache, reportChecks, type CheckCommandOptions } from "./check-command.js";
+import { closeCache, openCache, reportChecks, unreadablePath, type CheckCommandOptions } from "./check-command.js";
 import { checkAnalyzer } from "./check-one.js";
 import { expandInputs, type ExpandedInput } from "./check-inputs.js";
 import { EXIT_USAGE } from "./io.js";
@@ -84,20 +84,24 @@ export async function runWatch(
       if (options.format === "human" && process.stdout.isTTY) process.stdout.write(CLEAR_SCREEN);
       else if (options.format === "human") process.stdout.write("---\n");
     }
+    // A re-run's output is mostly results already known: written at once, not package by package.
+    const chunks: string[] = [];
     await reportChecks(
       expanded,
       options,
       async (input) => {
         let r = last.get(input.path);
         if (r === undefined) {
-          r = await checkCachedPath(fs, input.path, checkOptions, cache);
+          r = (await unreadablePath(input.path)) ?? (await checkCachedPath(fs, input.path, checkOptions, cache));
           last.set(input.path, r);
         }
         return r;
       },
       abort.signal,
+      first ? undefined : (text) => void chunks.push(text),
     );
-    closeCache(cache.store);
+    if (chunks.length > 0) process.stdout.write(chunks.join(""));
+    await closeCache(cache.store);
     if (stopping) return;
     const what = first
       ? `${packageRoots.length} package${packageRoots.length === 1 ? "" : "s"} checked`

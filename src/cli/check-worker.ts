@@ -42,6 +42,8 @@ async function run(task: WorkerTask): Promise<void> {
     const r = await (cache === undefined
       ? checkOnePath(fs, task.path, options)
       : checkCachedPath(fs, task.path, options, cache));
+    // The entry is on disk before the result is posted: the pool may end this thread right after.
+    await cache?.store.flush();
     reply = { index: task.index, result: r.result, ioError: r.ioError };
   } catch (e) {
     reply = { index: task.index, error: e instanceof Error ? e.message : String(e) };
