@@ -6,6 +6,10 @@
  * The yardstick is a full cold `yaoc check` of the same package (a fresh process, wall time),
  * alternating with the warm edits round by round so machine load hits both alike.
  *
+ * h-rename and h-action time a rename of a function (used across the package) and the quick fixes
+ * at a misspelt name, each asked right after an edit was re-checked, so the symbol index is built
+ * afresh inside the timed request, as when an author renames right after typing.
+ *
  * Kept apart from run.ts (which imports it) so the rest of the harness can change independently.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
@@ -83,7 +87,7 @@ class Client {
 }
 
 /** Wall time of a full cold `yaoc check PATH` (a fresh process, as a user runs it). */
-function coldCheck(bin: string, path: string): Promise<number> {
+function coldCheck(bin: string, path: string, invalid = false): Promise<number> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const child = spawn(process.execPath, [bin, "check", path], { stdio: ["ignore", "ignore", "pipe"] });
@@ -92,7 +96,8 @@ function coldCheck(bin: string, path: string): Promise<number> {
     child.on("error", reject);
     child.on("exit", (code) => {
       const ms = performance.now() - t0;
-      if (code !== 0) reject(new Error(`yaoc check ${path} exited ${code}: ${stderr}`));
+      // An invalid package (the quick-fix figure's) exits 1.
+      if (code !== (invalid ? 1 : 0)) reject(new Error(`yaoc check ${path} exited ${code}: ${stderr}`));
       else resolve(ms);
     });
   });
@@ -180,6 +185,78 @@ async function lspFigure(
   }
 }
 
+/** Timed requests right after a re-checked edit: rename (h-rename) or quick fixes (h-action). */
+async function editingFigure(
+  repo: string,
+  figure: string,
+  file: string,
+  text: string,
+  request: { method: string; params: (uri: string) => unknown; expect: (result: any) => boolean; what: string },
+  rounds: number,
+): Promise<LspRow> {
+  const bin = join(repo, "bin", "yaoc.js");
+  writeFileSync(file, text);
+  const child = spawn(process.execPath, [bin, "lsp", "--stdio"]);
+  child.stderr.pipe(process.stderr);
+  const client = new Client(child);
+  try {
+    await client.connection.initialize(file, {});
+    const uri = pathToFileURL(file).href;
+    const at = editPosition(text);
+    let version = 1;
+    await client.timePublish(
+      "textDocument/didOpen",
+      { textDocument: { uri, languageId: "yao", version, text } },
+      uri,
+      version,
+    );
+    const timed = async (): Promise<number> => {
+      version++;
+      const change = {
+        range: { start: at, end: { line: at.line, character: at.character + 1 } },
+        text: version % 2 === 0 ? "1" : "0",
+      };
+      await client.timePublish(
+        "textDocument/didChange",
+        { textDocument: { uri, version }, contentChanges: [change] },
+        uri,
+        version,
+      );
+      const t0 = performance.now();
+      const result = await client.connection.request(request.method, request.params(uri));
+      const ms = performance.now() - t0;
+      if (!request.expect(result))
+        throw new Error(`${request.method} in the LSP bench answered ${JSON.stringify(result).slice(0, 300)}`);
+      return ms;
+    };
+    for (let i = 0; i < 3; i++) await timed();
+    const invalid = request.method === "textDocument/codeAction";
+    const [warm, cold] = await alternateRounds([timed, () => coldCheck(bin, file, invalid)], rounds);
+    await client.connection.request("shutdown", null);
+    client.connection.notify("exit", null);
+    const w = stats(warm!);
+    const c = stats(cold!);
+    const f = (s: Stats): string => `${s.median.toFixed(1)} ms (min ${s.min.toFixed(1)}, max ${s.max.toFixed(1)})`;
+    return {
+      figure,
+      subject: `LSP ${request.what} right after a re-checked edit, real server (single-file package, ${Buffer.byteLength(text)} B)`,
+      yardstick: "full cold `yaoc check` of the same package (fresh process, wall time)",
+      ratio: median(roundRatios(warm!, cold!)),
+      target: `≤ ${TARGET_MS} ms`,
+      met: w.median <= TARGET_MS,
+      detail: `${request.what} ${f(w)} vs cold ${f(c)} over ${rounds} alternating rounds; load average ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(" ")}`,
+      warm_ms: w,
+      cold_ms: c,
+      rounds,
+      load_average: loadavg(),
+    };
+  } finally {
+    child.kill();
+  }
+}
+
 /**
  * (h) for a 256 KiB package in both forms: h-file, the single-file package open in the editor;
  * h-dir, the same program as a directory package (one file per function) with one function file
@@ -203,6 +280,42 @@ export async function lspFigures(repo: string, tmp: string, quick: boolean): Pro
   const bytes = Buffer.byteLength(singleText);
   // ≥ 15 rounds even with --quick: fewer make the min/median/max of a latency meaningless.
   const rounds = quick ? 15 : 21;
+  const fnLine = singleText.split("\n").findIndex((l) => l.startsWith("(fn step-0 "));
+  const rename = await editingFigure(
+    repo,
+    "h-rename",
+    join(tmp, "lsp-rename.hns"),
+    singleText,
+    {
+      method: "textDocument/rename",
+      params: (uri) => ({ textDocument: { uri }, position: { line: fnLine, character: 5 }, newName: "first-step" }),
+      expect: (r) => Object.values(r?.changes ?? {}).flat().length === 2,
+      what: "rename of a function",
+    },
+    rounds,
+  );
+  // A misspelt parameter in the last function: `limt` (did you mean 'limit'?).
+  const misspelt = singleText.replace(/ limit\)\)\)\)\n\(eval/, " limt))))\n(eval");
+  if (misspelt === singleText) throw new Error("the LSP bench package has no last ' limit))))' to misspell");
+  const lines = misspelt.split("\n");
+  const errLine = lines.findIndex((l) => l.includes(" limt)"));
+  const action = await editingFigure(
+    repo,
+    "h-action",
+    join(tmp, "lsp-action.hns"),
+    misspelt,
+    {
+      method: "textDocument/codeAction",
+      params: (uri) => {
+        const character = lines[errLine]!.indexOf(" limt)") + 2;
+        const position = { line: errLine, character };
+        return { textDocument: { uri }, range: { start: position, end: position }, context: { diagnostics: [] } };
+      },
+      expect: (r) => Array.isArray(r) && r[0]?.title === "Change 'limt' to 'limit'",
+      what: "quick fixes at a diagnostic",
+    },
+    rounds,
+  );
   return [
     await lspFigure(repo, "h-file", `single-file package, ${bytes} B`, singleFile, singleFile, rounds),
     await lspFigure(
@@ -213,5 +326,7 @@ export async function lspFigures(repo: string, tmp: string, quick: boolean): Pro
       join(root, "functions/step-0.yao"),
       rounds,
     ),
+    rename,
+    action,
   ];
 }
