@@ -6,8 +6,8 @@
 import { defaultKeymap, history as editHistory, historyKeymap } from "@codemirror/commands";
 import { bracketMatching, defaultHighlightStyle, syntaxHighlighting } from "@codemirror/language";
 import { lintGutter, setDiagnostics, type Diagnostic as CmDiagnostic } from "@codemirror/lint";
-import { EditorState, type Text } from "@codemirror/state";
-import { EditorView, keymap, lineNumbers } from "@codemirror/view";
+import { EditorState, StateEffect, StateField, type Text } from "@codemirror/state";
+import { Decoration, type DecorationSet, EditorView, keymap, lineNumbers } from "@codemirror/view";
 import { examples } from "yaoc-playground:examples";
 import { available as fmtAvailable, formatSource } from "yaoc-playground:fmt";
 import {
@@ -23,6 +23,7 @@ import {
   type Diagnostic,
   type PackageCheckResult,
 } from "../../src/index.js";
+import { highlightFile } from "../../src/lsp/highlight.js";
 import { decodeFragment, encodeFragment, type PlaygroundPackage } from "./share.js";
 import { yaoLanguage } from "./yao-language.js";
 
@@ -34,13 +35,46 @@ let current = "";
 let checkGeneration = 0;
 let lastResult: PackageCheckResult | undefined;
 
+/**
+ * Semantic highlighting: the language server's classification (src/lsp/semantic-tokens.ts, through
+ * src/lsp/highlight.ts) as `cm-yao-TYPE` marks over the stream grammar's colours, recomputed after
+ * each check and mapped through edits until the next one.
+ */
+const setSemantic = StateEffect.define<DecorationSet>();
+const semanticField = StateField.define<DecorationSet>({
+  create: () => Decoration.none,
+  update(marks, tr) {
+    for (const e of tr.effects) if (e.is(setSemantic)) return e.value;
+    return tr.docChanged ? marks.map(tr.changes) : marks;
+  },
+  provide: (f) => EditorView.decorations.from(f),
+});
+
 const view = new EditorView({
   parent: $("editor"),
   state: EditorState.create({ doc: "", extensions: editorExtensions() }),
 });
 
+async function showSemantic(snapshot: PlaygroundPackage, file: string, generation: number): Promise<void> {
+  // Yao sources only: the other packages' files are JSON, ACL or Markdown.
+  if (!/\.(hns|yao)$/.test(file === "" ? snapshot.name : file)) return;
+  const path = file === "" ? `/${snapshot.name}` : `/${snapshot.name}/${file}`;
+  const tokens = await highlightFile(packageFs(snapshot), path);
+  // Only onto the text it was computed from.
+  if (generation !== checkGeneration || file !== current || view.state.doc.toString() !== snapshot.files[file]) return;
+  const marks = tokens
+    .filter((t) => t.to > t.from)
+    .map((t) =>
+      Decoration.mark({
+        class: `cm-yao-${t.type}${t.declaration ? " cm-yao-declaration" : ""}${t.builtin ? " cm-yao-builtin" : ""}`,
+      }).range(t.from, t.to),
+    );
+  view.dispatch({ effects: setSemantic.of(Decoration.set(marks, true)) });
+}
+
 function editorExtensions() {
   return [
+    semanticField,
     lineNumbers(),
     editHistory(),
     bracketMatching(),
@@ -100,6 +134,7 @@ async function runCheck(): Promise<void> {
   const result = await check(packageFs(snapshot), snapshot.name);
   if (generation !== checkGeneration) return; // a newer edit has already been checked
   lastResult = result;
+  void showSemantic(snapshot, current, generation);
   showDiagnostics(result);
   showOutputs(snapshot, result);
   const verdict = $("verdict");

@@ -112,6 +112,20 @@ describe.skipIf(!HAVE_CHROMIUM && !REQUIRE_SYSTEM_TOOLS)("in headless Chromium",
     expect(inPage.bad).toEqual(cliCheck(tmp, "bad.hns", "(manifest").diagnostics.map((d) => d.code));
   }, 120_000);
 
+  it("playground: semantic highlighting is the language server's classification", async () => {
+    await page.goto(`${base}playground/index.html`);
+    await page.waitForSelector("#verdict[data-state=valid]");
+    await page.selectOption("#examples", "review.hns");
+    await page.waitForSelector("#verdict[data-state=valid]");
+    await page.waitForSelector(".cm-yao-function");
+    const marked = async (cls: string) => page.$$eval(`.cm-yao-${cls}`, (els) => els.map((e) => e.textContent));
+    expect(await marked("function")).toEqual(["load-change", "load-change"]);
+    expect(await marked("interface")).toEqual(["read", "search", "read", "read", "read", "search"]);
+    expect(await marked("parameter")).toEqual(["path", "path", "path", "path"]);
+    expect(await marked("type")).toEqual(["String", "Json"]);
+    expect(await marked("declaration")).toEqual(["load-change", "path"]);
+  }, 60_000);
+
   it("playground: example → type error on the CLI's line → fix → the CLI's identity", async () => {
     await page.goto(`${base}playground/index.html`);
     await page.waitForSelector("#verdict[data-state=valid]");
