@@ -12,8 +12,14 @@
  */
 import { FsError, type FileStat, type PackageFs } from "../fs/package-fs.js";
 import { dirName, isWithin } from "../fs/paths.js";
+import { canSnapshot, type PackageSnapshot, type SnapshotLimits, type SnapshotSource } from "../fs/snapshot.js";
 
-export class CachingFs implements PackageFs {
+/** Package snapshots kept at most (each holds a package's bytes): the least recently used go first. */
+const MAX_SNAPSHOTS = 32;
+
+export class CachingFs implements PackageFs, SnapshotSource {
+  /** Read-once snapshots by requested path and limits; dropped when anything in or above them changes. */
+  private readonly snapshots = new Map<string, { path: string; snapshot: Promise<PackageSnapshot> }>();
   private readonly stats = new Map<string, Promise<FileStat | null>>();
   private readonly lstats = new Map<string, Promise<FileStat | null>>();
   private readonly realpaths = new Map<string, Promise<string>>();
@@ -26,6 +32,7 @@ export class CachingFs implements PackageFs {
 
   /** Forget everything (the next check reads the disk afresh). */
   clear(): void {
+    this.snapshots.clear();
     for (const m of this.maps()) m.clear();
     this.reals.clear();
   }
@@ -37,6 +44,8 @@ export class CachingFs implements PackageFs {
    * Synchronous, so a check scheduled right after it cannot see the old answers.
    */
   invalidate(path: string): void {
+    for (const [key, { path: root }] of this.snapshots)
+      if (isWithin(root, path) || isWithin(path, root)) this.snapshots.delete(key);
     const targets = new Set([path]);
     for (const [from, real] of this.reals) {
       if (isWithin(path, from)) targets.add(real);
@@ -49,6 +58,30 @@ export class CachingFs implements PackageFs {
       this.stats.delete(parent);
       this.lstats.delete(parent);
     }
+  }
+
+  /** The base's read-once snapshot of a package, kept until a change is reported in or above it. */
+  snapshotPackage(path: string, limits?: Partial<SnapshotLimits>): Promise<PackageSnapshot> {
+    const base = this.base;
+    if (!canSnapshot(base)) return Promise.reject(new FsError("io", path, `${path}: no snapshot reader`));
+    const key = `${path}\u0000${JSON.stringify(limits ?? {}, (_k, v) => (v instanceof Map ? [...v] : v))}`;
+    const hit = this.snapshots.get(key);
+    if (hit !== undefined) {
+      this.snapshots.delete(key);
+      this.snapshots.set(key, hit);
+      return hit.snapshot;
+    }
+    const snapshot = base.snapshotPackage(path, limits);
+    this.snapshots.set(key, { path, snapshot });
+    snapshot.then(
+      (s) => {
+        // A failed read (a package changing meanwhile) is not kept: the next check reads again.
+        if (s.failure !== null && this.snapshots.get(key)?.snapshot === snapshot) this.snapshots.delete(key);
+      },
+      () => this.snapshots.get(key)?.snapshot === snapshot && this.snapshots.delete(key),
+    );
+    while (this.snapshots.size > MAX_SNAPSHOTS) this.snapshots.delete(this.snapshots.keys().next().value!);
+    return snapshot;
   }
 
   lstat(path: string): Promise<FileStat | null> {

@@ -5,10 +5,17 @@
  * server is idle (CheckScheduler: no fixed delay, bursts coalesced, overtaken checks discarded),
  * and diagnostics are published for the files of that package whose diagnostics or text changed.
  */
+import { realpathSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import {
+  type CancellationToken,
   CompletionItemKind,
   createConnection,
+  ErrorCodes,
+  LSPErrorCodes,
+  ResponseError,
+  StreamMessageReader,
+  StreamMessageWriter,
   DiagnosticSeverity,
   DidChangeWatchedFilesNotification,
   DocumentSymbol,
@@ -17,15 +24,26 @@ import {
   SymbolKind,
   TextDocuments,
   TextDocumentSyncKind,
+  type CompletionParams,
   type Connection,
+  type DefinitionParams,
+  type DocumentFormattingParams,
+  type DocumentSymbolParams,
+  type FoldingRangeParams,
+  type HoverParams,
   type InitializeParams,
+  type ReferenceParams,
   type Diagnostic as LspDiagnostic,
   type PublishDiagnosticsParams,
 } from "vscode-languageserver/node.js";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { formattedLimitError } from "../fmt/format.js";
 import { NodeFs } from "../fs/node-fs.js";
-import { isWithin } from "../fs/paths.js";
+import { dirName, isWithin } from "../fs/paths.js";
+import { ConfinedFs } from "./confined-fs.js";
+import { AFTER_SHUTDOWN_METHOD, FrameGuard } from "./node-frames.js";
+import { packageView } from "./package-index.js";
 import { CheckScheduler, type ScheduledCheck } from "./check-scheduler.js";
 import { EDITOR_CAPABILITIES, registerEditorFeatures } from "./node-editor-features.js";
 import type { TextLines } from "./yao-document.js";
@@ -52,19 +70,104 @@ const COMPLETION_KINDS: Record<CompletionInfo["kind"], CompletionItemKind> = {
   keyword: CompletionItemKind.Keyword,
 };
 
+/**
+ * The local path a `file:` URI names, or an `InvalidParams` error for any other URI (another
+ * scheme, a host, an encoded `/`, a NUL): never a thrown Node error with a stack trace.
+ */
 function toPath(uri: string): string {
-  return uri.startsWith("file:") ? fileURLToPath(uri) : uri;
+  if (typeof uri !== "string" || !uri.startsWith("file:"))
+    throw new ResponseError(ErrorCodes.InvalidParams, `only file: URIs are served, not ${String(uri).slice(0, 200)}`);
+  try {
+    const path = fileURLToPath(uri);
+    if (path.includes("\0")) throw new Error("a NUL in the path");
+    return path;
+  } catch (e) {
+    const why = (e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e));
+    throw new ResponseError(ErrorCodes.InvalidParams, `${uri.slice(0, 200)} is not a local file URI (${why})`);
+  }
+}
+
+/** The real path of `path`, or of its nearest existing parent joined with the rest; null when nothing resolves. */
+function realPathOf(path: string): string | null {
+  for (let at = path, rest = ""; ; ) {
+    try {
+      const real = realpathSync.native(at);
+      return rest === "" ? real : `${real}/${rest}`;
+    } catch {
+      const parent = dirName(at);
+      if (parent === at) return null;
+      rest =
+        rest === ""
+          ? at.slice(parent.length + (parent.endsWith("/") ? 0 : 1))
+          : `${at.slice(parent.length + 1)}/${rest}`;
+      at = parent;
+    }
+  }
 }
 
 function toUri(path: string): string {
   return path.startsWith("/") ? pathToFileURL(path).href : path;
 }
 
-export function runLanguageServer(
-  connection: Connection = createConnection(ProposedFeatures.all, process.stdin, process.stdout),
-): void {
+/** The stdio connection behind the frame guard; a broken pipe or a bad frame ends the process quietly. */
+function stdioConnection(): Connection {
+  const guard = new FrameGuard({
+    malformed: (reason) => {
+      process.stderr.write(
+        `yaoc lsp: malformed message frame (${reason}); exiting so the editor can restart the server\n`,
+      );
+      process.exit(1);
+    },
+    exit: (afterShutdown) => process.exit(afterShutdown ? 0 : 1),
+  });
+  process.stdin.pipe(guard);
+  // A client that went away (closed stdout) ends the server without a word on stdout or a stack trace.
+  process.stdout.on("error", () => process.exit(0));
+  process.on("uncaughtException", (e) => {
+    process.stderr.write(`yaoc lsp: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(1);
+  });
+  return createConnection(
+    ProposedFeatures.all,
+    new StreamMessageReader(guard),
+    new StreamMessageWriter(process.stdout),
+  );
+}
+
+export function runLanguageServer(connection: Connection = stdioConnection()): void {
   const documents = new TextDocuments(TextDocument);
-  const workspace = new Workspace(new NodeFs());
+  const disk = new ConfinedFs(new NodeFs());
+  const workspace = new Workspace(disk);
+  /** Real paths of the workspace folders: the only part of the disk requests may read. */
+  let folderRoots: string[] = [];
+  /** Without workspace folders, each open document's package directory is its workspace. */
+  let noFolders = true;
+  const documentRoots = new Set<string>();
+  const isInside = (path: string): boolean => {
+    const real = realPathOf(path);
+    if (real === null) return false;
+    return folderRoots.some((r) => isWithin(r, real)) || [...documentRoots].some((r) => isWithin(r, real));
+  };
+  /**
+   * The path of a request's document: an open document, or a file under a workspace folder after
+   * every link is resolved. Anything else gets an error response, never its contents.
+   */
+  const requestPath = (uri: string): string => {
+    const path = toPath(uri);
+    if (documents.get(uri) !== undefined || uris.has(path) || isInside(path)) return path;
+    throw new ResponseError(
+      ErrorCodes.InvalidParams,
+      `${path} is neither an open document nor under a workspace folder; the server does not read it`,
+    );
+  };
+  /** Let a queued `$/cancelRequest` arrive before the work starts, then honour it. */
+  const cancellable =
+    <P, R>(handler: (params: P) => Promise<R>) =>
+    async (params: P, token: CancellationToken): Promise<R> => {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, "request cancelled");
+      return handler(params);
+    };
   /** The editor's URI of each open document, by path (publishing uses the client's spelling). */
   const uris = new Map<string, string>();
   /**
@@ -120,9 +223,23 @@ export function runLanguageServer(
       connection.console.error(`yaoc lsp: check of ${path} failed: ${e instanceof Error ? e.message : String(e)}`),
   );
 
-  connection.onInitialize((params) => {
+  connection.onInitialize(async (params) => {
     canWatch = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     initializeParams = params;
+    const folderUris = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
+    const folders = folderUris.flatMap((u) => {
+      try {
+        return [toPath(u)];
+      } catch {
+        return [];
+      }
+    });
+    noFolders = folders.length === 0;
+    folderRoots = folders.flatMap((f) => {
+      const real = realPathOf(f);
+      return real === null ? [] : [real];
+    });
+    await disk.setRoots(folderRoots);
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
@@ -153,24 +270,57 @@ export function runLanguageServer(
     );
   });
 
+  /** The path of a document notification's URI, or undefined (logged) for a URI that names no local file. */
+  const notifiedPath = (uri: string): string | undefined => {
+    try {
+      return toPath(uri);
+    } catch (e) {
+      connection.console.warn(`yaoc lsp: ignored a document: ${e instanceof Error ? e.message : String(e)}`);
+      return undefined;
+    }
+  };
+  /** Without workspace folders, an open document's package (its `.hns` directory, else its directory) may be read. */
+  const allowDocumentRoot = (path: string): void => {
+    if (!noFolders) return;
+    let root = dirName(path);
+    for (let dir = root; dir !== "/" && dir !== "."; dir = dirName(dir))
+      if (dir.endsWith(".hns")) {
+        root = dir;
+        break;
+      }
+    const real = realPathOf(root);
+    if (real === null || documentRoots.has(real)) return;
+    documentRoots.add(real);
+    void disk.setRoots([...folderRoots, ...documentRoots]);
+  };
+
   // onDidChangeContent fires for didOpen and every didChange.
   documents.onDidChangeContent((e) => {
-    const path = toPath(e.document.uri);
+    const path = notifiedPath(e.document.uri);
+    if (path === undefined) return;
     uris.set(path, e.document.uri);
+    allowDocumentRoot(path);
     workspace.open(path, e.document.getText());
     scheduler.changed(path);
   });
   documents.onDidClose((e) => {
-    const path = toPath(e.document.uri);
+    const path = notifiedPath(e.document.uri);
+    if (path === undefined) return;
     uris.delete(path);
     workspace.close(path);
     // The file on disk may differ from what was cached before it was opened.
     workspace.diskChanged(path);
     scheduler.changed(path);
   });
-  documents.onDidSave((e) => workspace.diskChanged(toPath(e.document.uri)));
+  documents.onDidSave((e) => {
+    const path = notifiedPath(e.document.uri);
+    if (path !== undefined) workspace.diskChanged(path);
+  });
   connection.onDidChangeWatchedFiles((p) => {
-    const changed = p.changes.map((c) => toPath(c.uri));
+    const changed = p.changes.flatMap((c) => {
+      const path = notifiedPath(c.uri);
+      return path === undefined ? [] : [path];
+    });
     for (const path of changed) workspace.diskChanged(path);
     // Re-check every published package the change lies in (or that lies in a changed directory).
     const affected: string[] = [];
@@ -178,48 +328,82 @@ export function runLanguageServer(
       if (changed.some((c) => isWithin(root, c) || isWithin(c, root))) affected.push(trigger);
     scheduler.diskChanged(affected);
   });
+  connection.onRequest(AFTER_SHUTDOWN_METHOD, () => {
+    throw new ResponseError(ErrorCodes.InvalidRequest, "the server is shut down: only exit is accepted");
+  });
 
-  connection.onHover(async (p) => {
-    const h = await workspace.hover(toPath(p.textDocument.uri), p.position);
-    return h === undefined
-      ? null
-      : { contents: { kind: "markdown", value: h.markdown }, ...(h.range ? { range: h.range } : {}) };
-  });
-  connection.onDefinition(async (p) =>
-    (await workspace.definition(toPath(p.textDocument.uri), p.position)).map((l) => ({
-      uri: toUri(l.path),
-      range: l.range,
-    })),
+  connection.onHover(
+    cancellable(async (p: HoverParams) => {
+      const h = await workspace.hover(requestPath(p.textDocument.uri), p.position);
+      return h === undefined
+        ? null
+        : { contents: { kind: "markdown" as const, value: h.markdown }, ...(h.range ? { range: h.range } : {}) };
+    }),
   );
-  connection.onReferences(async (p) =>
-    (await workspace.references(toPath(p.textDocument.uri), p.position, p.context.includeDeclaration)).map((l) => ({
-      uri: toUri(l.path),
-      range: l.range,
-    })),
+  connection.onDefinition(
+    cancellable(async (p: DefinitionParams) =>
+      (await workspace.definition(requestPath(p.textDocument.uri), p.position)).map((l) => ({
+        uri: toUri(l.path),
+        range: l.range,
+      })),
+    ),
   );
-  connection.onDocumentSymbol(async (p) => (await workspace.symbols(toPath(p.textDocument.uri))).map(toDocumentSymbol));
-  connection.onFoldingRanges(async (p) => workspace.foldingRanges(toPath(p.textDocument.uri)));
-  connection.onCompletion(async (p) =>
-    (await workspace.completion(toPath(p.textDocument.uri))).map((c) => ({
-      label: c.label,
-      kind: COMPLETION_KINDS[c.kind],
-      detail: c.detail,
-      ...(c.snippet ? { insertText: c.snippet, insertTextFormat: InsertTextFormat.Snippet } : {}),
-    })),
+  // From the package's symbol index, built once per analysis: linear in the uses, never a walk per use.
+  connection.onReferences(
+    cancellable(async (p: ReferenceParams) => {
+      const path = requestPath(p.textDocument.uri);
+      const doc = await workspace.document(path);
+      const { index, docs } = await packageView(workspace, path);
+      const at = index.at(path, doc.lines.offsetAt(p.position));
+      if (at?.key === undefined) return [];
+      const lines = new Map(docs.map((d) => [d.path, d.lines]));
+      return (index.byKey.get(at.key) ?? [])
+        .filter((o) => p.context.includeDeclaration || !o.declaration)
+        .flatMap((o) => {
+          const l = lines.get(o.file);
+          return l === undefined ? [] : [{ uri: uris.get(o.file) ?? toUri(o.file), range: l.range(o.from, o.to) }];
+        });
+    }),
   );
-  connection.onDocumentFormatting(async (p) => {
-    const path = toPath(p.textDocument.uri);
-    const doc = await workspace.document(path);
-    const formatted = await workspace.format(path);
-    if (formatted === undefined || formatted === doc.text) return [];
-    return [{ range: doc.lines.range(0, doc.text.length), newText: formatted }];
-  });
+  connection.onDocumentSymbol(
+    cancellable(async (p: DocumentSymbolParams) =>
+      (await workspace.symbols(requestPath(p.textDocument.uri))).map(toDocumentSymbol),
+    ),
+  );
+  connection.onFoldingRanges(
+    cancellable(async (p: FoldingRangeParams) => workspace.foldingRanges(requestPath(p.textDocument.uri))),
+  );
+  connection.onCompletion(
+    cancellable(async (p: CompletionParams) =>
+      (await workspace.completion(requestPath(p.textDocument.uri))).map((c) => ({
+        label: c.label,
+        kind: COMPLETION_KINDS[c.kind],
+        detail: c.detail,
+        ...(c.snippet ? { insertText: c.snippet, insertTextFormat: InsertTextFormat.Snippet } : {}),
+      })),
+    ),
+  );
+  connection.onDocumentFormatting(
+    cancellable(async (p: DocumentFormattingParams) => {
+      const path = requestPath(p.textDocument.uri);
+      const doc = await workspace.document(path);
+      const formatted = await workspace.format(path);
+      if (formatted === undefined || formatted === doc.text) return [];
+      // Formatting never changes a verdict: no edit that would push the file over the source limit.
+      const over = formattedLimitError(formatted, path);
+      if (over !== null) {
+        connection.window.showWarningMessage(`yaoc: ${over.message}`);
+        return [];
+      }
+      return [{ range: doc.lines.range(0, doc.text.length), newText: formatted }];
+    }),
+  );
 
   registerEditorFeatures(
     {
       connection,
       workspace,
-      toPath,
+      toPath: requestPath,
       toUri: (path) => uris.get(path) ?? toUri(path),
       versionOf: (uri) => documents.get(uri)?.version,
       toLspDiagnostic,

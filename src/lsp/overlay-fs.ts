@@ -3,10 +3,20 @@
  * system otherwise, so a package is checked as the author currently sees it. Browser-safe.
  */
 import { FsError, type FileStat, type PackageFs } from "../fs/package-fs.js";
+import { isWithin, normalizePath } from "../fs/paths.js";
+import {
+  canSnapshot,
+  DEFAULT_SNAPSHOT_LIMITS,
+  freezeSnapshot,
+  type PackageSnapshot,
+  type SnapshotEntry,
+  type SnapshotLimits,
+  type SnapshotSource,
+} from "../fs/snapshot.js";
 
 const encoder = new TextEncoder();
 
-export class OverlayFs implements PackageFs {
+export class OverlayFs implements PackageFs, SnapshotSource {
   private readonly open = new Map<string, Uint8Array>();
   /** Real paths under which open documents were also registered (see realpath). */
   private readonly aliases = new Map<string, string>();
@@ -26,6 +36,70 @@ export class OverlayFs implements PackageFs {
 
   has(path: string): boolean {
     return this.open.has(path);
+  }
+
+  /** The bytes of an open document, whatever their size (the check reports one over a limit). */
+  bytes(path: string): Uint8Array | undefined {
+    return this.open.get(path);
+  }
+
+  /**
+   * The package as the author sees it, read once: the base's snapshot (same reader, same limits as
+   * \`yaoc check\`) with the open documents under its root put in place of what is on disk. An
+   * open document over the per-file limit is held by size only, as the reader holds such a file.
+   */
+  async snapshotPackage(path: string, overrides: Partial<SnapshotLimits> = {}): Promise<PackageSnapshot> {
+    const limits: SnapshotLimits = { ...DEFAULT_SNAPSHOT_LIMITS, ...overrides };
+    const own = this.open.get(normalizePath(path));
+    if (!canSnapshot(this.base)) throw new FsError("io", path, `${path}: no snapshot reader`);
+    let base: PackageSnapshot;
+    try {
+      base = await this.base.snapshotPackage(path, overrides);
+    } catch (e) {
+      // Outside what the disk may be asked: an open single file is still its own package.
+      if (own === undefined) throw e;
+      base = { requested: path, root: normalizePath(path), entries: new Map(), rootState: "missing", failure: null };
+    }
+    if (base.failure !== null) return base;
+    const entries = new Map<string, SnapshotEntry>(base.entries);
+    let rootState = base.rootState;
+    const fileEntry = (rel: string, bytes: Uint8Array, display: string): SnapshotEntry => {
+      const max = limits.fileLimits?.get(rel) ?? limits.maxFileBytes;
+      if (bytes.length > max)
+        return {
+          kind: "file",
+          path: rel,
+          size: bytes.length,
+          executable: false,
+          bytes: null,
+          error: { code: "too_large", message: `${display} has ${bytes.length} bytes; the limit is ${max}` },
+        };
+      const prev = entries.get(rel);
+      return {
+        kind: "file",
+        path: rel,
+        size: bytes.length,
+        executable: prev?.kind === "file" && prev.executable,
+        bytes: bytes.slice(),
+      };
+    };
+    if (own !== undefined && (rootState !== "present" || entries.get("")?.kind === "file")) {
+      entries.clear();
+      entries.set("", fileEntry("", own, path));
+      rootState = "present";
+    } else if (rootState === "present") {
+      const bases = [normalizePath(base.requested), base.root];
+      for (const [open, bytes] of this.open) {
+        const at = bases.find((b) => open !== b && isWithin(b, open));
+        if (at === undefined) continue;
+        const rel = open.slice(at.length + 1);
+        const parent = rel.includes("/") ? rel.slice(0, rel.lastIndexOf("/")) : "";
+        // An unsaved file in a directory that is not on disk has no place in the tree.
+        if (entries.get(parent)?.kind !== "directory") continue;
+        entries.set(rel, fileEntry(rel, bytes, open));
+      }
+    }
+    return freezeSnapshot({ ...base, entries, rootState });
   }
 
   async lstat(path: string): Promise<FileStat | null> {

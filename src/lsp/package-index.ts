@@ -8,7 +8,7 @@
 import type { SNode } from "../syntax/tree.js";
 import type { YaoDocument } from "./yao-document.js";
 import { SymbolIndex } from "./symbol-index.js";
-import type { PackageState, Workspace } from "./workspace.js";
+import { MAX_PACKAGE_STATES, type PackageState, type Workspace } from "./workspace.js";
 
 export interface PackageView {
   readonly state: PackageState;
@@ -34,6 +34,8 @@ export async function packageView(workspace: Workspace, path: string): Promise<P
   if (last === undefined) for (const s of views.keys()) if (s.files.some((f) => files.includes(f))) views.delete(s);
   const view = { state, docs, index: new SymbolIndex(docs, state.pkg?.manifest.tools ?? [], state.analysis) };
   views.set(state, view);
+  // Bounded like the workspace's package states, so views of packages checked long ago do not pile up.
+  while (views.size > MAX_PACKAGE_STATES) views.delete(views.keys().next().value!);
   return view;
 }
 

@@ -84,12 +84,19 @@ export interface CompletionInfo {
   readonly snippet?: string;
 }
 
+/** Packages whose last check (tree, typed IR, diagnostics) is kept; older ones are checked again when asked. */
+export const MAX_PACKAGE_STATES = 32;
+/** Documents read from disk that are kept parsed (open documents are always kept). */
+export const MAX_DOCUMENTS = 256;
+
 export class Workspace {
   /** The editor's unsaved texts over the cached disk: what every check and feature reads. */
   readonly fs: OverlayFs;
   /** What was read from disk; kept across checks until the disk is reported changed. */
   private readonly disk: CachingFs;
+  /** Parsed documents, least recently used first; open documents are never evicted. */
   private readonly docs = new Map<string, YaoDocument>();
+  /** The last check of each package, least recently used first, at most MAX_PACKAGE_STATES. */
   private readonly states = new Map<string, PackageState>();
 
   constructor(
@@ -125,16 +132,38 @@ export class Workspace {
   /** The document at `path`: the editor's text when open, else the file's text ("" when unreadable). */
   async document(path: string): Promise<YaoDocument> {
     const cached = this.docs.get(path);
-    if (cached !== undefined) return cached;
+    if (cached !== undefined) {
+      this.docs.delete(path);
+      this.docs.set(path, cached);
+      return cached;
+    }
     let text = "";
-    try {
-      text = new TextDecoder().decode(await this.fs.readFile(path, 4 * 262_144));
-    } catch {
-      // unreadable: an empty document
+    const open = this.fs.bytes(path);
+    if (open !== undefined) {
+      // The editor's text whatever its size: a check of it reports one over the limit (yao.source_limit).
+      text = new TextDecoder().decode(open);
+    } else {
+      try {
+        text = new TextDecoder().decode(await this.fs.readFile(path, 4 * 262_144));
+      } catch {
+        // unreadable (or outside the workspace): an empty document
+      }
     }
     const doc = new YaoDocument(path, text);
     this.docs.set(path, doc);
+    if (this.docs.size > MAX_DOCUMENTS)
+      for (const key of this.docs.keys()) {
+        if (this.docs.size <= MAX_DOCUMENTS) break;
+        if (!this.fs.has(key) && key !== path) this.docs.delete(key);
+      }
     return doc;
+  }
+
+  /** Remember a package's check, forgetting the least recently used past the bound (RSS stays flat over many packages). */
+  private keepState(root: string, state: PackageState): void {
+    this.states.delete(root);
+    this.states.set(root, state);
+    while (this.states.size > MAX_PACKAGE_STATES) this.states.delete(this.states.keys().next().value!);
   }
 
   /** The package a file belongs to (HNS §4: the entry, metadata and functions/ files of a `.hns` directory). */
@@ -173,7 +202,7 @@ export class Workspace {
       for (const f of files) byFile.set(f, []);
       byFile.set(path, byFile.get(path) ?? []);
       for (const d of result.diagnostics) add(d.file, d);
-      this.states.set(owner.root, { pkg: result.package, analysis, files, diagnostics: byFile });
+      this.keepState(owner.root, { pkg: result.package, analysis, files, diagnostics: byFile });
     } else if (owner.kind === "other") {
       byFile.set(path, []);
       const result = await this.checkOther(this.fs, owner.root);
@@ -187,7 +216,7 @@ export class Workspace {
         // A lone program: analysed against the default profile, like `yaoc ir`.
         const analysis = analyzeProgram(read.forms[0]!, { profile: morphzProfile() });
         for (const d of analysis.diagnostics) add(d.file ?? path, d);
-        this.states.set(path, { analysis, files: [path], diagnostics: byFile });
+        this.keepState(path, { analysis, files: [path], diagnostics: byFile });
       }
     }
     return { owner, diagnostics: byFile };
@@ -202,7 +231,11 @@ export class Workspace {
   private async state(path: string): Promise<PackageState> {
     const owner = await this.ownerOf(path);
     if (!this.states.has(owner.root)) await this.check(path);
-    return this.states.get(owner.root) ?? { files: [path] };
+    const state = this.states.get(owner.root);
+    if (state === undefined) return { files: [path] };
+    this.states.delete(owner.root);
+    this.states.set(owner.root, state);
+    return state;
   }
 
   // ---- formatting ---------------------------------------------------------------------------

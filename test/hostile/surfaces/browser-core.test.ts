@@ -5,7 +5,7 @@
  * and the playground's share address is inflated with a streaming cap. Small sizes only: the
  * growth in depth and width is measured by the bench row (bench/), not timed here.
  */
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -15,23 +15,10 @@ import { NodeFs } from "../../../src/fs/node-fs.js";
 import type { PackageFs } from "../../../src/fs/package-fs.js";
 import { decodeFragment, encodeFragment, MAX_INFLATED_BYTES } from "../../../playground/src/share.js";
 import { hostileCorpus, type HostileTree } from "./corpus.js";
+import { writeTree } from "./corpus-disk.js";
 
 const disk = mkdtempSync(join(tmpdir(), "yaoc-surfaces-core-"));
 afterAll(() => rmSync(disk, { recursive: true, force: true }));
-
-function writeTree(base: string, tree: HostileTree): void {
-  for (const [rel, value] of Object.entries(tree.files)) {
-    const path = join(base, rel);
-    mkdirSync(join(path, ".."), { recursive: true });
-    if (typeof value === "string") writeFileSync(path, value);
-    else if ("link" in value) symlinkSync(value.link, path);
-    else if ("dir" in value) mkdirSync(path, { recursive: true });
-    else {
-      writeFileSync(path, "");
-      truncateSync(path, value.sparse);
-    }
-  }
-}
 
 function memoryTree(tree: HostileTree): MemoryFs {
   const fs = new MemoryFs();

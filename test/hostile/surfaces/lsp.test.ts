@@ -1,0 +1,191 @@
+/**
+ * Issue 35, the language server (items 1–4): the real `yaoc lsp` over stdio. It reads only open
+ * documents and files under its workspace folders; a malformed frame ends it with status 1 and a
+ * message instead of leaving it deaf; after `shutdown` requests get InvalidRequest and `exit` ends
+ * it at once; odd URIs and a closed stdout never print a stack trace; an oversized document gets
+ * `yao.source_limit`; and the hostile corpus gets the verdict `yaoc check` gives.
+ */
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { check } from "../../../src/check/check.js";
+import { NodeFs } from "../../../src/fs/node-fs.js";
+import { BIN } from "../../support/cli.js";
+import { REPO_ROOT } from "../../support/shared.js";
+import { LspClient } from "../../lsp/client.js";
+import { hostileCorpus } from "./corpus.js";
+import { packageFileOf, writeTree } from "./corpus-disk.js";
+
+const root = mkdtempSync(join(tmpdir(), "yaoc-surfaces-lsp-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const uri = (path: string) => pathToFileURL(path).href;
+
+/** Spawn the server, write raw bytes, and collect what it says until it exits (or `ms` pass). */
+function raw(chunks: readonly (string | Buffer)[], ms = 20_000) {
+  return new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+    const child = spawn(process.execPath, [BIN, "lsp", "--stdio"], { cwd: REPO_ROOT });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    const timer = setTimeout(() => child.kill("SIGKILL"), ms);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, out, err });
+    });
+    for (const c of chunks) child.stdin.write(c);
+  });
+}
+
+function frame(message: unknown): string {
+  const body = JSON.stringify({ jsonrpc: "2.0", ...(message as object) });
+  return `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+}
+
+const init = frame({ id: 1, method: "initialize", params: { processId: null, rootUri: null, capabilities: {} } });
+
+describe("protocol: malformed frames end the server with a message, never deafness", () => {
+  for (const [what, header] of [
+    ["a negative Content-Length", "Content-Length: -5\r\n\r\n"],
+    ["a NaN Content-Length", "Content-Length: abc\r\n\r\n"],
+    ["a missing Content-Length", "Content-Type: x\r\n\r\n{}"],
+    ["a duplicate Content-Length", "Content-Length: 2\r\nContent-Length: 2\r\n\r\n{}"],
+  ] as const) {
+    it(what, async () => {
+      const r = await raw([init, header]);
+      expect(r.code).toBe(1);
+      expect(r.err).toMatch(/malformed message frame/);
+      expect(r.err).not.toMatch(/\n\s+at /);
+    });
+  }
+});
+
+describe("lifecycle", () => {
+  it("answers InvalidRequest after shutdown, and exit ends the server at once with 0", async () => {
+    const r = await raw(
+      [
+        init,
+        frame({ method: "initialized", params: {} }),
+        frame({ id: 2, method: "shutdown" }),
+        frame({ id: 3, method: "textDocument/documentSymbol", params: { textDocument: { uri: "file:///x.yao" } } }),
+      ].concat([]),
+      3_000,
+    );
+    // The server is killed by the timer here (no exit sent): what matters is the answer to id 3.
+    expect(r.out).toMatch(/"id":3,"error":\{"code":-32600/);
+    const e = await raw([init, frame({ id: 2, method: "shutdown" }), frame({ method: "exit" })]);
+    expect(e.code).toBe(0);
+    const noShutdown = await raw([init, frame({ method: "exit" })]);
+    expect(noShutdown.code).toBe(1);
+  });
+
+  it("odd URIs get an error response, not a stack trace; a closed stdout ends quietly", async () => {
+    const ask = (id: number, u: string) =>
+      frame({ id, method: "textDocument/documentSymbol", params: { textDocument: { uri: u } } });
+    const r = await raw(
+      [init, ask(2, "file://host/etc/passwd"), ask(3, "file:///tmp/a%2Fb.yao"), ask(4, "http://x/y")],
+      3_000,
+    );
+    // Killed by the timer (exit would end it before the answers are written): the answers are what counts.
+    for (const id of [2, 3, 4]) expect(r.out).toMatch(new RegExp(`"id":${id},"error":\\{"code":-32602`));
+    expect(r.err).not.toMatch(/\n\s+at /);
+
+    const child = spawn(process.execPath, [BIN, "lsp", "--stdio"], { cwd: REPO_ROOT });
+    let err = "";
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    child.stdout.destroy();
+    const code = await new Promise<number | null>((resolve) => {
+      child.on("exit", resolve);
+      child.stdin.write(init);
+    });
+    expect(err).not.toMatch(/\n\s+at /);
+    expect([0, 1]).toContain(code);
+  });
+});
+
+describe("confinement", () => {
+  it("refuses files outside the workspace folders, by real path, and serves those inside", async () => {
+    const ws = join(root, "ws");
+    mkdirSync(ws);
+    writeFileSync(join(root, "outside.yao"), "(eval   1)\n");
+    writeFileSync(join(ws, "inside.yao"), "(eval   1)\n");
+    symlinkSync(join(root, "outside.yao"), join(ws, "link.yao"));
+    const client = await LspClient.start(ws);
+    try {
+      for (const u of [
+        "file:///etc/passwd",
+        `${uri(ws)}/../../etc/passwd`,
+        uri(join(root, "outside.yao")),
+        uri(join(ws, "link.yao")),
+      ]) {
+        await expect(
+          client.request("textDocument/formatting", {
+            textDocument: { uri: u },
+            options: { tabSize: 2, insertSpaces: true },
+          }),
+        ).rejects.toThrow(/neither an open document nor under a workspace folder|not a local file/);
+        await expect(client.request("textDocument/documentSymbol", { textDocument: { uri: u } })).rejects.toThrow();
+      }
+      const edits = await client.request("textDocument/formatting", {
+        textDocument: { uri: uri(join(ws, "inside.yao")) },
+        options: { tabSize: 2, insertSpaces: true },
+      });
+      expect(edits[0].newText).toBe("(eval 1)\n");
+    } finally {
+      await client.stop();
+    }
+  });
+});
+
+describe("an oversized open document and the hostile corpus", () => {
+  it("an open .yao over the source limit gets yao.source_limit, not an empty document", async () => {
+    const ws = join(root, "big");
+    mkdirSync(ws);
+    const client = await LspClient.start(ws);
+    try {
+      const u = uri(join(ws, "big.yao"));
+      client.notify("textDocument/didOpen", {
+        textDocument: { uri: u, languageId: "yao", version: 1, text: `(eval "${"x".repeat(1_100_000)}")` },
+      });
+      const ds = await client.diagnosticsFor(u, 0);
+      expect(ds.map((d: { code: string }) => d.code)).toContain("yao.source_limit");
+    } finally {
+      await client.stop();
+    }
+  });
+
+  it("every tree of the corpus gets the verdict of yaoc check when its package file is opened", async () => {
+    const ws = join(root, "corpus");
+    mkdirSync(ws);
+    const client = await LspClient.start(ws);
+    try {
+      for (const tree of hostileCorpus()) {
+        const base = join(ws, tree.name);
+        mkdirSync(base);
+        writeTree(base, tree);
+        const expected = await check(new NodeFs(), join(base, tree.root));
+        const file = packageFileOf(base, tree);
+        if (file === undefined) continue;
+        const since = client.notifications.length;
+        client.notify("textDocument/didOpen", {
+          textDocument: { uri: uri(file.path), languageId: file.language, version: 1, text: file.text },
+        });
+        await client.waitFor(() => (client.publications(since).length > 0 ? true : undefined), tree.name);
+        // One check publishes every file of its package: let the rest of that burst arrive.
+        await new Promise((r) => setTimeout(r, 300));
+        const published = client.publications(since);
+        const errors = published.flatMap((p) => p.diagnostics).filter((d: { severity: number }) => d.severity === 1);
+        expect(
+          errors.length === 0,
+          `${tree.name}: ${JSON.stringify(errors.map((d: { code: string }) => d.code))}`,
+        ).toBe(expected.valid);
+      }
+    } finally {
+      await client.stop();
+    }
+  });
+});
