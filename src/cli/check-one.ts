@@ -5,9 +5,8 @@
 import type { CheckResult } from "../diagnostics/result.js";
 import type { PackageFs } from "../fs/package-fs.js";
 import type { PackageAnalyzer } from "../hns/check.js";
-import { analyzePackage } from "../yao/package-analysis.js";
 import { check } from "../check/check.js";
-import { hnsAnalyzer } from "../check/analyzer.js";
+import { analyzerWithSchemas, hnsAnalyzer } from "../check/analyzer.js";
 
 export interface CheckOneOptions {
   readonly analyze: boolean;
@@ -50,9 +49,5 @@ export function withSourcesInUse(result: CheckResult): CheckResult {
 
 /** The module analysis `check` runs: with tool input schemas from `--tools` when given (tools without one stay dynamic). */
 export function checkAnalyzer(toolSchemas: Readonly<Record<string, unknown>> | undefined): PackageAnalyzer {
-  if (toolSchemas === undefined) return hnsAnalyzer;
-  return (pkg) => {
-    const r = analyzePackage(pkg, { toolSchemas });
-    return { diagnostics: r.diagnostics, programHash: r.programHash };
-  };
+  return toolSchemas === undefined ? hnsAnalyzer : analyzerWithSchemas(toolSchemas);
 }

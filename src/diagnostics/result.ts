@@ -15,6 +15,11 @@ export interface CheckResult {
   readonly diagnostics: readonly Diagnostic[];
   /** Frontend-specific fields, serialised after the common ones. */
   readonly extra?: Readonly<Record<string, unknown>>;
+  /**
+   * Report fields `check --format json` prints after the frontend's fields (HNS: the tool contract
+   * report). Kept apart from `extra` because receipts and golden records do not include them.
+   */
+  readonly report?: Readonly<Record<string, unknown>>;
   /** Source texts by file name, so the human renderer can draw code frames. Never serialised. */
   readonly sources?: ReadonlyMap<string, string>;
 }

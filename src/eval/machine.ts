@@ -289,12 +289,14 @@ export class Machine {
     readonly budgets: Budgets,
     readonly runtime: Value,
     root?: Thread,
+    /** False for check-time evaluation of a static expression: no `runtime` binding is visible. */
+    bindRuntime = true,
   ) {
     if (root !== undefined) this.root = root;
     else {
       this.root = new Thread("0", "", null);
       const s = new Scope(null, 0);
-      s.vars.set("runtime", runtime);
+      if (bindRuntime) s.vars.set("runtime", runtime);
       this.root.control = { m: "eval", n: index.programs[0]!.root, s };
       this.ready.push(this.root);
     }

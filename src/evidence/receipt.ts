@@ -332,6 +332,8 @@ export function renderEvidenceJson(
     return {
       // The result as checked, with the path as typed; only repro_hash is path-independent.
       ...resultWithReasons(r),
+      // Report-only fields (the tool contract report): printed, never part of the receipt or its hash.
+      ...r.report,
       evidence_class: receipt.evidence_class,
       measure_source: receipt["measure_source"],
       measure_ts: receipt["measure_ts"],

@@ -13,6 +13,8 @@ import type { HnsPackage } from "./model.js";
 export interface PackageAnalysis {
   readonly diagnostics: readonly Diagnostic[];
   readonly programHash?: string | undefined;
+  /** Fields for `check --format json` only (the tool contract report); never in receipts. */
+  readonly report?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /** Module analysis (type checker, call graph, effects); supplied by src/yao. */
@@ -77,6 +79,7 @@ export async function checkHns(
       program_hash: (valid && analysis?.programHash) || null,
     },
     diagnostics,
+    ...(analysis?.report !== undefined ? { report: analysis.report } : {}),
     sources: loaded.sources,
     ioError: false,
     package: pkg,

@@ -125,5 +125,5 @@ export function jsonResult(r: CheckResult): Record<string, unknown> {
 
 /** `{"results": [...]}`: the JSON document of every command that checks packages. */
 export function renderJson(results: readonly CheckResult[]): string {
-  return `${JSON.stringify({ results: results.map(jsonResult) })}\n`;
+  return `${JSON.stringify({ results: results.map((r) => (r.report === undefined ? jsonResult(r) : { ...jsonResult(r), ...r.report })) })}\n`;
 }

@@ -117,6 +117,28 @@ describe("yaoc run", () => {
     expect(json(r.out)).toMatchObject({ outcome: "suspended", requests: [{ kind: "tool", tool: "read" }] });
   });
 
+  it("check --format json reports the tool contract fields, and --tools makes an illegal enum value an error", () => {
+    const pkg = file(
+      "w.hns",
+      `(manifest (id acme.w) (version "1.0.0") (title "W") (capabilities (tools read)))
+(contract (purpose "Read"))
+(mind (frame (id w/one)))
+(eval (requires (tools read)) (call read (path "c")))
+`,
+    );
+    const bad = file(
+      "enum-tools.json",
+      JSON.stringify({ read: { type: "object", properties: { path: { type: "string", enum: ["a", "b"] } } } }),
+    );
+    const plain = json(yaoc(["check", pkg, "--format", "json"]).out).results as Record<string, unknown>[];
+    expect(plain[0]).toMatchObject({ valid: true, tool_contracts_verified: false, unresolved_tool_schemas: ["read"] });
+    const strict = yaoc(["check", pkg, "--tools", bad, "--format", "json"]);
+    expect(strict.code).toBe(1);
+    const result = (json(strict.out).results as Record<string, unknown>[])[0]!;
+    expect(result).toMatchObject({ valid: false, tool_contracts_verified: false, unresolved_tool_schemas: [] });
+    expect(JSON.stringify(result.diagnostics)).toContain("#/properties/path/enum");
+  });
+
   it("explain covers the failure classes", () => {
     const r = yaoc(["explain", "eval.integrity"]);
     expect(r.code).toBe(0);

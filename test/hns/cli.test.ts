@@ -158,23 +158,16 @@ describe.skipIf(!built)("yaoc CLI", () => {
     const doc = JSON.parse(r.stdout) as { results: Record<string, unknown>[] };
     expect(Object.keys(doc)).toEqual(["results"]);
     // The result shape, then the evidence receipt fields of seed 002.
-    expect(doc.results.map((x) => Object.keys(x))).toEqual(
-      Array(3).fill([
-        "path",
-        "kind",
-        "valid",
-        "identity",
-        "id",
-        "version",
-        "owner",
-        "program_hash",
-        "diagnostics",
-        "evidence_class",
-        "measure_source",
-        "measure_ts",
-        "repro_hash",
-      ]),
-    );
+    // A package whose analysis ran also has the tool contract report (docs/eval.md); one that does
+    // not load has none.
+    const common = ["path", "kind", "valid", "identity", "id", "version", "owner", "program_hash", "diagnostics"];
+    const report = ["tool_contracts_verified", "tool_schema_coverage", "unresolved_tool_schemas"];
+    const receipt = ["evidence_class", "measure_source", "measure_ts", "repro_hash"];
+    expect(doc.results.map((x) => Object.keys(x))).toEqual([
+      [...common, ...report, ...receipt],
+      [...common, ...receipt],
+      [...common, ...report, ...receipt],
+    ]);
     expect(doc.results[0]).toEqual({
       evidence_class: "simulated",
       measure_source: null,
@@ -189,6 +182,9 @@ describe.skipIf(!built)("yaoc CLI", () => {
       owner: "runtime",
       program_hash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
       diagnostics: [],
+      tool_contracts_verified: expect.any(Boolean),
+      tool_schema_coverage: expect.any(Object),
+      unresolved_tool_schemas: expect.any(Array),
     });
     expect(doc.results[1]).toMatchObject({
       path: INVALID,
