@@ -633,6 +633,15 @@ export const A3S_CODES = defineCodes([
     layer: "L8",
     reason: "hon_release_descriptor",
   },
+  {
+    code: "a3s.diagnostic_limit",
+    severity: "info",
+    summary:
+      "Closing note: the package has more than 200 diagnostics; only the first 200 are shown (the rest are counted, never built, and their errors still make the package invalid).",
+    clause: "yaoc",
+    layer: "L6",
+    reason: "meta_diagnostic_limit",
+  },
 ] as const);
 
 /** Every A3s code; a code outside A3S_CODES is a compile error. */

@@ -1,6 +1,7 @@
 /**
  * A3S frontend entry points: detection and the one-package check behind `yaoc check`.
  */
+import { limitDiagnostics, Omitted } from "./diagnostic-limit.js";
 import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { diagnostic } from "./codes.js";
 import type { CheckResult } from "../diagnostics/result.js";
@@ -45,6 +46,7 @@ export async function detectA3s(fs: PackageFs, path: string): Promise<boolean> {
 export async function checkA3s(diskFs: PackageFs, path: string): Promise<CheckResult> {
   let fs = diskFs;
   const diagnostics: Diagnostic[] = [];
+  const omitted = new Omitted();
   const sources = new Map<string, string>();
   const fail = (d: Diagnostic): CheckResult => ({ path, kind: "a3s", valid: false, identity: null, diagnostics: [d] });
   let root: string | null;
@@ -90,6 +92,7 @@ export async function checkA3s(diskFs: PackageFs, path: string): Promise<CheckRe
     sources.set(MANIFEST_FILE, decoded.text);
     const m = checkManifestText(decoded.text, MANIFEST_FILE);
     for (const d of m.diagnostics) diagnostics.push(d);
+    omitted.merge(m.omitted);
     manifest = m.manifest;
   }
   // Appended one by one: spreading an unbounded list into push() overflows the call stack (an ACL
@@ -112,7 +115,9 @@ export async function checkA3s(diskFs: PackageFs, path: string): Promise<CheckRe
   const scan = await scanPackage(fs, realRoot);
   for (const d of scan.diagnostics) diagnostics.push(d);
 
-  const valid = !hasErrors(diagnostics);
+  const valid = !hasErrors(diagnostics) && omitted.errors === 0;
+  // At most A3S_DIAGNOSTIC_LIMIT are reported; the rest only counted (diagnostic-limit.ts).
+  const reported = limitDiagnostics(diagnostics, omitted, MANIFEST_FILE);
   const extra: Record<string, unknown> = {
     manifestDigest,
     fingerprint: scan.fingerprint,
@@ -127,7 +132,7 @@ export async function checkA3s(diskFs: PackageFs, path: string): Promise<CheckRe
   extra["verification"] =
     "signatures and TUF metadata are not verified by this check; release descriptors are checked only for size, schema and their bindings to the manifest (timeout_ms, base_path, API contract digest); Tool task and MCP stdio executables must carry an execute permission bit (a3s.package.not_executable)";
   return rebased(
-    { path, kind: "a3s", valid, identity: valid ? scan.fingerprint : null, diagnostics, extra, sources },
+    { path, kind: "a3s", valid, identity: valid ? scan.fingerprint : null, diagnostics: reported, extra, sources },
     root,
   );
 }

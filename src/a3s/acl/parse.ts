@@ -30,7 +30,8 @@ import {
   type AclIssue,
 } from "../../../grammar/acl.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
-import { diagnostic } from "../codes.js";
+import { diagnostic, type A3sCode } from "../codes.js";
+import { A3S_DIAGNOSTIC_LIMIT, Omitted } from "../diagnostic-limit.js";
 import type { AclBlock } from "./ast.js";
 import { parseReference, REFERENCE_MAX_DEPTH, rustTokenDebug } from "./reference-emulation.js";
 import { referenceMessage } from "../messages.js";
@@ -43,6 +44,8 @@ export interface AclParse {
   readonly blocks: AclBlock[] | null;
   readonly referenceError: Diagnostic | null;
   readonly strict: Diagnostic[];
+  /** Strict findings past the diagnostic limit: counted, never built. */
+  readonly omitted: Omitted;
   readonly index: TextPositions;
 }
 
@@ -52,7 +55,13 @@ export function parseAcl(text: string, file: string): AclParse {
   // Lines break at LF only, as the reference counts them.
   const index = new TextPositions(text, "lf");
   const strict: Diagnostic[] = [];
+  const omitted = new Omitted();
   const at = (start: number, end: number) => ({ file, span: index.span(start, end) });
+  // Every finding of the unbounded loops (one per token, comment or attribute) goes through here.
+  const report = (code: A3sCode, build: () => Diagnostic): void => {
+    if (strict.length < A3S_DIAGNOSTIC_LIMIT) strict.push(build());
+    else omitted.add(code);
+  };
 
   // The size limit is in UTF-8 bytes and comes before lexing, so an oversized document costs
   // nothing beyond measuring it.
@@ -64,7 +73,7 @@ export function parseAcl(text: string, file: string): AclParse {
         at(0, 0),
       ),
     );
-    return { blocks: null, referenceError: null, strict, index };
+    return { blocks: null, referenceError: null, strict, omitted, index };
   }
 
   // A UTF-8 BOM is an editor artefact, not content; the reference drops it like any stray character.
@@ -81,7 +90,7 @@ export function parseAcl(text: string, file: string): AclParse {
       const what = t.image.startsWith("/*")
         ? "block comments ('/* … */') are not ACL"
         : "a single '/' is not a comment marker";
-      strict.push(
+      report("a3s.acl.slash_comment", () =>
         diagnostic("a3s.acl.slash_comment", `${what}; A3S Use 0.2.2 silently ignores the rest of the line from '/'`, {
           ...at(t.startOffset, tokenEnd(t)),
           hint: "use '#' or '//' for comments",
@@ -92,7 +101,7 @@ export function parseAcl(text: string, file: string): AclParse {
   for (const t of lexed.tokens) {
     if (t.tokenType === Junk) {
       flagged.add(t.startOffset);
-      strict.push(junkDiagnostic(t, text, at));
+      report("a3s.acl.stray_character", () => junkDiagnostic(t, text, at));
       continue;
     }
     significant.push(t);
@@ -100,7 +109,7 @@ export function parseAcl(text: string, file: string): AclParse {
       const s = stringPayload(t);
       if (!s.terminated) {
         flagged.add(t.startOffset);
-        strict.push(
+        report("a3s.acl.unterminated_string", () =>
           diagnostic(
             "a3s.acl.unterminated_string",
             "unterminated string: it has no closing quote before the end of the line; A3S Use 0.2.2 silently ends it there",
@@ -111,7 +120,7 @@ export function parseAcl(text: string, file: string): AclParse {
           ),
         );
       } else if (s.continuedOverNewline) {
-        strict.push(
+        report("a3s.acl.multiline_string", () =>
           diagnostic(
             "a3s.acl.multiline_string",
             "a backslash before a line break continues this string over two lines; ACL has no multi-line strings",
@@ -120,7 +129,7 @@ export function parseAcl(text: string, file: string): AclParse {
         );
       }
       for (const e of s.unknownEscapes) {
-        strict.push(
+        report("a3s.acl.unknown_escape", () =>
           diagnostic(
             "a3s.acl.unknown_escape",
             `unknown escape '${e}' is kept as the two characters '${e}' (ACL knows only \\n \\r \\t \\\\ \\")`,
@@ -136,10 +145,10 @@ export function parseAcl(text: string, file: string): AclParse {
         flagged.add(t.startOffset);
         const before = text[t.startOffset - 1] ?? "";
         if ((t.image === "-" || t.image === ".") && /[\p{L}\p{N}_]/u.test(before)) {
-          strict.push(junkDiagnostic({ ...t, image: t.image } as IToken, text, at));
+          report("a3s.acl.stray_character", () => junkDiagnostic({ ...t, image: t.image } as IToken, text, at));
           continue;
         }
-        strict.push(
+        report("a3s.acl.malformed_number", () =>
           diagnostic(
             "a3s.acl.malformed_number",
             `malformed number '${t.image}'; A3S Use 0.2.2 reads it as ${Number.isNaN(n) ? "0" : String(n)}`,
@@ -152,7 +161,7 @@ export function parseAcl(text: string, file: string): AclParse {
       }
     } else if (t.tokenType === PlusEquals) {
       flagged.add(t.startOffset);
-      strict.push(
+      report("a3s.acl.append_operator", () =>
         diagnostic(
           "a3s.acl.append_operator",
           "'+=' is not ACL; A3S Use 0.2.2 ignores it (inside a block) or makes an empty block (at top level)",
@@ -174,13 +183,13 @@ export function parseAcl(text: string, file: string): AclParse {
     );
   } else {
     const parsed = parseStrict(significant.filter((t) => t.tokenType !== Junk));
-    for (const issue of parsed.issues) strict.push(issueDiagnostic(issue, at));
+    for (const issue of parsed.issues) report(issueCode(issue), () => issueDiagnostic(issue, at));
     if (parsed.error !== null) {
       const found = parsed.error.token;
       const offset = Number.isNaN(found.startOffset) || found.image === "" ? text.length : found.startOffset;
       if (!flagged.has(offset))
         strict.push(syntaxDiagnostic(parsed.error.context.ruleStack, found, offset, significant, at));
-    } else if (strict.every((d) => d.severity !== "error")) {
+    } else if (omitted.errors === 0 && strict.every((d) => d.severity !== "error")) {
       blocks = parsed.blocks;
     }
   }
@@ -210,7 +219,7 @@ export function parseAcl(text: string, file: string): AclParse {
       );
     }
   }
-  return { blocks, referenceError, strict, index };
+  return { blocks, referenceError, strict, omitted, index };
 }
 
 type At = (start: number, end: number) => { file: string; span: ReturnType<TextPositions["span"]> };
@@ -230,6 +239,16 @@ function junkDiagnostic(t: IToken, text: string, at: At): Diagnostic {
     ...at(t.startOffset, t.startOffset + ch.length),
     hint: inName ? "ACL names use letters, digits and '_' (e.g. base_path)" : "remove it",
   });
+}
+
+const ISSUE_CODES = {
+  duplicate_attribute: "a3s.acl.duplicate_attribute",
+  unquoted_word: "a3s.acl.unquoted_word",
+  nested_block_in_object: "a3s.acl.syntax",
+} as const satisfies Record<AclIssue["code"], A3sCode>;
+
+function issueCode(issue: AclIssue): A3sCode {
+  return ISSUE_CODES[issue.code];
 }
 
 function issueDiagnostic(issue: AclIssue, at: At): Diagnostic {

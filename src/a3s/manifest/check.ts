@@ -5,12 +5,15 @@
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { diagnostic } from "../codes.js";
 import { parseAcl } from "../acl/parse.js";
+import { Omitted } from "../diagnostic-limit.js";
 import { referenceMessage, splitReferenceMessage } from "../messages.js";
 import { validateManifest, type ExtensionManifest } from "./schema.js";
 
 export interface ManifestCheck {
   readonly manifest: ExtensionManifest | null;
   readonly diagnostics: Diagnostic[];
+  /** Findings past the diagnostic limit (parse and schema): counted, never built. */
+  readonly omitted: Omitted;
   /** What A3S Use would say: null when it accepts the manifest. */
   readonly reference: { code: string; message: string } | null;
 }
@@ -22,15 +25,20 @@ export function checkManifestText(text: string, file: string): ManifestCheck {
     return {
       manifest: null,
       diagnostics: [...first, ...acl.strict],
+      omitted: acl.omitted,
       reference: first[0] ? splitReferenceMessage(first[0].message) : null,
     };
   }
   const v = validateManifest(acl.blocks, file, acl.index);
-  const strictErrors = acl.strict.some((d) => d.severity === "error");
+  const strictErrors = acl.omitted.errors > 0 || acl.strict.some((d) => d.severity === "error");
   const firstRef = v.diagnostics.map((d) => splitReferenceMessage(d.message)).find((r) => r !== null) ?? null;
+  const omitted = new Omitted();
+  omitted.merge(v.omitted);
+  omitted.merge(acl.omitted);
   return {
-    manifest: strictErrors ? null : v.manifest,
+    manifest: strictErrors || v.omitted.errors > 0 ? null : v.manifest,
     diagnostics: [...v.diagnostics, ...acl.strict],
+    omitted,
     reference: firstRef,
   };
 }

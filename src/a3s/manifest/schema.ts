@@ -7,6 +7,7 @@
  */
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { diagnostic, type A3sCode } from "../codes.js";
+import { A3S_DIAGNOSTIC_LIMIT, Omitted } from "../diagnostic-limit.js";
 import type { AclAttribute, AclBlock, AclRange, AclValue } from "../acl/ast.js";
 import { referenceMessage } from "../messages.js";
 import { validateOkfContract, type OkfBundleContract } from "../okf/contract.js";
@@ -119,6 +120,8 @@ export interface ExtensionManifest {
 export interface ManifestValidation {
   readonly manifest: ExtensionManifest | null;
   readonly diagnostics: Diagnostic[];
+  /** Findings past the diagnostic limit, counted only. */
+  readonly omitted: Omitted;
 }
 
 const SEGMENT = /^[a-z][a-z0-9-]*$/;
@@ -170,6 +173,8 @@ export function isHttpBasePath(p: string): boolean {
 /** Collects diagnostics; `Fail` aborts the current block when nothing sensible can follow. */
 class Checker {
   readonly diagnostics: Diagnostic[] = [];
+  /** Findings past the diagnostic limit: counted, never built (diagnostic-limit.ts). */
+  readonly omitted = new Omitted();
 
   constructor(
     private readonly file: string,
@@ -177,6 +182,10 @@ class Checker {
   ) {}
 
   error(code: A3sCode, wording: string, range: AclRange | undefined, referenceCode = INVALID, hint?: string): void {
+    if (this.diagnostics.length >= A3S_DIAGNOSTIC_LIMIT) {
+      this.omitted.add(code);
+      return;
+    }
     this.diagnostics.push(
       diagnostic(code, referenceMessage(referenceCode, wording), {
         file: this.file,
@@ -187,7 +196,7 @@ class Checker {
   }
 
   get count(): number {
-    return this.diagnostics.length;
+    return this.diagnostics.length + this.omitted.count;
   }
 }
 
@@ -396,7 +405,7 @@ export function validateManifest(blocks: readonly AclBlock[], file: string, inde
   if (blocks.length !== 1 || ext === undefined) {
     const at = blocks.find((b) => b !== ext)?.nameRange ?? { start: 0, end: 0 };
     c.error("a3s.manifest.document", "The manifest must contain only one extension block.", at);
-    if (ext === undefined) return { manifest: null, diagnostics: c.diagnostics };
+    if (ext === undefined) return { manifest: null, diagnostics: c.diagnostics, omitted: c.omitted };
   }
   const a = new Attrs(c, ext);
   a.unknown(["schema_version", "version", "route", "requires_use", "actions"]);
@@ -594,7 +603,7 @@ export function validateManifest(blocks: readonly AclBlock[], file: string, inde
     requiresUse === undefined ||
     repository === undefined
   ) {
-    return { manifest: null, diagnostics: c.diagnostics };
+    return { manifest: null, diagnostics: c.diagnostics, omitted: c.omitted };
   }
   const m: ExtensionManifest = { schemaVersion, packageId, version, route, requiresUse, repository, actions };
   if (dependencies.length > 0) m.dependencies = dependencies.map((d) => d.d);
@@ -604,7 +613,7 @@ export function validateManifest(blocks: readonly AclBlock[], file: string, inde
   if (surfaces.flow.length > 0) m.flows = surfaces.flow.map((x) => x.s);
   if (surfaces.skill.length > 0) m.skills = surfaces.skill.map((x) => x.s);
   if (surfaces.ui.length > 0) m.ui = surfaces.ui.map((x) => x.s);
-  return { manifest: m, diagnostics: c.diagnostics };
+  return { manifest: m, diagnostics: c.diagnostics, omitted: c.omitted };
 }
 
 export function byteCompare(a: string, b: string): number {
