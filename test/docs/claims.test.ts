@@ -48,6 +48,17 @@ const hnsFixture = (code: string, name: string): Proof => ({
 });
 
 const CLAIMS: readonly Claim[] = [
+  // docs/eval.md
+  {
+    doc: "docs/eval.md",
+    phrase: 'A refused completion prints `"rejected":true` and no state.',
+    proofs: [
+      {
+        test: "test/eval/cli.test.ts",
+        title: "suspends with requests, resumes with a completion file, and never rewrites a state in place",
+      },
+    ],
+  },
   // docs/a3s.md
   {
     doc: "docs/a3s.md",

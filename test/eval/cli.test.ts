@@ -105,6 +105,10 @@ describe("yaoc run", () => {
       expect(r.code, text).toBe(2);
       expect(r.err, text).toContain(words);
     }
+    const huge = file("huge.json", `{"id":"x","value":"${"a".repeat(16 * 1024 * 1024)}"}`);
+    const tooBig = yaoc(["run", "--resume", s, "--completion", huge]);
+    expect(tooBig.code).toBe(2);
+    expect(tooBig.err).toContain("larger than 16777216 bytes");
     const foreign = yaoc(["run", "--resume", s, "--completion", c]);
     expect(foreign.code).toBe(1);
     expect(foreign.out).toContain("integrity failure");
