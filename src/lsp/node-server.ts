@@ -68,6 +68,7 @@ const COMPLETION_KINDS: Record<CompletionInfo["kind"], CompletionItemKind> = {
   field: CompletionItemKind.Field,
   tool: CompletionItemKind.Interface,
   keyword: CompletionItemKind.Keyword,
+  variable: CompletionItemKind.Variable,
 };
 
 /**
@@ -375,10 +376,11 @@ export function runLanguageServer(connection: Connection = stdioConnection()): v
   );
   connection.onCompletion(
     cancellable(async (p: CompletionParams) =>
-      (await workspace.completion(requestPath(p.textDocument.uri))).map((c) => ({
+      (await workspace.completion(requestPath(p.textDocument.uri), p.position)).map((c) => ({
         label: c.label,
         kind: COMPLETION_KINDS[c.kind],
         detail: c.detail,
+        ...(c.sortText !== undefined ? { sortText: c.sortText } : {}),
         ...(c.snippet ? { insertText: c.snippet, insertTextFormat: InsertTextFormat.Snippet } : {}),
       })),
     ),

@@ -26,6 +26,7 @@ import { displayEffects, displayType } from "../yao/type-display.js";
 import { analyzePackage } from "../yao/package-analysis.js";
 import { morphzProfile } from "../yao/profile.js";
 import { interfaceSource } from "../yao/interface.js";
+import { completeAt } from "./completion.js";
 import { ARTIFACT_KEYWORDS, BUILTIN_TYPES, OPERATORS, operatorMarkdown } from "./operators.js";
 import { CachingFs } from "./caching-fs.js";
 import { OverlayFs } from "./overlay-fs.js";
@@ -78,8 +79,10 @@ export interface SymbolInfo {
 
 export interface CompletionInfo {
   readonly label: string;
-  readonly kind: "operator" | "function" | "type" | "field" | "tool" | "keyword";
+  readonly kind: "operator" | "function" | "type" | "field" | "tool" | "keyword" | "variable";
   readonly detail: string;
+  /** Orders the list (best first); set by the context-aware completion of completion.ts. */
+  readonly sortText?: string;
   /** Snippet text (LSP snippet syntax) when it differs from the label. */
   readonly snippet?: string;
 }
@@ -455,7 +458,16 @@ export class Workspace {
 
   // ---- completion ---------------------------------------------------------------------------
 
-  async completion(path: string): Promise<CompletionInfo[]> {
+  async completion(path: string, position?: LspPosition): Promise<CompletionInfo[]> {
+    if (position !== undefined) {
+      // What fits at the cursor, from a tolerant read (src/lsp/completion.ts), so an unclosed list
+      // while typing keeps the package's own names.
+      const doc = await this.document(path);
+      const state = await this.state(path);
+      const others: string[] = [];
+      for (const f of state.files) if (f !== path) others.push((await this.document(f)).text);
+      return completeAt(doc.text, doc.lines.offsetAt(position), others);
+    }
     const out: CompletionInfo[] = [];
     for (const op of OPERATORS.values())
       out.push({ label: op.name, kind: "operator", detail: `${op.form} — ${op.type}` });
