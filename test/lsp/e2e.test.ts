@@ -124,7 +124,7 @@ describe("yaoc lsp over stdio", () => {
     expect(refs.map((r: any) => r.range.start.line)).toEqual([12, 14, 14]);
   });
 
-  it("completion offers operators, functions with their parameters, types and manifest tools", async () => {
+  it("completion offers operators, functions with their parameters and manifest tools at the head, types in type position", async () => {
     const items = await client.request("textDocument/completion", {
       textDocument: { uri: uri() },
       position: { line: 14, character: 5 },
@@ -132,8 +132,17 @@ describe("yaoc lsp over stdio", () => {
     const byLabel = new Map(items.map((i: any) => [i.label, i]));
     expect(byLabel.get("add")).toBeDefined();
     expect(byLabel.get("load")).toMatchObject({ insertText: "load (path $1)" });
-    expect(byLabel.get("String")).toBeDefined();
     expect(byLabel.get("read")).toMatchObject({ detail: "tool declared in the manifest" });
+    // Types where a type goes (after the parameter's name), not at the head of an expression.
+    expect(byLabel.get("String")).toBeUndefined();
+    const lines = SINGLE.split("\n");
+    const line = lines.findIndex((l) => l.includes("(params (path String))"));
+    const types = await client.request("textDocument/completion", {
+      textDocument: { uri: uri() },
+      position: { line, character: lines[line]!.indexOf("String") },
+    });
+    expect(types.map((i: any) => i.label)).toContain("String");
+    expect(types.every((i: any) => i.kind === 7 && typeof i.sortText === "string")).toBe(true);
   });
 
   it("document symbols and formatting", async () => {
