@@ -136,7 +136,7 @@ export async function cacheAndMemoryFigures(o: RegistryBenchOptions): Promise<Ro
       spread: rss200,
       target: "≤ 1",
       ...judged(rss200.median, rss200, 1, false),
-      detail: `${peak(m200)} MiB (min ${mib(Math.min(...m200.map((x) => x.peakKiB))).toFixed(0)}, max ${mib(Math.max(...m200.map((x) => x.peakKiB))).toFixed(0)})`,
+      detail: `${peak(m200)} MiB (min ${mib(m200.reduce((a, x) => Math.min(a, x.peakKiB), Infinity)).toFixed(0)}, max ${mib(m200.reduce((a, x) => Math.max(a, x.peakKiB), -Infinity)).toFixed(0)})`,
     },
     {
       figure: "m-5000",
@@ -214,6 +214,6 @@ export async function watchFigure(o: RegistryBenchOptions, rounds: number): Prom
     spread: s,
     target: "≤ 1",
     ...judged(s.median, s, 1, false),
-    detail: `${median(latencies).toFixed(0)} ms (min ${Math.min(...latencies).toFixed(0)}, max ${Math.max(...latencies).toFixed(0)}); includes the 25 ms settle time and printing all 1,000 results`,
+    detail: `${median(latencies).toFixed(0)} ms (min ${latencies.reduce((a, x) => Math.min(a, x), Infinity).toFixed(0)}, max ${latencies.reduce((a, x) => Math.max(a, x), -Infinity).toFixed(0)}); includes the 25 ms settle time and printing all 1,000 results`,
   };
 }

@@ -459,7 +459,8 @@ export class Machine {
         t.stack.push({ t: "par", n, s, threads });
         t.control = undefined;
         // Every branch starts before the parent continues: they run next, in source order.
-        this.ready.splice(1, 0, ...threads);
+        // Rebuilt rather than spliced with a spread: a wide `par` must not hit the argument limit.
+        this.ready = [this.ready[0]!, ...threads, ...this.ready.slice(1)];
         return;
       }
       default:

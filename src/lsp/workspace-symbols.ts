@@ -46,14 +46,14 @@ export async function workspaceSymbols(
       }
     }
   };
-  const yaoFilesOf = async (dir: string, depth: number): Promise<string[]> => {
-    if (depth > 3 || ++visited > WALK_LIMITS.directories) return [];
-    const files: string[] = [];
+  // One accumulator for the whole walk: no per-level arrays copied upward.
+  const yaoFilesOf = async (dir: string, depth: number, files: string[] = []): Promise<string[]> => {
+    if (depth > 3 || ++visited > WALK_LIMITS.directories) return files;
     for (const name of await safeReaddir(workspace, dir)) {
       const p = joinPath(dir, name);
       const kind = (await workspace.fs.lstat(p))?.kind;
       if (kind === "file" && name.endsWith(".yao")) files.push(p);
-      else if (kind === "directory") files.push(...(await yaoFilesOf(p, depth + 1)));
+      else if (kind === "directory") await yaoFilesOf(p, depth + 1, files);
     }
     return files;
   };

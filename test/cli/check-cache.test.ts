@@ -89,7 +89,7 @@ describe("check --cache", () => {
   const uncached = new Map<string, { code: number; out: string }>();
   let cacheDir: string;
   beforeAll(async () => {
-    cacheDir = join(tmp, "shared");
+    cacheDir = join(tmp, "common-cache");
     for (const format of FORMATS) uncached.set(format, await check(INPUTS, format));
   }, 300_000);
 

@@ -1,7 +1,7 @@
 /**
  * The hostile corpus of issue 35 that every surface checks (`check` on disk, `check` over MemoryFs,
  * the language server): small trees, each with the verdict `yaoc check` gives. Built from the
- * repository's own examples and fixtures, never from ../shared.
+ * repository's own examples and fixtures, never from the reference folder.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
