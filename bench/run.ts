@@ -216,9 +216,9 @@ async function parallelCheckFigures(tmp: string): Promise<Row[]> {
       yardstick: "yaoc check --jobs 1 on the same directory",
       ratio: spread.median,
       spread,
-      target: "≥ 1.7 on 2 idle cores",
-      ...judged(spread.median, spread, 1.7, true),
-      detail: `${median(two!).toFixed(0)} ms vs ${median(one!).toFixed(0)} ms (${cores} cores); at most ${ceiling.median.toFixed(2)} for the CPU --jobs 2 spends (i-ceiling)`,
+      // The 1.7 target is retired (issue 29): one thread already keeps ~1.2 of 2 cores busy, so the
+      // figure stays, with its ceiling, and no target.
+      detail: `${median(two!).toFixed(0)} ms vs ${median(one!).toFixed(0)} ms (${cores} cores); the retired target was ≥ 1.7; at most ${ceiling.median.toFixed(2)} for the CPU --jobs 2 spends (i-ceiling)`,
     },
     {
       figure: "i-cpu",

@@ -58,24 +58,26 @@ export async function readForCache(fs: PackageFs, path: string): Promise<Package
 }
 
 /**
- * Reads the snapshots of the next few paths while the current one is checked. A hit costs a few
- * file reads and a hash; read one after another, each waiting for the thread pool, a warm run spent
- * most of its time idle (measured: 3.6 of 4.7 s on 2,000 packages on a loaded machine). At most
- * `window` snapshots are held ahead.
+ * Reads the snapshots of the next few paths while the current one is checked, together with the
+ * command's own probe of each path (whether it can be used at all). A hit costs a few file reads and
+ * a hash; read one after another, each waiting for the thread pool, a warm run spent most of its
+ * time idle (measured: 3.6 of 4.7 s on 2,000 packages on a loaded machine). At most `window`
+ * packages are held ahead.
  */
 export class SnapshotReadAhead {
-  private readonly started = new Map<number, Promise<PackageSnapshot | null>>();
+  private readonly started = new Map<number, AheadRead>();
   private next = 0;
 
   constructor(
     private readonly fs: PackageFs,
     /** null where an input is not a path (standard input, a glob with no match). */
     private readonly paths: readonly (string | null)[],
+    private readonly probe: (path: string) => Promise<CachedCheck | null>,
     private readonly window = 8,
   ) {}
 
-  /** The snapshot read of `paths[index]`, started now if it was not yet; reads ahead of it. */
-  take(index: number): Promise<PackageSnapshot | null> {
+  /** The probe and snapshot read of `paths[index]`, started now if they were not yet; reads ahead of it. */
+  take(index: number): AheadRead {
     const read = this.started.get(index) ?? this.start(index);
     this.started.delete(index);
     this.next = Math.max(this.next, index + 1);
@@ -83,13 +85,24 @@ export class SnapshotReadAhead {
     return read;
   }
 
-  private start(index: number): Promise<PackageSnapshot | null> {
+  private start(index: number): AheadRead {
     const path = this.paths[index];
-    const read = path == null ? Promise.resolve(null) : readForCache(this.fs, path);
-    read.catch(() => {}); // consumed (and its failure handled) by whoever takes it
+    const read: AheadRead =
+      path == null
+        ? { probe: Promise.resolve(null), snapshot: Promise.resolve(null) }
+        : { probe: this.probe(path), snapshot: readForCache(this.fs, path) };
+    // Consumed (and a failure handled) by whoever takes them.
+    read.probe.catch(() => {});
+    read.snapshot.catch(() => {});
     this.started.set(index, read);
     return read;
   }
+}
+
+/** What is read ahead for one path: the command's probe and the cache's snapshot. */
+export interface AheadRead {
+  readonly probe: Promise<CachedCheck | null>;
+  readonly snapshot: Promise<PackageSnapshot | null>;
 }
 
 /** A `.hns` path or a directory: its package is the path itself, all of it inside one snapshot. */

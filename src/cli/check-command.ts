@@ -138,17 +138,17 @@ export async function runCheck(
       : new SnapshotReadAhead(
           fs,
           inputsExpanded.map((e) => (e.kind === "path" ? e.path : null)),
+          unreadablePath,
         );
-  const exit = await reportChecks(
-    inputsExpanded,
-    options,
-    async (input, i) =>
-      (await unreadablePath(input.path)) ??
-      (await (pooled?.[i] ??
-        (readAhead !== undefined && cache !== undefined
-          ? checkCachedPath(fs, input.path, { analyze: options.analyze, analyzer }, cache, readAhead.take(i))
-          : checkPath(input.path)))),
-  );
+  const exit = await reportChecks(inputsExpanded, options, async (input, i) => {
+    if (readAhead === undefined || cache === undefined)
+      return (await unreadablePath(input.path)) ?? (await (pooled?.[i] ?? checkPath(input.path)));
+    const ahead = readAhead.take(i);
+    return (
+      (await ahead.probe) ??
+      (await checkCachedPath(fs, input.path, { analyze: options.analyze, analyzer }, cache, ahead.snapshot))
+    );
+  });
   if (cache !== undefined) await closeCache(cache.store);
   return exit;
 }
