@@ -6,9 +6,9 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { runCase, Shared } from "../../src/harp/host/conformance.js";
-import { probeSandbox, REQUIRED_PROPERTIES } from "../../src/harp/host/sandbox.js";
+import { findNetworkHelper, probeSandbox, REQUIRED_PROPERTIES } from "../../src/harp/host/sandbox.js";
 import { SANDBOX_CASES } from "../../src/harp/host/sandbox-cases.js";
-import { announceSandboxSkip, SKIP_WITHOUT_SANDBOX } from "../support/system-tools.js";
+import { announceSandboxSkip, REQUIRE_SYSTEM_TOOLS, SKIP_WITHOUT_SANDBOX } from "../support/system-tools.js";
 
 announceSandboxSkip("test/harp-sandbox/attacks.test.ts");
 
@@ -21,7 +21,9 @@ describe.skipIf(SKIP_WITHOUT_SANDBOX)("HARP sandbox: a hostile app through the r
     expect(caps.notes.filter((n) => n.includes("probe failed") || n.includes("missing"))).toEqual([]);
     expect(caps.mode).not.toBeNull();
     for (const p of REQUIRED_PROPERTIES) expect(caps.properties[p], p).toBe(true);
-    expect(caps.network).toEqual(["none", "loopback"]);
+    // network "allow" needs slirp4netns, which CI installs (YAOC_REQUIRE_SYSTEM_TOOLS=1).
+    const allow = findNetworkHelper() !== null || REQUIRE_SYSTEM_TOOLS;
+    expect(caps.network).toEqual(allow ? ["none", "loopback", "allow"] : ["none", "loopback"]);
   });
 
   for (const c of SANDBOX_CASES) {

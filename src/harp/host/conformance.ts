@@ -497,7 +497,7 @@ export const CASES: readonly Case[] = [
   },
   {
     id: "C22",
-    title: 'network "allow" needs explicit consent, and is refused where inbound cannot be kept loopback-only',
+    title: 'network "allow" needs explicit consent, and is refused where this host cannot enforce it',
     clause: "§9.1, §13",
     run: async (ctx) => {
       const h = ctx.host();
@@ -508,7 +508,7 @@ export const CASES: readonly Case[] = [
         await h.start(ID, { allowNetwork: true });
       } else {
         const msg = await rejects(h.start(ID, { allowNetwork: true }), "harp.permission_unenforceable");
-        ok(msg.includes("loopback"), `the refusal must say why: ${msg}`);
+        ok(msg.includes("allow"), `the refusal must say why: ${msg}`);
         ok(!h.isRunning(ID), "started anyway");
       }
     },

@@ -49,8 +49,13 @@ import {
   buildLaunch,
   createCgroups,
   DEFAULT_LIMITS,
+  findNetworkHelper,
   INSTALL_HINT,
+  NETWORK_HELPER_HINT,
+  networkHelperArgs,
   probeSandbox,
+  resolverFiles,
+  SANDBOX_PID_SLOT,
   removeCgroups,
   runtimeRoots,
   type Limits,
@@ -151,6 +156,9 @@ interface AppPids {
   readonly outerStart?: string | null;
   readonly sandboxPid?: number | null;
   readonly sandboxStart?: string | null;
+  /** network "allow": the slirp4netns process attached to the app's network namespace. */
+  readonly helperPid?: number | null;
+  readonly helperStart?: string | null;
 }
 
 export class HarpHost {
@@ -217,6 +225,8 @@ export class HarpHost {
     }
     for (const n of listDir(this.layout.trash())) if (n.startsWith(`${id}.`)) removeTree(join(this.layout.trash(), n));
     if (!this.isRunning(id)) {
+      // A network helper that outlived its app (it exits with the supervisor; never trust that blindly).
+      killHelperNow((readJson(join(this.layout.run(id), "app.json")) ?? {}) as AppPids);
       // Groups of a supervisor that was killed before it could remove them.
       const caps = this.sandboxOverride ?? probeSandbox();
       removeCgroups(Object.values(caps.cgroupBases).map((b) => join(b, this.cgroupName(id))));
@@ -439,14 +449,10 @@ export class HarpHost {
       );
     }
     if (!caps.network.includes(perms.network)) {
-      const reason =
-        perms.network === "allow"
-          ? "an app sharing the host network could accept connections from other machines, and HARP v1 allows inbound connections only from loopback (§9.1)"
-          : why;
       fail(
         "harp.permission_unenforceable",
-        `/permissions/network: "${perms.network}" cannot be enforced on this machine, so the app is not started (${reason})`,
-        perms.network === "allow" ? 'Declare "loopback" or "none".' : INSTALL_HINT,
+        `/permissions/network: "${perms.network}" cannot be enforced on this machine, so the app is not started (${why})`,
+        perms.network === "allow" ? NETWORK_HELPER_HINT : INSTALL_HINT,
       );
     }
     if (!caps.filesystem.includes(perms.filesystem)) {
@@ -513,6 +519,24 @@ export class HarpHost {
       }
       env["YAOC_CG"] = cgroupProcs.join("\n");
     }
+    // network "allow": the app's own resolver files, and the helper the supervisor attaches.
+    let resolver: { resolvConf: string; hosts: string } | undefined;
+    let networkHelper: string[] | undefined;
+    if (perms.network === "allow") {
+      const helper = findNetworkHelper();
+      if (helper === null)
+        fail(
+          "harp.permission_unenforceable",
+          `/permissions/network: "allow" cannot be enforced on this machine (slirp4netns is gone), so "${id}" is not started`,
+          NETWORK_HELPER_HINT,
+        );
+      const files = resolverFiles();
+      resolver = { resolvConf: join(run, "resolv.conf"), hosts: join(run, "hosts") };
+      writeFileSync(resolver.resolvConf, files.resolvConf, { mode: 0o644 });
+      writeFileSync(resolver.hosts, files.hosts, { mode: 0o644 });
+      // The sandbox pid is known only once bwrap runs; the supervisor fills it in.
+      networkHelper = networkHelperArgs(helper, caps.mode, SANDBOX_PID_SLOT);
+    }
     const argv = buildLaunch(caps.tools, {
       mode: caps.mode,
       network: perms.network,
@@ -528,6 +552,7 @@ export class HarpHost {
       limitMechanisms: caps.limits,
       cgroupProcs,
       infoFd: 3,
+      ...(networkHelper !== undefined ? { blockFd: 4, resolver } : {}),
     });
     const cfg = {
       argv,
@@ -540,6 +565,8 @@ export class HarpHost {
       graceMs: this.graceMs,
       bridge: { host, port, socket },
       cgroups: cgroupDirs,
+      networkHelper: networkHelper ?? null,
+      sandboxPidSlot: SANDBOX_PID_SLOT,
     };
     const cfgFile = join(run, "supervisor.json");
     writeFileSync(cfgFile, JSON.stringify(cfg), { mode: 0o600 });
@@ -628,6 +655,7 @@ export class HarpHost {
       const was = sandboxUp();
       if (was) killSandbox(pids);
       await waitUntil(() => !sandboxUp(), 3_000);
+      await killHelper(pids);
       this.clearState(id);
       return { wasRunning: was, forced: was };
     }
@@ -652,6 +680,7 @@ export class HarpHost {
     }
     // Return only once every app process is gone, so "stopped" means stopped.
     await waitUntil(() => !sandboxUp(), 3_000);
+    await killHelper(pids);
     const exit = readJson(join(run, "exit.json")) as { forced?: boolean } | null;
     if (exit?.forced === true) forced = true;
     this.clearState(id);
@@ -810,6 +839,24 @@ export function processAlive(pid: number | null | undefined, start?: string | nu
 
 function sandboxAlive(p: AppPids): boolean {
   return processAlive(p.sandboxPid, p.sandboxStart) || processAlive(p.outerPid, p.outerStart);
+}
+
+/** SIGKILL to the app's network helper when it is still the recorded process. */
+function killHelperNow(p: AppPids): void {
+  if (processAlive(p.helperPid, p.helperStart)) {
+    try {
+      process.kill(p.helperPid!, "SIGKILL");
+    } catch {
+      // gone
+    }
+  }
+}
+
+/** The helper exits when the supervisor closes its exit pipe; give it a moment, then make sure. */
+async function killHelper(p: AppPids): Promise<void> {
+  await waitUntil(() => !processAlive(p.helperPid, p.helperStart), 1_000);
+  killHelperNow(p);
+  await waitUntil(() => !processAlive(p.helperPid, p.helperStart), 2_000);
 }
 
 /** SIGKILL to the sandbox's init ends every process in the app's PID namespace. */

@@ -89,6 +89,17 @@ const routes = {
   "/open-write": async (q) => attempt(() => closeSync(openSync(q.get("path"), "r+"))),
   "/unix": async (q) => connectTo({ path: q.get("path") }),
   "/tcp": async (q) => connectTo({ host: q.get("host"), port: Number(q.get("port")) }),
+  // Connect and return what the server says first (network "allow" reaching a test server).
+  "/tcp-read": async (q) => new Promise((done) => {
+    const s = connect({ host: q.get("host"), port: Number(q.get("port")), timeout: 3000 });
+    let got = "";
+    s.on("data", (b) => { got += b; });
+    s.on("end", () => done({ ok: true, value: got }));
+    s.on("timeout", () => { s.destroy(); done({ ok: false, error: "timeout" }); });
+    s.on("error", (e) => done(fail(e)));
+  }),
+  // Exit the whole app at once, as a crash would.
+  "/crash": async () => { setTimeout(() => process.exit(70), 50); return { ok: true }; },
   "/listen": async (q) => listenOn(q.get("host"), q.get("port") || 0),
   "/spawn-detached": async (q) => {
     // A setsid'd grandchild re-parented away from the app: survives its parent on a bare host.

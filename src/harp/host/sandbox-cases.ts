@@ -15,7 +15,7 @@ import { FIXTURE_MANIFEST_JSON, FIXTURE_SERVER_MJS } from "./fixture-app.js";
 import { HarpHost, HostError, processAlive, type RunState } from "./host.js";
 import { HOSTILE_MANIFEST, HOSTILE_SERVER_MJS } from "./hostile-app.js";
 import { removeTree } from "./remove-tree.js";
-import { probeSandbox, SANDBOX_DEVICES } from "./sandbox.js";
+import { probeSandbox, SANDBOX_DEVICES, SLIRP_GATEWAY } from "./sandbox.js";
 
 export const ATTACKER = "hostile-app";
 export const VICTIM = "victim-app";
@@ -367,7 +367,8 @@ export const SANDBOX_CASES: readonly Case[] = [
   },
   {
     id: "C39",
-    title: "sandbox: inbound only through the host's loopback; 0.0.0.0 inside is unreachable; network allow is refused",
+    title:
+      'sandbox: inbound only through the host\'s loopback; 0.0.0.0 inside is unreachable, also for network "allow", which never reaches host loopback',
     clause: "§9.1",
     run: async (ctx) => {
       const w = await ctx.shared.world();
@@ -387,6 +388,8 @@ export const SANDBOX_CASES: readonly Case[] = [
       check(!(await reach("127.0.0.1")), "the app's 0.0.0.0 listener is reachable from the host");
       const ext = externalAddress();
       if (ext !== null) check(!(await reach(ext)), `the app's 0.0.0.0 listener is reachable on ${ext}`);
+      // network "allow": outbound through the helper, but still nothing inbound but the bridge and
+      // no host loopback; where the helper cannot be enforced, a refusal that names it.
       const dir = writeApp(
         join(w.root, "allow-app"),
         HOSTILE_MANIFEST("hostile-allow", { network: "allow", filesystem: "data-only" }),
@@ -394,13 +397,36 @@ export const SANDBOX_CASES: readonly Case[] = [
       );
       await w.host.install(dir);
       try {
-        await w.host.start("hostile-allow", { allowNetwork: true });
-        throw new Error('network "allow" started although inbound cannot be kept loopback-only');
-      } catch (e) {
-        check(
-          e instanceof HostError && e.diagnostics.some((d) => d.code === "harp.permission_unenforceable"),
-          `unexpected: ${String(e)}`,
-        );
+        if (!probeSandbox().network.includes("allow")) {
+          try {
+            await w.host.start("hostile-allow", { allowNetwork: true });
+            throw new Error('network "allow" started although this host measured it as unenforceable');
+          } catch (e) {
+            check(
+              e instanceof HostError && e.diagnostics.some((d) => d.code === "harp.permission_unenforceable"),
+              `unexpected: ${String(e)}`,
+            );
+          }
+          return;
+        }
+        const st = await w.host.start("hostile-allow", { allowNetwork: true });
+        works(await call(st.url, "/health"), "positive control: the allow app answers through its bridge");
+        const la = await call(st.url, "/listen", { host: "0.0.0.0", port: 0 });
+        works(la, "listen on 0.0.0.0 inside the allow app's namespace");
+        const reachAllow = async (host: string): Promise<boolean> =>
+          new Promise((resolve) => {
+            const s = netConnect({ host, port: Number(la["port"]) });
+            s.on("connect", () => (s.destroy(), resolve(true)));
+            s.on("error", () => resolve(false));
+            s.setTimeout(1500, () => (s.destroy(), resolve(false)));
+          });
+        check(!(await reachAllow("127.0.0.1")), "the allow app's 0.0.0.0 listener is reachable from the host");
+        if (ext !== null) check(!(await reachAllow(ext)), `the allow app's 0.0.0.0 listener is reachable on ${ext}`);
+        for (const host of [SLIRP_GATEWAY, "127.0.0.1"])
+          blocked(
+            await call(st.url, "/tcp", { host, port: w.victim.port }),
+            `the allow app reaches the other app's bridge port on the host loopback via ${host}`,
+          );
       } finally {
         await w.host.uninstall("hostile-allow", { purge: true });
       }

@@ -18,8 +18,10 @@
  *     (read-only), the data/cache/tmp dirs (read-write for "data-only"; for "none" only a private
  *     tmpfs TMPDIR), a read-only minimal /dev and nothing else: no /sys, no host /tmp, no home, no
  *     other app, no host socket;
- *   - in its own network namespace whose only interface is `lo` (network "none" and "loopback";
- *     "allow" is refused, see `probeSandbox`); inbound HTTP reaches it through a Unix-socket bridge;
+ *   - in its own network namespace whose only interface is `lo` (network "none" and "loopback"); for
+ *     "allow" the supervisor attaches slirp4netns to that namespace (see `networkHelperArgs`), which
+ *     makes each outbound connection from the host's stack, with the host's loopback unreachable and
+ *     no port forwarded in; inbound HTTP reaches the app only through a Unix-socket bridge;
  *   - with memory / process-count / CPU limits: cgroup v1 controllers where the host may create
  *     groups (root), else RLIMIT_DATA (per process) and RLIMIT_NPROC; what works is measured.
  *
@@ -29,6 +31,7 @@
 import { spawnSync } from "node:child_process";
 import {
   accessSync,
+  chmodSync,
   chownSync,
   constants,
   lstatSync,
@@ -110,6 +113,60 @@ export function findTools(): { tools: SandboxTools | null; missing: string[] } {
     else found[n] = p;
   }
   return { tools: missing.length === 0 ? (found as SandboxTools) : null, missing };
+}
+
+/**
+ * The user-mode network stack for `network: "allow"`. Why slirp4netns, not pasta: it forwards no
+ * port into the namespace unless an API socket asks for one (we pass none), `--disable-host-loopback`
+ * is one documented flag that makes the host's 127.0.0.1 unreachable, `--ready-fd` lets the app start
+ * only once its network is up, `--exit-fd` ties its life to the supervisor's (a pipe the kernel
+ * closes when the supervisor dies, SIGKILL included), and `--enable-sandbox`/`--enable-seccomp`
+ * confine the helper itself. pasta forwards bound ports in both directions and maps the host's
+ * loopback by default (`-t/-u/-T/-U auto`), so four flags, whose names changed between releases,
+ * would stand between an app and the host's loopback services.
+ */
+export const NETWORK_HELPER = "slirp4netns";
+export const NETWORK_HELPER_HINT =
+  'Install slirp4netns (Debian/Ubuntu: apt-get install slirp4netns; Fedora: dnf install slirp4netns) to run apps that declare network "allow", or declare "loopback" or "none".';
+
+/** The helper's path in the fixed system directories, or null. */
+export function findNetworkHelper(): string | null {
+  return tool(NETWORK_HELPER);
+}
+
+/** Stands for the sandbox's pid in helper argv written before bwrap runs (the supervisor fills it in). */
+export const SANDBOX_PID_SLOT = "{sandbox-pid}";
+
+/** The app's resolver inside its namespace: slirp4netns's DNS forwarder (10.0.2.3 on its default network). */
+export const SLIRP_DNS = "10.0.2.3";
+/** The host as slirp4netns's gateway; `--disable-host-loopback` makes it refuse connections to it. */
+export const SLIRP_GATEWAY = "10.0.2.2";
+
+/**
+ * slirp4netns's argv for the sandbox whose init is `pid`: outbound IPv4/IPv6 TCP, UDP and DNS, no
+ * host loopback, no API socket (so no port forwarding), seccomp, ready on fd 3, exit when fd 4 closes. In a
+ * user namespace (bwrap as an ordinary user) it joins the sandbox's user namespace to configure the
+ * interface; as root it enters the network namespace directly.
+ */
+export function networkHelperArgs(helper: string, mode: "root" | "userns", pid: number | string): string[] {
+  const a = [
+    helper,
+    "--configure",
+    "--mtu=65520",
+    "--enable-ipv6",
+    "--disable-host-loopback",
+    "--enable-seccomp",
+    "--ready-fd=3",
+    "--exit-fd=4",
+  ];
+  // As root the helper also gets its own mount namespace and drops every capability but
+  // CAP_NET_BIND_SERVICE; as an ordinary user it holds none to drop, and that mode's setegid(0)
+  // fails inside the app's user namespace.
+  if (mode === "root") a.push("--enable-sandbox");
+  if (mode === "userns") a.push(`--userns-path=/proc/${pid}/ns/user`, "--netns-type=path", `/proc/${pid}/ns/net`);
+  else a.push(String(pid));
+  a.push("tap0");
+  return a;
 }
 
 export const INSTALL_HINT =
@@ -234,6 +291,10 @@ export interface LaunchSpec {
   readonly cgroupProcs?: readonly string[];
   /** Write bwrap's info JSON (child-pid) to this fd. */
   readonly infoFd?: number;
+  /** network "allow": bwrap waits for a byte on this fd (the helper is up) before it starts the app. */
+  readonly blockFd?: number;
+  /** network "allow": files bound read-only at /etc/resolv.conf and /etc/hosts. */
+  readonly resolver?: { readonly resolvConf: string; readonly hosts: string };
 }
 
 const SYSTEM_TOP = ["/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"];
@@ -303,6 +364,7 @@ export const SANDBOX_DEVICES = ["null", "zero", "full", "random", "urandom", "tt
 export function buildLaunch(tools: SandboxTools, spec: LaunchSpec): string[] {
   const a: string[] = [tools.bwrap, "--die-with-parent", "--new-session"];
   if (spec.infoFd !== undefined) a.push("--info-fd", String(spec.infoFd));
+  if (spec.blockFd !== undefined) a.push("--block-fd", String(spec.blockFd));
   if (spec.mode === "userns") a.push("--unshare-user", "--uid", "65534", "--gid", "65534", "--cap-drop", "ALL");
   a.push(
     "--unshare-ipc",
@@ -326,6 +388,8 @@ export function buildLaunch(tools: SandboxTools, spec: LaunchSpec): string[] {
   }
   a.push("--perms", "0755", "--dir", "/etc");
   for (const f of ETC_FILES) a.push("--ro-bind-try", f, f);
+  if (spec.resolver !== undefined)
+    a.push("--ro-bind", spec.resolver.resolvConf, "/etc/resolv.conf", "--ro-bind", spec.resolver.hosts, "/etc/hosts");
   // /dev holds the six devices of issue 13 and nothing else: bwrap's own `--dev` adds pts, ptmx,
   // shm, console and the fd links, none of which an HTTP app needs. Each is a bind of the host's
   // node onto a fresh tmpfs (what `--dev` does internally), then the whole /dev is made read-only.
@@ -521,14 +585,14 @@ function measure(): SandboxCapabilities {
     pids: limits.pids === "rlimit-nproc" && !p["rlimitNproc"] ? null : limits.pids,
     cpu: limits.cpu,
   };
-  notes.push(
-    'network "allow" is refused: the host cannot keep inbound connections loopback-only for an app that shares the host network (§9.1)',
-  );
+  const net = probeNetworkAllow(tools, mode, limits);
+  Object.assign(p, net.properties);
+  if (!net.ok) notes.push(`network "allow" is refused: ${net.reason}`);
   return {
     platform,
     tools,
     mode,
-    network: ["none", "loopback"],
+    network: net.ok ? ["none", "loopback", "allow"] : ["none", "loopback"],
     filesystem: ["data-only", "none"],
     properties: p,
     limits: measuredLimits,
@@ -552,6 +616,139 @@ export const REQUIRED_PROPERTIES = [
   "dataWritable",
   "sysctlBlocked",
 ] as const;
+
+/**
+ * The network "allow" launch, measured: the real sandbox with the helper attached the way the
+ * supervisor attaches it (bwrap blocked on --block-fd until the helper reports ready), and from
+ * inside, the outbound interface must be up and the host's loopback (the helper's gateway) refused.
+ * The orchestration needs an event loop, so it runs in a short child Node process.
+ */
+function probeNetworkAllow(
+  tools: SandboxTools,
+  mode: "root" | "userns",
+  limits: LimitMechanisms,
+): { ok: boolean; reason: string; properties: Record<string, boolean> } {
+  const helper = findNetworkHelper();
+  if (helper === null)
+    return {
+      ok: false,
+      reason: `${NETWORK_HELPER} is not installed (looked in ${TOOL_DIRS.join(", ")}). ${NETWORK_HELPER_HINT}`,
+      properties: {},
+    };
+  const dir = mkdtempSync(join(tmpdir(), "yaoc-harp-netprobe-"));
+  try {
+    const data = join(dir, "data");
+    const bundle = join(dir, "bundle");
+    mkdirSync(data, { mode: 0o700 });
+    mkdirSync(bundle);
+    const uid = appUid(dir, "netprobe");
+    if (mode === "root") chownSync(data, uid, uid);
+    const resolvConf = join(dir, "resolv.conf");
+    const hosts = join(dir, "hosts");
+    writeFileSync(resolvConf, resolverFiles().resolvConf, { mode: 0o644 });
+    writeFileSync(hosts, resolverFiles().hosts, { mode: 0o644 });
+    chmodSync(dir, 0o755);
+    const node = process.execPath;
+    const argv = buildLaunch(tools, {
+      mode,
+      network: "allow",
+      filesystem: "data-only",
+      uid,
+      bundle: { src: bundle, dest: bundle },
+      dataDirs: { data, cache: data, tmp: data },
+      readOnly: runtimeRoots([node]),
+      appArgv: [node, "-e", NET_PROBE_APP, SLIRP_GATEWAY],
+      limits: DEFAULT_LIMITS,
+      limitMechanisms: limits,
+      infoFd: 3,
+      blockFd: 4,
+      resolver: { resolvConf, hosts },
+    });
+    const res = spawnSync(node, ["--input-type=module", "-e", NET_PROBE_ORCHESTRATOR], {
+      encoding: "utf8",
+      timeout: 20_000,
+      input: JSON.stringify({
+        argv,
+        helper: networkHelperArgs(helper, mode, SANDBOX_PID_SLOT),
+        slot: SANDBOX_PID_SLOT,
+      }),
+      env: { PATH: "/usr/bin:/bin" },
+    });
+    const kv = new Map<string, string>();
+    for (const line of (res.stdout ?? "").split("\n")) {
+      const i = line.indexOf("=");
+      if (i > 0) kv.set(line.slice(0, i), line.slice(i + 1));
+    }
+    const properties = {
+      outboundNetwork: kv.get("tap") === "up",
+      hostLoopbackUnreachable:
+        kv.has("gateway") && kv.get("gateway") !== "connected" && kv.get("gateway") !== "ECONNREFUSED",
+    };
+    if (properties.outboundNetwork && properties.hostLoopbackUnreachable && kv.get("helper") === "ready")
+      return { ok: true, reason: "", properties };
+    const why = res.error
+      ? res.error.message
+      : `helper ${kv.get("helper") ?? "?"}, interface ${kv.get("tap") ?? "?"}, host loopback ${kv.get("gateway") ?? "?"}`;
+    return {
+      ok: false,
+      reason: `the ${NETWORK_HELPER} probe failed (${why}; ${JSON.stringify((res.stderr ?? "").trim().slice(-300))})`,
+      properties,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** /etc/resolv.conf and /etc/hosts of a network "allow" sandbox: the helper's DNS and nothing of the host's. */
+export function resolverFiles(): { resolvConf: string; hosts: string } {
+  return {
+    resolvConf: `nameserver ${SLIRP_DNS}\n`,
+    hosts: "127.0.0.1 localhost\n::1 localhost ip6-localhost ip6-loopback\n",
+  };
+}
+
+/** Inside the probe sandbox: is the helper's interface up, and what does connecting to the host's loopback give? */
+const NET_PROBE_APP = String.raw`
+const fs = require("node:fs");
+const net = require("node:net");
+process.stdout.write("tap=" + (/\btap0:/.test(fs.readFileSync("/proc/net/dev", "utf8")) ? "up" : "down") + "\n");
+const s = net.connect({ host: process.argv[1], port: 9, timeout: 3000 });
+const done = (v) => { process.stdout.write("gateway=" + v + "\n"); s.destroy(); };
+s.on("connect", () => done("connected"));
+s.on("timeout", () => done("timeout"));
+s.on("error", (e) => done(e.code || "error"));
+`;
+
+/** Starts the probe sandbox blocked, attaches the helper, unblocks it on ready, reports, cleans up. */
+const NET_PROBE_ORCHESTRATOR = String.raw`
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+let input = "";
+for await (const c of process.stdin) input += c;
+const { argv, helper, slot } = JSON.parse(input);
+const b = spawn(argv[0], argv.slice(1), { stdio: ["ignore", "inherit", "inherit", "pipe", "pipe"] });
+let info = "";
+let h = null;
+const bye = () => { if (h) { try { h.kill("SIGKILL"); } catch {} } };
+setTimeout(() => { console.log("helper=timeout"); bye(); try { b.kill("SIGKILL"); } catch {} process.exit(0); }, 15000).unref();
+const loopbackUp = (pid) => ["fib_trie", "if_inet6"].some((f) => { try { return /127\.0\.0\.1|0{31}1 /.test(readFileSync("/proc/" + pid + "/net/" + f, "utf8")); } catch { return false; } });
+let started = false;
+b.stdio[3].on("data", async (d) => {
+  info += d;
+  const m = /"child-pid"\s*:\s*([0-9]+)/.exec(info);
+  if (m === null || started) return;
+  started = true;
+  // As the supervisor does: attach only once bwrap has brought up the namespace's loopback.
+  for (let i = 0; i < 300 && !loopbackUp(m[1]); i++) await new Promise((r) => setTimeout(r, 10));
+  const args = helper.map((a) => a.split(slot).join(m[1]));
+  h = spawn(args[0], args.slice(1), { stdio: ["ignore", "ignore", "inherit", "pipe", "pipe"] });
+  h.on("error", (e) => { console.log("helper=" + e.message); b.stdio[4].end("x"); });
+  h.stdio[3].once("data", () => { console.log("helper=ready"); b.stdio[4].write("x"); });
+  h.on("exit", () => { if (!b.exitCode) b.stdio[4].end(); });
+});
+b.stdio[4].on("error", () => {});
+b.on("exit", () => { bye(); process.exit(0); });
+`;
 
 function runProbe(
   tools: SandboxTools,

@@ -11,6 +11,9 @@
  * sandbox, the grace period, then SIGKILL to the sandbox's init, which makes the kernel kill every
  * process left in the app's PID namespace (setsid and double-forked ones included). bwrap runs with
  * `--die-with-parent`, so a crash or SIGKILL of this supervisor takes the whole sandbox with it.
+ * For network "allow" it attaches the network helper (slirp4netns) to the sandbox's network namespace
+ * while bwrap waits on `--block-fd`, and unblocks the app once the helper is ready; the helper is
+ * stopped with the app, and its exit pipe makes it exit whenever this supervisor dies.
  * When the sandbox is gone it records the exit in `exit.json`, removes the app's cgroups and exits.
  */
 export const SUPERVISOR_JS = String.raw`
@@ -72,20 +75,62 @@ if (cfg.bridge) {
 }
 
 note("starting " + JSON.stringify(cfg.appArgv) + " in the sandbox");
-child = spawn(cfg.argv[0], cfg.argv.slice(1), { cwd: cfg.cwd, env: cfg.env, stdio: ["ignore", log, log, "pipe"] });
+// network "allow": bwrap waits on fd 4 (--block-fd) until the network helper is attached and ready.
+const stdio = cfg.networkHelper ? ["ignore", log, log, "pipe", "pipe"] : ["ignore", log, log, "pipe"];
+child = spawn(cfg.argv[0], cfg.argv.slice(1), { cwd: cfg.cwd, env: cfg.env, stdio });
 const outer = child.pid;
-writeFileSync(cfg.pidFile, JSON.stringify({ outerPid: outer ?? null, outerStart: outer ? startOf(outer) : null, sandboxPid: null, sandboxStart: null }));
+let helper = null;
+const record = () => writeFileSync(cfg.pidFile, JSON.stringify({
+  outerPid: outer ?? null, outerStart: outer ? startOf(outer) : null,
+  sandboxPid, sandboxStart: sandboxPid === null ? null : startOf(sandboxPid),
+  helperPid: helper?.pid ?? null, helperStart: helper?.pid ? startOf(helper.pid) : null,
+}));
+record();
 let info = "";
 child.stdio[3].on("error", () => {});
+if (child.stdio[4]) child.stdio[4].on("error", () => {});
 child.stdio[3].on("data", (b) => {
   info += b.toString();
   const m = /"child-pid"\s*:\s*([0-9]+)/.exec(info);
   if (m && sandboxPid === null) {
     sandboxPid = Number(m[1]);
-    writeFileSync(cfg.pidFile, JSON.stringify({ outerPid: outer, outerStart: startOf(outer), sandboxPid, sandboxStart: startOf(sandboxPid) }));
-    if (stopping) stop(true);
+    record();
+    if (stopping) return stop(true);
+    if (cfg.networkHelper) attachNetwork();
   }
 });
+
+// The helper's exit pipe (its fd 4) is held only by this process: when it dies for any reason, the
+// kernel closes it and the helper exits, so the helper never outlives the supervisor.
+// bwrap brings up the namespace's loopback after it reports the pid; a helper configuring its own
+// interface at the same moment makes bwrap's netlink request fail. Wait until lo is up (its
+// addresses are routed), at most 3 s.
+function loopbackUp(pid) {
+  for (const f of ["fib_trie", "if_inet6"]) {
+    try { if (/127\.0\.0\.1|0{31}1 /.test(readFileSync("/proc/" + pid + "/net/" + f, "utf8"))) return true; } catch {}
+  }
+  return false;
+}
+async function attachNetwork() {
+  for (let i = 0; i < 300 && !loopbackUp(sandboxPid); i++) await new Promise((r) => setTimeout(r, 10));
+  if (stopping || finished) return;
+  const args = cfg.networkHelper.map((a) => a.split(cfg.sandboxPidSlot).join(String(sandboxPid)));
+  note("network: attaching " + args[0] + " to the app's network namespace");
+  helper = spawn(args[0], args.slice(1), { stdio: ["ignore", "ignore", log, "pipe", "pipe"] });
+  record();
+  helper.on("error", (e) => { note("network helper could not start: " + e.message); stop(); });
+  helper.stdio[3].on("error", () => {});
+  helper.stdio[4].on("error", () => {});
+  helper.stdio[3].once("data", () => {
+    note("network: outbound network is up");
+    try { child.stdio[4].write("1"); } catch {}
+  });
+  helper.on("exit", (code, signal) => {
+    note("network helper exited: code=" + code + " signal=" + signal);
+    // Without its network the app must not run on (or start): stop it.
+    if (!finished) stop();
+  });
+}
 child.on("error", (e) => { note("could not start: " + e.message); finish(null, null, e.message); });
 child.on("exit", (code, signal) => { note("app exited: code=" + code + " signal=" + signal); finish(code, signal, null); });
 
@@ -113,6 +158,11 @@ async function finish(code, signal, error) {
   for (let i = 0; i < 100 && sandboxPid !== null && alive(sandboxPid); i++) await new Promise((r) => setTimeout(r, 20));
   for (const d of cfg.cgroups ?? []) {
     for (let i = 0; i < 50; i++) { try { rmdirSync(d); break; } catch (e) { if (e.code === "ENOENT") break; await new Promise((r) => setTimeout(r, 20)); } }
+  }
+  if (helper && helper.exitCode === null && helper.signalCode === null) {
+    try { helper.stdio[4].end(); } catch {}
+    for (let i = 0; i < 50 && alive(helper.pid); i++) await new Promise((r) => setTimeout(r, 20));
+    if (alive(helper.pid)) kill(helper.pid, "SIGKILL");
   }
   try { writeFileSync(cfg.exitFile, JSON.stringify({ code, signal, error, stopped: stopping, forced })); } catch {}
   if (bridge) bridge.close();
