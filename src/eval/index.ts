@@ -8,7 +8,7 @@ import type { YaoProgram, YaoType } from "../../ir/yao-ir-0.1.js";
 import { canonicalJson } from "../evidence/jcs.js";
 import { readOne } from "../syntax/reader.js";
 import { analyzeProgram } from "../yao/analyze.js";
-import { programJson, programHash } from "../yao/ir-json.js";
+import { programJson } from "../yao/ir-json.js";
 import { readPersistedProgram } from "../yao/ir-read.js";
 import { morphzProfile, toolsFromManifest } from "../yao/profile.js";
 import { isAssignable, isEffectSubset } from "../yao/types.js";
@@ -133,8 +133,8 @@ function integrity(message: string, state: string): RunResult {
 }
 
 /**
- * Start a program: a YaoProgram from the analyzer, or IR JSON text as `yaoc ir` prints it (re-read
- * and its program_hash verified).
+ * Start a program: a YaoProgram from the analyzer (trusted, with its program_hash), or IR JSON text
+ * as `yaoc ir` prints it (re-read and its program_hash verified).
  */
 export function startProgram(input: YaoProgram | string, options: RunOptions = {}): RunResult {
   let program: YaoProgram;
@@ -147,10 +147,10 @@ export function startProgram(input: YaoProgram | string, options: RunOptions = {
     hash = r.programHash;
     texts.push(input.trim());
   } else {
+    // An analyzer's program carries its program_hash; recomputing it would cost as much as a
+    // good part of the compilation. Text (and every state) is untrusted and verified.
     program = input;
-    hash = programHash(program);
-    if (hash !== program.source_hash)
-      throw new StateError(`program source_hash ${program.source_hash} does not match its program_hash ${hash}`);
+    hash = program.source_hash;
   }
   const index = new ProgramIndex();
   index.add(program, hash);
