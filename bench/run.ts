@@ -33,9 +33,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { portableSha256, sha256Hex } from "../src/canonical/hash.js";
 import { installNodeSha256 } from "../src/canonical/node-hash.js";
 import { MemoryFs } from "../src/fs/memory-fs.js";
-import { checkHns } from "../src/hns/check.js";
+import { check } from "../src/check/check.js";
 import { readAll } from "../src/syntax/reader.js";
-import { packageAnalysis } from "../src/yao/package-analysis.js";
 import { lspFigures } from "./lsp.js";
 import { cacheAndMemoryFigures, watchFigure } from "./registry.js";
 import { minimalRead } from "./baselines/minimal-reader.js";
@@ -87,7 +86,7 @@ async function sideBySide(
 // Inputs
 
 async function checkText(text: string | Uint8Array): Promise<boolean> {
-  const r = await checkHns(MemoryFs.from({ "/p.hns": text }), "/p.hns", { analyzer: packageAnalysis });
+  const r = await check(MemoryFs.from({ "/p.hns": text }), "/p.hns");
   return r.valid;
 }
 
@@ -264,17 +263,15 @@ async function baselineFigure(dir: string, figure: "j" | "n"): Promise<Row> {
   const { MemoryFs: OldFs } = (await import(
     pathToFileURL(join(dir, "dist/src/fs/memory-fs.js")).href
   )) as typeof import("../src/fs/memory-fs.js");
-  const { checkHns: oldCheck } = (await import(
-    pathToFileURL(join(dir, "dist/src/hns/check.js")).href
-  )) as typeof import("../src/hns/check.js");
-  const { packageAnalysis: oldAnalysis } = (await import(
-    pathToFileURL(join(dir, "dist/src/yao/package-analysis.js")).href
-  )) as typeof import("../src/yao/package-analysis.js");
+  // The library facade, which every build has: `check` with its default, the full analysis.
+  const { check: oldCheck } = (await import(
+    pathToFileURL(join(dir, "dist/src/check/check.js")).href
+  )) as typeof import("../src/check/check.js");
   const text = enc.encode(hnsPackage(256 * 1024 - 6144));
   const now = () => checkText(text);
-  const old = async () => (await oldCheck(OldFs.from({ "/p.hns": text }), "/p.hns", { analyzer: oldAnalysis })).valid;
-  const ours = await checkHns(MemoryFs.from({ "/p.hns": text }), "/p.hns", { analyzer: packageAnalysis });
-  const theirs = await oldCheck(OldFs.from({ "/p.hns": text }), "/p.hns", { analyzer: oldAnalysis });
+  const old = async () => (await oldCheck(OldFs.from({ "/p.hns": text }), "/p.hns")).valid;
+  const ours = await check(MemoryFs.from({ "/p.hns": text }), "/p.hns");
+  const theirs = await oldCheck(OldFs.from({ "/p.hns": text }), "/p.hns");
   if (!ours.valid || ours.identity !== theirs.identity)
     throw new Error(`baseline check differs: ${ours.identity} vs ${theirs.identity}`);
   const s = await sideBySide([now, old]);

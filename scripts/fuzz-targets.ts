@@ -11,16 +11,12 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { checkA3s } from "../src/a3s/index.js";
 import { ACL_MAX_BYTES, parseAcl } from "../src/a3s/acl/parse.js";
 import { checkManifestText } from "../src/a3s/manifest/check.js";
 import { MemoryFs } from "../src/fs/memory-fs.js";
-import { checkHarp } from "../src/harp/index.js";
-import { checkHcp } from "../src/hcp/index.js";
-import { checkHns } from "../src/hns/check.js";
+import { check } from "../src/check/check.js";
 import { readAll } from "../src/syntax/reader.js";
 import { analyzeProgram, analyzeSources, programHash } from "../src/yao/index.js";
-import { packageAnalysis } from "../src/yao/package-analysis.js";
 import type { CheckResult } from "../src/diagnostics/result.js";
 import { renderHuman } from "../src/diagnostics/render.js";
 import { renderEvidenceJson } from "../src/evidence/receipt.js";
@@ -233,13 +229,13 @@ const targets: Record<TargetName, Target> = {
   hns: {
     name: "hns",
     seeds: hnsSeeds,
-    run: async (seed, input) => reported(await checkHns(memFs(seed, input), "/p.hns", { analyzer: packageAnalysis })),
+    run: async (seed, input) => reported(await check(memFs(seed, input), "/p.hns")),
   },
   acl: {
     name: "acl",
     seeds: aclSeeds,
     run: async (_s, input) => {
-      // checkA3s reads the manifest with this limit, so larger inputs never reach the parser.
+      // The A3S check reads the manifest with this limit, so larger inputs never reach the parser.
       if (input.length > ACL_MAX_BYTES) return 1;
       const text = dec.decode(input);
       const p = parseAcl(text, "x.acl");
@@ -250,22 +246,22 @@ const targets: Record<TargetName, Target> = {
   harp: {
     name: "harp",
     seeds: harpSeeds,
-    run: async (seed, input) => reported(await checkHarp(memFs(seed, input), "/pkg")),
+    run: async (seed, input) => reported(await check(memFs(seed, input), "/pkg", { kind: "harp" })),
   },
   okf: {
     name: "okf",
     seeds: okfSeeds,
-    run: async (seed, input) => reported(await checkA3s(memFs(seed, input), "/pkg")),
+    run: async (seed, input) => reported(await check(memFs(seed, input), "/pkg", { kind: "a3s" })),
   },
   hcp: {
     name: "hcp",
     seeds: hcpSeeds,
-    run: async (seed, input) => reported(await checkHcp(memFs(seed, input), "/pkg")),
+    run: async (seed, input) => reported(await check(memFs(seed, input), "/pkg", { kind: "hcp" })),
   },
   a3s: {
     name: "a3s",
     seeds: a3sSeeds,
-    run: async (seed, input) => reported(await checkA3s(memFs(seed, input), "/pkg")),
+    run: async (seed, input) => reported(await check(memFs(seed, input), "/pkg", { kind: "a3s" })),
   },
 };
 

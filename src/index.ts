@@ -22,12 +22,10 @@ export { loadableSource, packageCanonicalText, packageIdentity } from "./canonic
 
 export type { HnsPackage, HnsFunction, Manifest, EntryProgram } from "./hns/model.js";
 export { loadPackage, loadFromSource, type LoadResult, type LoadOptions } from "./hns/load.js";
-export { checkHns, type HnsCheckOptions, type PackageAnalyzer } from "./hns/check.js";
 
 export * from "./yao/index.js";
 export { admitProgram, analyzePackage, sharedTypes, type PackageAnalysisOptions } from "./yao/package-analysis.js";
 
 // The facade: what `yaoc check` runs, for every package kind. Admission needs `check`, not `loadPackage`.
 export { check, checkSource, strictResult, type CheckOptions, type PackageCheckResult } from "./check/check.js";
-export { packageAnalysis } from "./yao/package-analysis.js";
 export { toReceipt, renderEvidenceJson, type Receipt, type ReceiptOptions } from "./evidence/receipt.js";

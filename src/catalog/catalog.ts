@@ -8,7 +8,8 @@ import { compareCodePoints, loadableSource, type IdentityInput } from "../canoni
 import { diagnostic, hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { CheckResult } from "../diagnostics/result.js";
 import type { PackageFs } from "../fs/package-fs.js";
-import { checkHns, type PackageAnalyzer } from "../hns/check.js";
+import { check, type PackageCheckResult } from "../check/check.js";
+import { MemoryFs } from "../fs/memory-fs.js";
 import { DEFAULT_LOAD_LIMITS, type LoadLimits } from "../hns/context.js";
 import { loadFromSource } from "../hns/load.js";
 import type { HnsPackage } from "../hns/model.js";
@@ -36,8 +37,8 @@ import { StoreError, TEMP_DIR, type CatalogStore } from "./store.js";
 export type { BindingRecord } from "./layout.js";
 
 export interface CatalogOptions {
-  /** Module analysis run by `install` as part of the full check (HNS §11 step 8). */
-  readonly analyzer?: PackageAnalyzer | undefined;
+  /** Run the module analysis as part of `install`'s full check (HNS §11 step 8). Default true, as `yaoc check`. */
+  readonly analyze?: boolean | undefined;
   readonly limits?: Partial<LoadLimits> | undefined;
   /** Clock for `installedAt` and gc grace periods (tests). */
   readonly now?: (() => number) | undefined;
@@ -158,9 +159,15 @@ export class Catalog {
 
   // ---------------------------------------------------------------- install
 
+  /** The full check `install` runs: `yaoc check`'s, as HNS, keeping the loaded package to store. */
+  private check(fs: PackageFs, path: string): Promise<PackageCheckResult> {
+    const { analyze, limits } = this.options;
+    return check(fs, path, { kind: "hns", keepAnalysis: true, analyze, limits });
+  }
+
   /** Full check of the package at `path`, then install it. Invalid packages are never stored. */
   async install(fs: PackageFs, path: string): Promise<InstallOutcome> {
-    const check = await checkHns(fs, path, { analyzer: this.options.analyzer, limits: this.options.limits });
+    const check = await this.check(fs, path);
     if (!check.valid || check.package === undefined) {
       const errors = check.diagnostics.filter((d) => d.severity === "error").length;
       const why = check.ioError ? "it could not be read" : `check found ${errors} error${errors === 1 ? "" : "s"}`;
@@ -293,8 +300,8 @@ export class Catalog {
 
   /** Install from single-file text held in memory (runtimes); `name` must end in `.hns`. */
   async installSource(name: string, text: string | Uint8Array): Promise<InstallOutcome> {
-    const loaded = loadFromSource(name, text, { limits: this.options.limits });
-    if (!loaded.ok) {
+    const check = await this.check(MemoryFs.from({ [name]: text }), name);
+    if (check.package === undefined) {
       return {
         path: name,
         status: "rejected",
@@ -302,19 +309,19 @@ export class Catalog {
         version: null,
         identity: null,
         diagnostics: [
-          ...loaded.diagnostics,
+          ...check.diagnostics,
           diagnostic("catalog.rejected", `${name} was not installed: it does not load`, { file: name }),
         ],
         ioError: false,
       };
     }
-    const diagnostics = [...loaded.warnings, ...(this.options.analyzer?.(loaded.package).diagnostics ?? [])];
+    const { diagnostics } = check;
     if (hasErrors(diagnostics)) {
       return {
         path: name,
         status: "rejected",
-        id: loaded.package.manifest.id,
-        version: loaded.package.manifest.version,
+        id: check.package.manifest.id,
+        version: check.package.manifest.version,
         identity: null,
         diagnostics: [
           ...diagnostics,
@@ -323,7 +330,7 @@ export class Catalog {
         ioError: false,
       };
     }
-    const outcome = await this.installPackage(loaded.package);
+    const outcome = await this.installPackage(check.package);
     return { ...outcome, path: name, diagnostics: [...diagnostics, ...outcome.diagnostics] };
   }
 

@@ -1,8 +1,8 @@
 /**
  * The one way to check a package: what `yaoc check` runs, for every package kind, as a library
- * call. Detection (./frontends.ts), the structural load, the full module analysis (the same
- * `packageAnalysis` the command line uses), identity, and optionally the evidence receipt — so a
- * runtime embedding yaoc admits exactly what the command line admits.
+ * call, and what every command, the catalog and the language server call. Detection and the
+ * frontend table (./frontends.ts), the structural load, the full module analysis (./hns.ts),
+ * identity — so a runtime embedding yaoc admits exactly what the command line admits.
  *
  * Browser-safe: all file access goes through `PackageFs` (`NodeFs` from "yaoc/node", `MemoryFs`).
  */
@@ -10,22 +10,44 @@ import { diagnostic } from "./codes.js";
 import type { CheckResult } from "../diagnostics/result.js";
 import { MemoryFs } from "../fs/memory-fs.js";
 import { FsError, type PackageFs } from "../fs/package-fs.js";
-import { baseName, extensionOf } from "../fs/paths.js";
-import { checkHns, type PackageAnalyzer } from "../hns/check.js";
-import { hnsAnalyzer } from "./analyzer.js";
-import { MARKER_DESCRIPTION, routeDirectory, routeFile } from "./frontends.js";
+import { baseName } from "../fs/paths.js";
+import type { HnsPackage } from "../hns/model.js";
+import type { AnalysisResult } from "../yao/analyze.js";
+import {
+  FALLBACK_FRONTEND,
+  FRONTENDS,
+  MARKER_DESCRIPTION,
+  routeByExtension,
+  routeDirectory,
+  routeFile,
+  type Frontend,
+  type FrontendKind,
+  type FrontendOptions,
+} from "./frontends.js";
 
-export interface CheckOptions {
-  /** HNS: run the module analysis (types, effects, program hash). Default true, as `yaoc check`. */
-  readonly analyze?: boolean;
+export interface CheckOptions extends FrontendOptions {
   /** Treat warnings as errors (`yaoc check --strict`). Default false. */
   readonly strict?: boolean;
-  /** HNS: a different module analyzer (default: the one `yaoc check` runs). */
-  readonly analyzer?: PackageAnalyzer;
+  /**
+   * Check the path as this kind, without detection: a frontend's own command (`yaoc harp validate
+   * DIR`) has its frontend say what is missing, where detection would find no marker.
+   */
+  readonly kind?: FrontendKind;
+  /**
+   * HNS: keep the loaded package and its module analysis in the result (an editor's features read
+   * them). Default false, so a run over many packages holds no package's typed IR.
+   */
+  readonly keepAnalysis?: boolean;
 }
 
 /** A check result plus whether the failure was an I/O problem (a missing path: exit 2, not 1). */
-export type PackageCheckResult = CheckResult & { readonly ioError: boolean };
+export type PackageCheckResult = CheckResult & {
+  readonly ioError: boolean;
+  /** HNS with `keepAnalysis`: the package as loaded, when the load succeeded. */
+  readonly package?: HnsPackage;
+  /** HNS with `keepAnalysis`: the module analysis (typed IR, diagnostics), when it ran. */
+  readonly analysis?: AnalysisResult;
+};
 
 /** Check the package at `path` exactly as `yaoc check` does. Never throws for bad input. */
 export async function check(fs: PackageFs, path: string, options: CheckOptions = {}): Promise<PackageCheckResult> {
@@ -42,27 +64,28 @@ export async function checkSource(name: string, text: string, options: CheckOpti
 }
 
 async function checkUnstrict(fs: PackageFs, path: string, options: CheckOptions): Promise<PackageCheckResult> {
-  const asHns = async (): Promise<PackageCheckResult> => {
-    const analyzer = options.analyze === false ? undefined : (options.analyzer ?? hnsAnalyzer);
-    const { package: _package, ...result } = await checkHns(fs, path, { analyzer });
-    return result;
+  const frontend = options.kind === undefined ? await route(fs, path) : FRONTENDS[options.kind];
+  if (!("load" in frontend)) return frontend;
+  const { ioError, package: pkg, analysis, ...result } = await (await frontend.load()).check(fs, path, options);
+  return {
+    ...result,
+    ioError: ioError ?? false,
+    ...(options.keepAnalysis === true && pkg !== undefined ? { package: pkg } : {}),
+    ...(options.keepAnalysis === true && analysis !== undefined ? { analysis } : {}),
   };
-  if (extensionOf(path) === "hns") return asHns();
+}
+
+/** The frontend `path` belongs to, or the result when it belongs to none (missing, a broken link, no marker). */
+async function route(fs: PackageFs, path: string): Promise<Frontend | PackageCheckResult> {
+  const byExtension = routeByExtension(path);
+  if (byExtension !== undefined) return byExtension;
   const st = await fs.stat(path).catch(() => null);
   if (st === null) {
     if ((await fs.lstat(path).catch(() => null)) !== null) return brokenLink(path, await isLinkLoop(fs, path));
     return notFound(path);
   }
-  if (st.kind === "directory") {
-    const route = await routeDirectory(fs, path);
-    if (route.kind === "frontend") return { ...(await (await route.frontend.load()).check(fs, path)), ioError: false };
-    if (route.kind === "none") return noMarker(path);
-    return asHns(); // a misnamed HNS directory package: the loader explains the suffix rule
-  }
-  const module = await routeFile(fs, path);
-  if (module !== undefined) return { ...(await module.check(fs, path)), ioError: false };
-  // A file of no recognised kind: the HNS loader explains what an HNS package must look like.
-  return asHns();
+  if (st.kind === "directory") return (await routeDirectory(fs, path)) ?? noMarker(path);
+  return (await routeFile(fs, path)) ?? FALLBACK_FRONTEND;
 }
 
 function invalid(path: string, d: ReturnType<typeof diagnostic>, ioError: boolean): PackageCheckResult {

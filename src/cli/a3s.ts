@@ -3,7 +3,6 @@
  * Signature and TUF verification are out of scope and every command that could imply them says so.
  */
 import type { Command } from "commander";
-import { checkA3s } from "../a3s/index.js";
 import { checkManifestText, decodeManifest } from "../a3s/manifest/check.js";
 import { MANIFEST_FILE } from "../a3s/manifest/schema.js";
 import { readinessLevels, surfaceGraph } from "../a3s/surfaces/readiness.js";
@@ -22,6 +21,7 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { renderResults } from "../output/format.js";
 import { jsonDiagnostics } from "../output/format-json.js";
 import type { CheckResult } from "../diagnostics/result.js";
+import { check as checkPackage } from "../check/check.js";
 import { NodeFs } from "../fs/node-fs.js";
 import { joinPath } from "../fs/paths.js";
 import { EXIT_USAGE, reportUnusablePaths } from "./io.js";
@@ -208,7 +208,7 @@ export function registerA3sCommands(program: Command): void {
     exitOnFailure("a3s check", async (dir: string, opts: { format?: string; json?: boolean }) => {
       const missing = await reportUnusablePaths("a3s check", [dir]);
       const fs = new NodeFs();
-      const r = await checkA3s(fs, dir);
+      const r = await checkPackage(fs, dir, { kind: "a3s" });
       process.stdout.write(renderResults([r], formatOf(opts), formatOptions(process.stdout)));
       process.exitCode = missing ? EXIT_USAGE : r.valid ? 0 : 1;
     }),

@@ -12,10 +12,8 @@ import { renderHuman } from "../diagnostics/render.js";
 import { jsonDiagnostic } from "../output/format-json.js";
 import { NodeFs } from "../fs/node-fs.js";
 import type { PackageFs } from "../fs/package-fs.js";
-import type { PackageAnalyzer } from "../hns/check.js";
 import type { Catalog, InstallOutcome } from "../catalog/catalog.js";
 import { defaultCatalogDir, openCatalog } from "../catalog/node-store.js";
-import { hnsAnalyzer } from "../check/analyzer.js";
 import { renderResults } from "../output/format.js";
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE, useColor } from "./io.js";
 import { addFormatOption, formatOptions, type OutputFormat } from "./output.js";
@@ -23,8 +21,6 @@ import { Progress } from "./progress.js";
 
 export interface CatalogCommandDeps {
   readonly fs?: PackageFs;
-  /** The module analyzer install runs as part of the full check (default: the CLI's). */
-  readonly analyzer?: PackageAnalyzer | undefined;
 }
 
 type Format = "human" | "json";
@@ -36,8 +32,7 @@ interface CommonOptions {
 
 export function registerCatalogCommands(program: Command, deps: CatalogCommandDeps = {}): void {
   const fs = deps.fs ?? new NodeFs();
-  const analyzer = "analyzer" in deps ? deps.analyzer : hnsAnalyzer;
-  const open = (opts: CommonOptions): Catalog => openCatalog(opts.catalog ?? defaultCatalogDir(), { analyzer });
+  const open = (opts: CommonOptions): Catalog => openCatalog(opts.catalog ?? defaultCatalogDir());
 
   const catalog = program
     .command("catalog")

@@ -19,11 +19,10 @@ import { renderEvidenceJson } from "../evidence/receipt.js";
 import type { CheckResult } from "../diagnostics/result.js";
 import { MemoryFs } from "../fs/memory-fs.js";
 import type { PackageFs } from "../fs/package-fs.js";
-import type { PackageAnalyzer } from "../hns/check.js";
 import { strictResult } from "../check/check.js";
 import { readInputBounded } from "./bounded-input.js";
 import { diagnostic as cliDiagnostic } from "../check/codes.js";
-import { checkAnalyzer, checkOnePath } from "./check-one.js";
+import { checkOnePath, type CheckOneOptions } from "./check-one.js";
 import { expandInputs, type ExpandedInput } from "./check-inputs.js";
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE, packageNameOf, unusablePath, useColor } from "./io.js";
 import { formatOptions } from "./output.js";
@@ -79,7 +78,7 @@ export interface CheckOutcome {
 export async function checkPaths(
   fs: PackageFs,
   paths: readonly string[],
-  options: { analyze: boolean; analyzer?: PackageAnalyzer },
+  options: CheckOneOptions,
 ): Promise<CheckOutcome> {
   const results: CheckResult[] = [];
   let ioError = false;
@@ -124,11 +123,9 @@ export async function runCheck(
 ): Promise<number> {
   if (options.watch === true) return (await import("./check-watch.js")).runWatch(fs, inputs, options);
   const cache = options.cache === undefined ? undefined : openCache(options.cache, options);
-  const analyzer = checkAnalyzer(options.toolSchemas);
+  const analysis: CheckOneOptions = { analyze: options.analyze, toolSchemas: options.toolSchemas };
   const checkPath = (path: string): Promise<CachedCheck> =>
-    cache === undefined
-      ? checkOnePath(fs, path, { analyze: options.analyze, analyzer })
-      : checkCachedPath(fs, path, { analyze: options.analyze, analyzer }, cache);
+    cache === undefined ? checkOnePath(fs, path, analysis) : checkCachedPath(fs, path, analysis, cache);
   const inputsExpanded = await expandInputs(fs, inputs);
   const pooled = await startWorkers(inputsExpanded, options, checkPath);
   // In-process with the cache: read the next packages' snapshots while this one is looked up.
@@ -192,7 +189,7 @@ export async function reportChecks(
   /** Where the output goes (`--watch` collects a re-run's output and writes it at once). */
   write: (text: string) => void = (text) => void process.stdout.write(text),
 ): Promise<number> {
-  const analyzer = checkAnalyzer(options.toolSchemas);
+  const analysis: CheckOneOptions = { analyze: options.analyze, toolSchemas: options.toolSchemas };
   const results: CheckResult[] = [];
   const summary: SummaryCounts = { packages: 0, invalid: 0, errors: 0, warnings: 0 };
   let ioError = false;
@@ -210,7 +207,7 @@ export async function reportChecks(
     if (input.kind === "no_match") {
       r = { result: noMatch(input.pattern), ioError: true };
     } else if (input.kind === "stdin") {
-      r = await checkStdin(options, analyzer);
+      r = await checkStdin(options, analysis);
     } else {
       progress.update(input.path);
       r = await checkPath(input, i);
@@ -249,7 +246,7 @@ export async function reportChecks(
 /** `-`: one single-file package from stdin, checked in memory under `--stdin-filename` (default stdin.hns). */
 async function checkStdin(
   options: CheckCommandOptions,
-  analyzer: PackageAnalyzer,
+  analysis: CheckOneOptions,
 ): Promise<{ result: CheckResult; ioError: boolean }> {
   const name = options.stdinFilename ?? "stdin.hns";
   let bytes: Uint8Array;
@@ -262,7 +259,7 @@ async function checkStdin(
     });
     return { result: { path: name, kind: "unknown", valid: false, identity: null, diagnostics: [d] }, ioError: true };
   }
-  return checkOnePath(MemoryFs.from({ [name]: bytes }), name, { analyze: options.analyze, analyzer });
+  return checkOnePath(MemoryFs.from({ [name]: bytes }), name, analysis);
 }
 
 /**

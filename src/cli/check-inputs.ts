@@ -39,7 +39,7 @@ function skipped(name: string): boolean {
  */
 export async function isPackageDirectory(fs: PackageFs, dir: string): Promise<boolean> {
   if (extensionOf(dir) === "hns") return true;
-  return (await routeDirectory(fs, dir)).kind !== "none";
+  return (await routeDirectory(fs, dir)) !== undefined;
 }
 
 /** Entries of one directory whose metadata the walk asks for at once. */

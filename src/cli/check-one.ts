@@ -4,13 +4,12 @@
  */
 import type { CheckResult } from "../diagnostics/result.js";
 import type { PackageFs } from "../fs/package-fs.js";
-import type { PackageAnalyzer } from "../hns/check.js";
 import { check } from "../check/check.js";
-import { analyzerWithSchemas, hnsAnalyzer } from "../check/analyzer.js";
 
 export interface CheckOneOptions {
   readonly analyze: boolean;
-  readonly analyzer?: PackageAnalyzer;
+  /** Tool input schemas from `--tools` (tools without one stay dynamic). */
+  readonly toolSchemas?: Readonly<Record<string, unknown>> | undefined;
 }
 
 export async function checkOnePath(
@@ -18,10 +17,7 @@ export async function checkOnePath(
   path: string,
   options: CheckOneOptions,
 ): Promise<{ result: CheckResult; ioError: boolean }> {
-  const { ioError, ...result } = await check(fs, path, {
-    analyze: options.analyze,
-    ...(options.analyzer !== undefined ? { analyzer: options.analyzer } : {}),
-  });
+  const { ioError, ...result } = await check(fs, path, { analyze: options.analyze, toolSchemas: options.toolSchemas });
   return { result: withSourcesInUse(result), ioError };
 }
 
@@ -45,9 +41,4 @@ export function withSourcesInUse(result: CheckResult): CheckResult {
   const kept = new Map<string, string>();
   for (const [file, text] of sources) if (files.has(file)) kept.set(file, text);
   return { ...rest, sources: kept };
-}
-
-/** The module analysis `check` runs: with tool input schemas from `--tools` when given (tools without one stay dynamic). */
-export function checkAnalyzer(toolSchemas: Readonly<Record<string, unknown>> | undefined): PackageAnalyzer {
-  return toolSchemas === undefined ? hnsAnalyzer : analyzerWithSchemas(toolSchemas);
 }

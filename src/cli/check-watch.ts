@@ -21,7 +21,6 @@ import type { CachedCheck } from "../cache/entry.js";
 import type { PackageFs } from "../fs/package-fs.js";
 import { checkCachedPath } from "./check-cached.js";
 import { closeCache, openCache, reportChecks, unreadablePath, type CheckCommandOptions } from "./check-command.js";
-import { checkAnalyzer } from "./check-one.js";
 import { expandInputs, type ExpandedInput } from "./check-inputs.js";
 import { EXIT_USAGE } from "./io.js";
 
@@ -44,8 +43,7 @@ export async function runWatch(
   }
   if (options.cache === undefined) throw new Error("--watch runs on the cache");
   const cache = openCache(options.cache, options);
-  const analyzer = checkAnalyzer(options.toolSchemas);
-  const checkOptions = { analyze: options.analyze, analyzer };
+  const checkOptions = { analyze: options.analyze, toolSchemas: options.toolSchemas };
   const cacheDir = resolve(options.cache.dir);
   const roots = (inputs.length === 0 ? ["."] : inputs).map(watchRootOf);
 

@@ -7,7 +7,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { NodeFs } from "../fs/node-fs.js";
 import { installNodeSha256 } from "../canonical/node-hash.js";
-import { checkOnePath, checkAnalyzer } from "./check-one.js";
+import { checkOnePath } from "./check-one.js";
 import type { WorkerReply, WorkerSettings, WorkerTask } from "./check-pool.js";
 import { checkCachedPath } from "./check-cached.js";
 import { openCache } from "./check-command.js";
@@ -15,7 +15,6 @@ import { openCache } from "./check-command.js";
 installNodeSha256();
 const settings = workerData as WorkerSettings;
 const fs = new NodeFs();
-const analyzer = checkAnalyzer(settings.toolSchemas);
 // The CLI's thread prunes and reports store problems after the run; a worker only reads and writes.
 const cache = settings.cache === undefined ? undefined : openCache(settings.cache, settings);
 
@@ -38,7 +37,7 @@ async function drain(): Promise<void> {
 async function run(task: WorkerTask): Promise<void> {
   let reply: WorkerReply;
   try {
-    const options = { analyze: settings.analyze, analyzer };
+    const options = { analyze: settings.analyze, toolSchemas: settings.toolSchemas };
     const r = await (cache === undefined
       ? checkOnePath(fs, task.path, options)
       : checkCachedPath(fs, task.path, options, cache));

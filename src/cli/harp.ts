@@ -7,7 +7,7 @@ import { statSync } from "node:fs";
 import { type Command, Option } from "commander";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { NodeFs } from "../fs/node-fs.js";
-import { checkHarp } from "../harp/check.js";
+import { check } from "../check/check.js";
 import { platformTriple, PLATFORMS, type Platform } from "../harp/manifest.js";
 import { ALL_CASES, runConformance, type ConformanceResult } from "../harp/host/conformance.js";
 import { HarpHost, HostError } from "../harp/host/host.js";
@@ -151,7 +151,7 @@ export function registerHarpCommands(program: Command): void {
     .action(async (dir: string, opts: { format: OutputFormat; platform?: Platform }) => {
       if (!checkPackagePath(dir)) return;
       const platform = opts.platform ?? platformTriple(process.platform, process.arch);
-      const r = await checkHarp(new NodeFs(), dir, { platform });
+      const r = await check(new NodeFs(), dir, { kind: "harp", platform });
       process.stdout.write(renderResults([r], opts.format, formatOptions(process.stdout)));
       process.exitCode = r.valid ? EXIT_OK : EXIT_INVALID;
     });
@@ -162,7 +162,7 @@ export function registerHarpCommands(program: Command): void {
     .argument("<dir>")
     .action(async (dir: string) => {
       if (!checkPackagePath(dir)) return;
-      const r = await checkHarp(new NodeFs(), dir);
+      const r = await check(new NodeFs(), dir, { kind: "harp" });
       if (!r.valid) {
         for (const d of r.diagnostics) err(renderDiagnostic(d));
         process.exitCode = EXIT_INVALID;

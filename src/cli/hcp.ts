@@ -7,7 +7,7 @@
 import type { Command } from "commander";
 import type { CheckResult } from "../diagnostics/result.js";
 import { NodeFs } from "../fs/node-fs.js";
-import { checkHcp } from "../hcp/index.js";
+import { check } from "../check/check.js";
 import { renderResults } from "../output/format.js";
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE, unusablePath } from "./io.js";
 import { addFormatOption, formatOf, formatOptions, type OutputFormat } from "./output.js";
@@ -51,7 +51,7 @@ export async function runHcpLint(
     // The pack check says what is wrong (hcp.pack.not_directory); a path that cannot be used at
     // all (missing, a dangling or looping link) is still an I/O error, not an invalid pack.
     if ((await unusablePath(dir)) !== null) missing = true;
-    results.push(await checkHcp(fs, dir));
+    results.push(await check(fs, dir, { kind: "hcp" }));
   }
   write(renderResults(results, opts.format, formatOptions(process.stdout)));
   if (missing) return EXIT_USAGE;
@@ -60,7 +60,7 @@ export async function runHcpLint(
 
 export async function runHcpDigest(dir: string, write: Write, writeErr: Write): Promise<number> {
   const ioError = (await unusablePath(dir)) !== null;
-  const result = await checkHcp(new NodeFs(), dir);
+  const result = await check(new NodeFs(), dir, { kind: "hcp" });
   const digest = result.extra?.digest;
   if (typeof digest !== "string") {
     writeErr(renderResults([result], "human", formatOptions(process.stderr, { diagnosticsOnly: true })));

@@ -5,5 +5,4 @@
  */
 export type { EntryOwner, EntryProgram, HnsFunction, HnsPackage, Manifest, PhysicalForm } from "./model.js";
 export { loadPackage, loadFromSource, type LoadOptions, type LoadResult } from "./load.js";
-export { checkHns, type HnsCheckOptions, type PackageAnalysis, type PackageAnalyzer } from "./check.js";
 export { HNS_CODES } from "./codes.js";

@@ -5,17 +5,16 @@
  * and the analyzer's typed IR. Browser-safe: the Node adapter (node-server.ts) supplies the file
  * system and the LSP transport.
  *
- * Diagnostics come from the same check functions as `yaoc check` (checkHns with the package
- * analysis, keeping the loaded package and typed IR for the features; the HARP/HCP/A3S packages
- * through the one `check` facade), run on the overlay of unsaved texts.
+ * Diagnostics come from the one `check` facade `yaoc check` runs (for HNS keeping the loaded
+ * package and typed IR for the features), run on the overlay of unsaved texts.
  */
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { CheckResult } from "../diagnostics/result.js";
 import { check } from "../check/check.js";
+import { OTHER_MARKERS } from "../check/frontends.js";
 import { formatSource } from "../fmt/format.js";
 import type { PackageFs } from "../fs/package-fs.js";
 import { baseName, dirName, isWithin, joinPath } from "../fs/paths.js";
-import { checkHns } from "../hns/check.js";
 import type { HnsPackage } from "../hns/model.js";
 import { readAll } from "../syntax/reader.js";
 import { headName } from "../syntax/tree.js";
@@ -23,7 +22,6 @@ import type { HirExpr } from "../../ir/yao-ir-0.1.js";
 import type { AnalysisResult } from "../yao/analyze.js";
 import { analyzeProgram } from "../yao/analyze.js";
 import { displayEffects, displayType } from "../yao/type-display.js";
-import { analyzePackage } from "../yao/package-analysis.js";
 import { morphzProfile } from "../yao/profile.js";
 import { interfaceSource } from "../yao/interface.js";
 import { completeAt } from "./completion.js";
@@ -50,9 +48,6 @@ export interface PackageCheck {
 }
 
 export type CheckOther = (fs: PackageFs, dir: string) => Promise<CheckResult | undefined>;
-
-/** Marker files of the other frontends: a file with one of these names is checked as its directory's package. */
-const OTHER_MARKERS = new Set(["harp.json", "surface.json", "policy.json", "HARNESS.md", "a3s-use-extension.acl"]);
 
 export interface PackageState {
   readonly pkg?: HnsPackage;
@@ -194,13 +189,8 @@ export class Workspace {
       (byFile.get(key) ?? byFile.set(key, []).get(key)!).push(d);
     };
     if (owner.kind === "hns") {
-      let analysis: AnalysisResult | undefined;
-      const result = await checkHns(this.fs, owner.root, {
-        analyzer: (pkg) => {
-          analysis = analyzePackage(pkg);
-          return { diagnostics: analysis.diagnostics, programHash: analysis.programHash };
-        },
-      });
+      const result = await check(this.fs, owner.root, { kind: "hns", keepAnalysis: true });
+      const { analysis } = result;
       const files = result.package ? packageFiles(result.package, owner.root) : [path];
       for (const f of files) byFile.set(f, []);
       byFile.set(path, byFile.get(path) ?? []);

@@ -4,7 +4,6 @@
  * this to evaluation time; yaoc runs it at load so ill-typed, recursive or over-effectful packages
  * are rejected before anything executes.
  */
-import type { PackageAnalysis } from "../hns/check.js";
 import type { HnsPackage } from "../hns/model.js";
 import type { SNode } from "../syntax/tree.js";
 import { analyzeModule, analyzeProgram, type AnalysisResult } from "./analyze.js";
@@ -25,12 +24,6 @@ export function analyzePackage(pkg: HnsPackage, options: PackageAnalysisOptions 
     allowInternal: true,
     profile: morphzProfile(tools),
   });
-}
-
-/** The `PackageAnalyzer` the loader's check runs. */
-export function packageAnalysis(pkg: HnsPackage): PackageAnalysis {
-  const r = analyzePackage(pkg);
-  return { diagnostics: r.diagnostics, programHash: r.programHash };
 }
 
 /**

@@ -107,6 +107,13 @@ export const RULES: readonly Rule[] = [
       return own !== undefined && ["src/harp", "src/a3s", "src/hcp"].some((d) => d !== own && under(e.to, d));
     },
   },
+  {
+    name: "a frontend's check (harp/check, hcp/check, the frontends' index modules) is reached from outside its folder only through src/check",
+    breaks: (e) => {
+      const entry = /^src\/(harp|hcp)\/(check|index)\.ts$|^src\/a3s\/index\.ts$/.exec(e.to);
+      return entry !== null && !under(e.from, "src/check") && !under(e.from, `src/${entry[1] ?? "a3s"}`);
+    },
+  },
 ];
 
 function offenders(edges: readonly Edge[]): string[] {
@@ -124,10 +131,11 @@ describe("import rules", () => {
       { from: "src/hcp/check.ts", to: "node:fs" },
       { from: "src/fs/snapshot.ts", to: "src/diagnostics/diagnostic.ts" },
       { from: "src/syntax/reader.ts", to: "src/hns/model.ts" },
-      { from: "src/hns/check.ts", to: "src/yao/analyze.ts" },
+      { from: "src/hns/load.ts", to: "src/yao/analyze.ts" },
       { from: "src/yao/header.ts", to: "src/yao/types.ts" },
       { from: "src/yao/analyze.ts", to: "src/check/check.ts" },
       { from: "src/harp/check.ts", to: "src/hcp/json-reader.ts" },
+      { from: "src/cli/harp.ts", to: "src/harp/check.ts" },
     ];
     for (const [i, e] of broken.entries()) expect(RULES[i]!.breaks(e), RULES[i]!.name).toBe(true);
     const fine: Edge[] = [
@@ -145,6 +153,8 @@ describe("import rules", () => {
       { from: "src/yao/header.ts", to: "src/syntax/tree.ts" },
       { from: "src/harp/check.ts", to: "src/harp/json.ts" },
       { from: "src/json/parse.ts", to: "src/json/pointer.ts" },
+      { from: "src/check/frontends.ts", to: "src/a3s/index.ts" },
+      { from: "src/harp/host/host.ts", to: "src/harp/check.ts" },
     ];
     for (const e of fine) expect(offenders([e]), `${e.from} -> ${e.to}`).toEqual([]);
   });

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { openCatalog } from "../../src/catalog/node-store.js";
 import { NodeFs } from "../../src/fs/node-fs.js";
-import { checkHns } from "../../src/hns/check.js";
+import { check } from "../../src/check/check.js";
 import { loadFromSource } from "../../src/hns/load.js";
 import { examples, runCatalog, smallPackage, tempDir, workerScript, writePackage, type Run } from "./helpers.js";
 
@@ -252,8 +252,8 @@ describe("the CLI", () => {
       const out = join(dir, `${ref.replace("@", "-")}.hns`);
       const exp = await runCatalog(["export", "--catalog", cat, ref, out]);
       expect(exp.code).toBe(0);
-      const check = await checkHns(new NodeFs(), out);
-      expect(check.identity).toBe(identity);
+      const checked = await check(new NodeFs(), out);
+      expect(checked.identity).toBe(identity);
     }
     const xdg = await runCatalog(["list", "--format", "json"], {
       env: { YAOC_CATALOG: "", XDG_DATA_HOME: join(dir, "xdg") },

@@ -108,3 +108,47 @@ describe("the README's library example", () => {
     expect(strict.diagnostics.every((d) => d.severity === "error")).toBe(true);
   });
 });
+
+describe("check options: one way in for every caller", () => {
+  const hns = [
+    '(manifest (id demo) (version "1") (title "Demo") (capabilities (tools read)))',
+    '(contract (purpose "options"))',
+    "(fn answer (params) (returns Int) (body 42))",
+    '(eval (requires (tools read)) (call read (path "a")))',
+  ].join("\n");
+
+  it("keeps the loaded package and the typed IR only when asked (keepAnalysis)", async () => {
+    const plain = await checkSource("demo.hns", hns);
+    expect(plain.valid).toBe(true);
+    expect("package" in plain || "analysis" in plain).toBe(false);
+    const kept = await checkSource("demo.hns", hns, { keepAnalysis: true });
+    expect(kept.identity).toBe(plain.identity);
+    expect(kept.package?.functions.map((f) => f.name)).toEqual(["answer"]);
+    expect(kept.analysis?.programHash).toBe(plain.extra?.["program_hash"]);
+    // Without the analysis there is no typed IR to keep and no program hash.
+    const structural = await checkSource("demo.hns", hns, { keepAnalysis: true, analyze: false });
+    expect(structural.analysis).toBeUndefined();
+    expect(structural.extra?.["program_hash"]).toBeNull();
+  });
+
+  it("toolSchemas reach the analysis: a call whose input breaks the tool's schema is an error", async () => {
+    const schema = { type: "object", properties: { path: { type: "integer" } }, required: ["path"] };
+    const free = await checkSource("demo.hns", hns);
+    const typed = await checkSource("demo.hns", hns, { toolSchemas: { read: schema } });
+    expect(free.valid).toBe(true);
+    expect(typed.valid).toBe(false);
+    expect(typed.diagnostics.map((d) => d.code)).toContain("yao.type_mismatch");
+  });
+
+  it("kind skips detection: the frontend itself says what is missing, where detection finds no marker", async () => {
+    const fs = MemoryFs.from({ "/app/readme.txt": "not a package" });
+    const detected = await check(fs, "/app");
+    expect(detected.diagnostics.map((d) => d.code)).toEqual(["check.no_marker"]);
+    for (const kind of ["harp", "hcp", "a3s", "hns"] as const) {
+      const r = await check(fs, "/app", { kind });
+      expect(r.kind === kind || r.kind === "unknown", kind).toBe(true);
+      expect(r.valid).toBe(false);
+      expect(r.diagnostics[0]!.code.startsWith(`${kind}.`), `${kind}: ${r.diagnostics[0]!.code}`).toBe(true);
+    }
+  });
+});

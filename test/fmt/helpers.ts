@@ -4,9 +4,8 @@ import { join, relative } from "node:path";
 import { isWhiteSpace } from "../../grammar/yao.js";
 import { formatSource } from "../../src/fmt/format.js";
 import { MemoryFs } from "../../src/fs/memory-fs.js";
-import { checkHns } from "../../src/hns/check.js";
+import { check } from "../../src/check/check.js";
 import type { SNode } from "../../src/syntax/tree.js";
-import { packageAnalysis } from "../../src/yao/package-analysis.js";
 
 /**
  * Every comment of a Yao source, trimmed of White_Space, in source order. Written independently of
@@ -102,7 +101,7 @@ export async function packageFacts(
     const yao = rel === "" || rel.endsWith(".yao") || rel.endsWith(".hns");
     entries[path] = yao ? transform(new TextDecoder().decode(bytes)) : bytes;
   }
-  const r = await checkHns(MemoryFs.from(entries), root, { analyzer: packageAnalysis });
+  const r = await check(MemoryFs.from(entries), root, { kind: "hns", keepAnalysis: true });
   return {
     valid: r.valid,
     identity: r.identity,

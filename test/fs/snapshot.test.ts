@@ -15,7 +15,7 @@ import { packageView, SnapshotFs } from "../../src/fs/snapshot.js";
 import { checkHarpPackage } from "../../src/harp/check.js";
 import { writeBundleFromSnapshot } from "../../src/harp/host/bundle-from-snapshot.js";
 import { treeDigest } from "../../src/harp/tree.js";
-import { checkHns } from "../../src/hns/check.js";
+import { check } from "../../src/check/check.js";
 
 const REPO = resolve(__dirname, "..", "..");
 const work = mkdtempSync(join(tmpdir(), "yaoc-snapshot-"));
@@ -65,14 +65,14 @@ describe("the Node package reader", () => {
     const pkg = join(work, "once.hns");
     cpSync(join(REPO, "examples", "review-dir.hns"), pkg, { recursive: true });
     const view = await packageView(new NodeFs(), pkg);
-    const before = await checkHns(view, pkg);
+    const before = await check(view, pkg, { analyze: false });
     writeFileSync(join(pkg, "contract.yao"), '(contract (purpose "changed on disk"))\n');
     rmSync(join(pkg, "functions"), { recursive: true });
-    const after = await checkHns(view, pkg);
+    const after = await check(view, pkg, { analyze: false });
     expect(after.identity).toBe(before.identity);
     expect(after.valid).toBe(true);
     // A fresh read does see the change.
-    expect((await checkHns(new NodeFs(), pkg)).identity).not.toBe(before.identity);
+    expect((await check(new NodeFs(), pkg, { analyze: false })).identity).not.toBe(before.identity);
   });
 
   it("a missing path and a dangling link are reported as such, not as I/O failures", async () => {
@@ -81,7 +81,7 @@ describe("the Node package reader", () => {
     symlinkSync(join(work, "nowhere"), join(work, "dangling.hns"));
     const dangling = await readPackageSnapshot(join(work, "dangling.hns"));
     expect(dangling.rootState).toBe("dangling");
-    expect((await checkHns(new NodeFs(), join(work, "dangling.hns"))).diagnostics[0]!.code).toBe(
+    expect((await check(new NodeFs(), join(work, "dangling.hns"), { analyze: false })).diagnostics[0]!.code).toBe(
       "hns.not_regular_file",
     );
   });

@@ -10,8 +10,8 @@ import { describe, expect, it } from "vitest";
 import type { Diagnostic } from "../../src/diagnostics/diagnostic.js";
 import { MemoryFs } from "../../src/fs/memory-fs.js";
 import { NodeFs } from "../../src/fs/node-fs.js";
-import { checkHns, MAX_PACKAGE_ERRORS } from "../../src/hns/check.js";
-import { packageAnalysis } from "../../src/yao/package-analysis.js";
+import { check as checkPackage } from "../../src/check/check.js";
+import { MAX_PACKAGE_ERRORS } from "../../src/check/hns.js";
 import { REPO } from "./helpers.js";
 
 const HEADER =
@@ -19,12 +19,12 @@ const HEADER =
 
 async function check(source: string): Promise<Diagnostic[]> {
   const fs = MemoryFs.from({ "/p.hns": source });
-  const r = await checkHns(fs, "/p.hns", { analyzer: packageAnalysis });
+  const r = await checkPackage(fs, "/p.hns");
   return [...r.diagnostics];
 }
 
 async function checkFiles(files: Record<string, string>, path: string): Promise<Diagnostic[]> {
-  const r = await checkHns(MemoryFs.from(files), path, { analyzer: packageAnalysis });
+  const r = await checkPackage(MemoryFs.from(files), path, { kind: "hns" });
   return [...r.diagnostics];
 }
 
@@ -34,7 +34,7 @@ const codes = (ds: readonly Diagnostic[]) => errors(ds).map((d) => d.code);
 describe("the four-mistake package", () => {
   it("shows all four errors in one run, each with a label, and a did-you-mean where one applies", async () => {
     const file = join(REPO, "fixtures/teaching/four-mistakes.hns");
-    const r = await checkHns(new NodeFs(), file, { analyzer: packageAnalysis });
+    const r = await checkPackage(new NodeFs(), file, { kind: "hns" });
     const es = errors(r.diagnostics);
     expect(es.map((d) => d.code)).toEqual([
       "yao.invalid_type",

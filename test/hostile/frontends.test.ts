@@ -29,8 +29,7 @@ import { NodeFs } from "../../src/fs/node-fs.js";
 import type { PackageFs } from "../../src/fs/package-fs.js";
 import { checkHarp } from "../../src/harp/index.js";
 import { checkHcp } from "../../src/hcp/index.js";
-import { checkHns } from "../../src/hns/check.js";
-import { packageAnalysis } from "../../src/yao/package-analysis.js";
+import { check } from "../../src/check/check.js";
 import { atlasPackage } from "../a3s/own-package.js";
 
 const root = mkdtempSync(join(tmpdir(), "yaoc-hostile-"));
@@ -72,7 +71,7 @@ const FRONTENDS: Frontend[] = [
     target: "manifest.yao",
     path: "p.hns",
     prefix: /^(hns|yao)\./,
-    check: (fs, p) => checkHns(fs, p, { analyzer: packageAnalysis }),
+    check: (fs, p) => check(fs, p, { kind: "hns" }),
   },
   {
     name: "harp",
@@ -227,7 +226,9 @@ describe("hostile names and size bombs (in memory)", () => {
     ],
   ])("HNS rejects an entry path that is %s", async (_label, manifest) => {
     const r = await within(
-      checkHns(mem({ "/p.hns/manifest.yao": manifest, "/outside.yao": hnsFiles["main.yao"]! }), "/p.hns"),
+      check(mem({ "/p.hns/manifest.yao": manifest, "/outside.yao": hnsFiles["main.yao"]! }), "/p.hns", {
+        analyze: false,
+      }),
     );
     expect(r.valid).toBe(false);
     expect(r.diagnostics[0]!.code).toMatch(/^(hns|yao)\./);
@@ -236,7 +237,7 @@ describe("hostile names and size bombs (in memory)", () => {
   it("HNS: NFC/NFD-different and case-only-different function files are not conflated", async () => {
     const fn = (name: string) => `(fn ${name} (params) (returns Int) (body 1))\n`;
     const r = await within(
-      checkHns(
+      check(
         mem({
           "/p.hns/functions/caf\u00e9.yao": fn("nfc"),
           "/p.hns/functions/cafe\u0301.yao": fn("nfd"),
@@ -244,7 +245,7 @@ describe("hostile names and size bombs (in memory)", () => {
           "/p.hns/functions/f.yao": fn("lower"),
         }),
         "/p.hns",
-        { analyzer: packageAnalysis },
+        { keepAnalysis: true },
       ),
     );
     // File names are compared as code points, never normalised or case-folded: four files, four functions.
@@ -261,12 +262,11 @@ describe("hostile names and size bombs (in memory)", () => {
   it("HNS: 100,000 functions in one source are rejected by a limit, in bounded time", async () => {
     const fns = Array.from({ length: 100_000 }, (_, i) => `(fn f${i} (params) (returns Int) (body 1))`).join("\n");
     const r = await within(
-      checkHns(
+      check(
         MemoryFs.from({
           "/p.hns": `${hnsFiles["manifest.yao"]}${hnsFiles["contract.yao"]}${hnsFiles["main.yao"]}${fns}`,
         }),
         "/p.hns",
-        { analyzer: packageAnalysis },
       ),
     );
     expect(r.valid).toBe(false);
@@ -274,11 +274,11 @@ describe("hostile names and size bombs (in memory)", () => {
   });
 
   it("HNS: 200,000-deep nesting is rejected without recursion", async () => {
-    const r = await within(checkHns(mem({ "/p.hns/main.yao": "(".repeat(200_000) }), "/p.hns"));
+    const r = await within(check(mem({ "/p.hns/main.yao": "(".repeat(200_000) }), "/p.hns", { analyze: false }));
     expect(r.valid).toBe(false);
     expect(r.diagnostics[0]!.code).toMatch(/limit/);
     const within256k = await within(
-      checkHns(mem({ "/p.hns/main.yao": `${"(".repeat(100_000)}${")".repeat(100_000)}` }), "/p.hns"),
+      check(mem({ "/p.hns/main.yao": `${"(".repeat(100_000)}${")".repeat(100_000)}` }), "/p.hns", { analyze: false }),
     );
     expect(within256k.diagnostics[0]!.code).toBe("yao.nesting_limit");
   });

@@ -10,10 +10,9 @@ import { checkManifestText } from "../../src/a3s/manifest/check.js";
 import { MemoryFs } from "../../src/fs/memory-fs.js";
 import { checkHarp } from "../../src/harp/index.js";
 import { checkHcp } from "../../src/hcp/index.js";
-import { checkHns } from "../../src/hns/check.js";
+import { check } from "../../src/check/check.js";
 import { readOne } from "../../src/syntax/reader.js";
 import { analyzeProgram, programHash } from "../../src/yao/index.js";
-import { packageAnalysis } from "../../src/yao/package-analysis.js";
 
 type Tree = string | Tree[];
 const HEADS = [
@@ -82,7 +81,7 @@ describe("frontends answer arbitrary input with diagnostics", () => {
           fc.array(artifact, { maxLength: 5 }).map((a) => new TextEncoder().encode(a.join("\n"))),
         ),
         async (data) => {
-          wellFormed(await checkHns(MemoryFs.from({ "/p.hns": data }), "/p.hns", { analyzer: packageAnalysis }));
+          wellFormed(await check(MemoryFs.from({ "/p.hns": data }), "/p.hns"));
         },
       ),
       { numRuns: 150 },
@@ -97,7 +96,7 @@ describe("frontends answer arbitrary input with diagnostics", () => {
           "/p.hns/main.yao": entry,
           "/p.hns/contract.yao": '(contract (purpose "x"))',
         });
-        wellFormed(await checkHns(fs, "/p.hns", { analyzer: packageAnalysis }));
+        wellFormed(await check(fs, "/p.hns"));
       }),
       { numRuns: 100 },
     );

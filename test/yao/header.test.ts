@@ -9,7 +9,7 @@ import type { HnsPackage } from "../../src/hns/model.js";
 import { recogniseEntryHeader, recogniseFnHeader, withoutBodyClauses } from "../../src/yao/header.js";
 import { canonicalSource } from "../../src/canonical/typed.js";
 import { MemoryFs } from "../../src/fs/memory-fs.js";
-import { checkHns } from "../../src/hns/check.js";
+import { check } from "../../src/check/check.js";
 
 function form(text: string) {
   const r = readOne(text, { file: "t.yao" });
@@ -121,7 +121,7 @@ describe("one failure kind, two wordings", () => {
       "/d.hns/contract.yao": "(contract)",
       "/d.hns/main.yao": "(evil 1)",
     };
-    const r = await checkHns(MemoryFs.from(files), "/d.hns", {});
+    const r = await check(MemoryFs.from(files), "/d.hns", { analyze: false });
     expect(r.diagnostics[0]).toMatchObject({
       code: "hns.entry_root",
       message: "/d.hns/main.yao must have an (eval ...) or (infer ...) root; found (evil ...)",

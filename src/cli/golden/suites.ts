@@ -13,6 +13,7 @@ import { join, relative } from "node:path";
 import type { CheckResult } from "../../diagnostics/result.js";
 import type { AnalysisResult } from "../../yao/index.js";
 import { NodeFs } from "../../fs/node-fs.js";
+import { check } from "../../check/check.js";
 
 export interface GoldenSuite {
   readonly name: string;
@@ -102,8 +103,7 @@ export async function yaoGoldenRecord(root: string, name: string): Promise<Golde
 
 /** golden/harp/NAME.json: the check result of fixtures/harp/NAME (as on linux-x64). */
 export async function harpGoldenRecord(root: string, name: string): Promise<GoldenRecord<CheckResult>> {
-  const { checkHarp } = await import("../../harp/index.js");
-  const result = await checkHarp(new NodeFs(), join(root, "fixtures/harp", name), { platform: "linux-x64" });
+  const result = await check(new NodeFs(), join(root, "fixtures/harp", name), { kind: "harp", platform: "linux-x64" });
   const text = goldenJson({
     valid: result.valid,
     identity: result.identity,
@@ -146,13 +146,11 @@ export function hcpGoldenView(result: CheckResult, absPack: string, shownPack: s
 
 /** golden/hcp/NAME.json: the check result of the pack fixtures/hcp/NAME. */
 export async function hcpGoldenRecord(root: string, name: string): Promise<GoldenRecord<CheckResult>> {
-  const { checkHcp } = await import("../../hcp/index.js");
   const abs = join(root, "fixtures/hcp", name);
-  const result = await checkHcp(new NodeFs(), abs);
+  const result = await check(new NodeFs(), abs, { kind: "hcp" });
   return { file: `${name}.json`, text: goldenJson(hcpGoldenView(result, abs, `fixtures/hcp/${name}`)), result };
 }
 
-type A3sModule = typeof import("../../a3s/index.js");
 type RegistryModule = typeof import("../../a3s/resolve/registry.js");
 
 /** The fixtures of each golden/a3s folder, under fixtures/a3s/<folder>. */
@@ -171,14 +169,14 @@ export function a3sGoldenNames(root: string): {
   };
 }
 
-/** golden/a3s/packages/NAME.json: `checkA3s` of the package, without its sources. */
-export async function a3sPackageRecord(
-  _root: string,
-  name: string,
-): Promise<GoldenRecord<Omit<Awaited<ReturnType<A3sModule["checkA3s"]>>, "sources">>> {
-  const { checkA3s } = await import("../../a3s/index.js");
+/** golden/a3s/packages/NAME.json: the A3S check of the package, without its sources. */
+export async function a3sPackageRecord(_root: string, name: string): Promise<GoldenRecord<CheckResult>> {
   // Relative, as `yaoc check` is given it: the worker (and vitest) runs in the repository root.
-  const { sources: _sources, ...result } = await checkA3s(new NodeFs(), `fixtures/a3s/packages/${name}`);
+  const {
+    sources: _sources,
+    ioError: _ioError,
+    ...result
+  } = await check(new NodeFs(), `fixtures/a3s/packages/${name}`, { kind: "a3s" });
   return { file: `packages/${name}.json`, text: goldenJson(result), result };
 }
 

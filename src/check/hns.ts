@@ -1,42 +1,50 @@
 /**
- * `yaoc check` for HNS packages: the structural load plus (unless disabled) the module analysis of
- * HNS §11 step 8, reported in the common CheckResult shape.
+ * The HNS row of the frontend table: the structural load (src/hns) and then, unless disabled, the
+ * module analysis of HNS §11 step 8 — the analyzer (src/yao), then the tool contract verification
+ * (src/eval/tool-contracts.ts), which evaluates every statically known tool argument and validates
+ * it against the tool's input schema when one is given. Composed here so no stage knows another and
+ * no analyzer callback is handed down; reported in the common CheckResult shape.
  */
 import { diagnostic, hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { orderDiagnostics } from "../diagnostics/order.js";
 import type { CheckResult } from "../diagnostics/result.js";
 import type { PackageFs } from "../fs/package-fs.js";
-import { loadPackage, type LoadOptions } from "./load.js";
-import type { HnsPackage } from "./model.js";
+import type { LoadLimits } from "../hns/context.js";
+import { loadPackage } from "../hns/load.js";
+import type { HnsPackage } from "../hns/model.js";
+import { verifyToolContracts } from "../eval/tool-contracts.js";
+import type { AnalysisResult } from "../yao/analyze.js";
+import { analyzePackage } from "../yao/package-analysis.js";
 
-/** What the module analysis reports: its diagnostics and, when the entry is admitted, its program hash. */
-export interface PackageAnalysis {
-  readonly diagnostics: readonly Diagnostic[];
-  readonly programHash?: string | undefined;
-  /** Fields for `check --format json` only (the tool contract report); never in receipts. */
-  readonly report?: Readonly<Record<string, unknown>> | undefined;
+export interface HnsCheckOptions {
+  /** Run the module analysis (types, effects, program hash). Default true, as `yaoc check`. */
+  readonly analyze?: boolean | undefined;
+  /** Tool input schemas by tool name for the analysis (`yaoc check --tools`); others stay dynamic. */
+  readonly toolSchemas?: Readonly<Record<string, unknown>> | undefined;
+  /** Loader limits (file and package sizes, function count); default the loader's. */
+  readonly limits?: Partial<LoadLimits> | undefined;
 }
 
-/** Module analysis (type checker, call graph, effects); supplied by src/yao. */
-export type PackageAnalyzer = (pkg: HnsPackage) => PackageAnalysis;
-
-export interface HnsCheckOptions extends LoadOptions {
-  readonly analyzer?: PackageAnalyzer | undefined;
-}
+/** An HNS check: the common result, the I/O flag, and the loaded package and analysis when there are any. */
+export type HnsCheck = CheckResult & {
+  readonly ioError: boolean;
+  /** The package as loaded, when the load succeeded. */
+  readonly package?: HnsPackage;
+  /** The module analysis (typed IR, diagnostics, program hash), when it ran. */
+  readonly analysis?: AnalysisResult;
+};
 
 /** Errors shown per package; beyond it a closing note says how many more there were. */
 export const MAX_PACKAGE_ERRORS = 200;
 
-export async function checkHns(
-  fs: PackageFs,
-  path: string,
-  options: HnsCheckOptions = {},
-): Promise<CheckResult & { ioError: boolean; package?: HnsPackage }> {
-  const loaded = await loadPackage(fs, path, options);
+export async function checkHns(fs: PackageFs, path: string, options: HnsCheckOptions = {}): Promise<HnsCheck> {
+  const loaded = await loadPackage(fs, path, options.limits === undefined ? {} : { limits: options.limits });
+  const analyze = (pkg: HnsPackage): PackageAnalysis | undefined =>
+    options.analyze === false ? undefined : analyzeWithContracts(pkg, options.toolSchemas ?? {});
   if (!loaded.ok) {
     // The module analysis still runs on a partially loaded package, so a manifest mistake does not
     // hide a type error in a function. The loader's first error stays first.
-    const analysis = loaded.partial === undefined ? undefined : options.analyzer?.(withDeclaredTools(loaded.partial));
+    const analyzed = loaded.partial === undefined ? undefined : analyze(withDeclaredTools(loaded.partial));
     const firstError = loaded.diagnostics.find((d) => d.severity === "error");
     return {
       path,
@@ -46,18 +54,19 @@ export async function checkHns(
       extra: { id: null, version: null, owner: null, program_hash: null },
       diagnostics: capErrors(
         orderDiagnostics(
-          [...loaded.diagnostics, ...notAtLoaderErrors(analysis?.diagnostics ?? [], loaded.diagnostics)],
+          [...loaded.diagnostics, ...notAtLoaderErrors(analyzed?.diagnostics ?? [], loaded.diagnostics)],
           firstError,
         ),
         path,
       ),
       sources: loaded.sources,
       ioError: loaded.ioError,
+      ...(analyzed === undefined ? {} : { analysis: analyzed.analysis }),
     };
   }
   const pkg = loaded.package;
-  const analysis = options.analyzer?.(pkg);
-  const analysisDiagnostics = analysis?.diagnostics ?? [];
+  const analyzed = analyze(pkg);
+  const analysisDiagnostics = analyzed?.diagnostics ?? [];
   const diagnostics = capErrors(
     orderDiagnostics(
       [...loaded.warnings, ...analysisDiagnostics],
@@ -76,13 +85,36 @@ export async function checkHns(
       id: pkg.manifest.id,
       version: pkg.manifest.version,
       owner: pkg.entry.owner,
-      program_hash: (valid && analysis?.programHash) || null,
+      program_hash: (valid && analyzed?.analysis.programHash) || null,
     },
     diagnostics,
-    ...(analysis?.report !== undefined ? { report: analysis.report } : {}),
+    ...(analyzed?.report !== undefined ? { report: analyzed.report } : {}),
     sources: loaded.sources,
     ioError: false,
     package: pkg,
+    ...(analyzed === undefined ? {} : { analysis: analyzed.analysis }),
+  };
+}
+
+/** What the module analysis gives the check: the analyzer's result, every diagnostic, the contract report. */
+interface PackageAnalysis {
+  readonly analysis: AnalysisResult;
+  /** The analyzer's diagnostics, then the tool contract verification's. */
+  readonly diagnostics: readonly Diagnostic[];
+  /** Fields for `check --format json` only (the tool contract report); never in receipts. */
+  readonly report?: Readonly<Record<string, unknown>>;
+}
+
+/** The analyzer, then (when it produced a program) the tool contract verification over it. */
+function analyzeWithContracts(pkg: HnsPackage, toolSchemas: Readonly<Record<string, unknown>>): PackageAnalysis {
+  const analysis = analyzePackage(pkg, { toolSchemas });
+  if (analysis.program === undefined || analysis.functions === undefined)
+    return { analysis, diagnostics: analysis.diagnostics };
+  const contracts = verifyToolContracts(analysis.program, analysis.functions, toolSchemas);
+  return {
+    analysis,
+    diagnostics: [...analysis.diagnostics, ...contracts.diagnostics],
+    report: { ...contracts.report },
   };
 }
 
