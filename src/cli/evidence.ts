@@ -22,7 +22,7 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import type { Diagnostic, Span } from "../diagnostics/diagnostic.js";
-import { diagnostic } from "../evidence/codes.js";
+import { diagnostic } from "../codes/evidence.js";
 // HARP's reader is the strict one with positions, duplicate and lone-surrogate rejection (the
 // JSON readers are to be unified; until then this command borrows it rather than adding a fifth).
 import { parseHarpJson as parseStrictJson } from "../harp/json.js";

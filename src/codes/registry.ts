@@ -8,7 +8,7 @@ import { A3S_CODES } from "../a3s/codes.js";
 import { CATALOG_CODES } from "../catalog/codes.js";
 import { CHECK_CODES, CLI_CODES } from "../check/codes.js";
 import { EVAL_CODES } from "../eval/codes.js";
-import { EVIDENCE_CODES } from "../evidence/codes.js";
+import { EVIDENCE_CODES } from "./evidence.js";
 import { HARP_CODES } from "../harp/codes.js";
 import { HCP_CODES } from "../hcp/codes.js";
 import { HNS_CODES } from "../hns/codes.js";

@@ -7,11 +7,11 @@
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { canonicalize } from "./canonicalize.js";
 import { ATTESTATION_TABLE, RECEIPT_TABLE } from "./classification.js";
-import { diagnostic, EVIDENCE_CODES } from "./codes.js";
+import { diagnostic, EVIDENCE_CODES } from "../codes/evidence.js";
 import type { CaseComparison, RunComparison, SensitivityReport } from "./golden.js";
 import { canonicalJson, compareUtf16 } from "./jcs.js";
 import { fixedPoint } from "./numbers.js";
-import { REASON_PATTERN, REASON_TABLE, reasonOrMissing } from "./reasons.js";
+import { REASON_PATTERN, REASON_TABLE, reasonOrMissing } from "../codes/reasons.js";
 
 export type CheckStatus = "pass" | "warn" | "fail";
 export type Verdict = "green" | "yellow" | "red";

@@ -3,7 +3,7 @@
  * functions over receipts. The CLI (src/cli/evidence.ts) supplies files, fresh processes and git.
  */
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import { diagnostic } from "./codes.js";
+import { diagnostic } from "../codes/evidence.js";
 import type { CheckResult } from "../diagnostics/result.js";
 import { escapePointerToken } from "../json/pointer.js";
 import type { PackageFs } from "../fs/package-fs.js";

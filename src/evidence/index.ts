@@ -22,5 +22,5 @@ export {
   type FieldClass,
   type FieldRule,
 } from "./classification.js";
-export { actionForSeverity, type Action, type ReasonCode } from "./reasons.js";
-export { EVIDENCE_CODES } from "./codes.js";
+export { actionForSeverity, type Action, type ReasonCode } from "../codes/reasons.js";
+export { EVIDENCE_CODES } from "../codes/evidence.js";

@@ -4,14 +4,14 @@
  * are carried but classified out of the hash; see classification.ts.
  */
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import { diagnostic, type EVIDENCE_CODES } from "./codes.js";
+import { diagnostic, type EVIDENCE_CODES } from "../codes/evidence.js";
 import type { CodeWithSeverity } from "../diagnostics/codes.js";
 import { jsonResult } from "../output/format-json.js";
 import { escapePointerToken } from "../json/pointer.js";
 import type { CheckResult } from "../diagnostics/result.js";
 import { canonicalize, type Canonicalized } from "./canonicalize.js";
 import { RECEIPT_TABLE } from "./classification.js";
-import { actionForSeverity, reasonOrMissing } from "./reasons.js";
+import { actionForSeverity, reasonOrMissing } from "../codes/reasons.js";
 
 export type EvidenceClass = "simulated" | "measured" | "third_party";
 export const EVIDENCE_CLASSES: readonly EvidenceClass[] = ["simulated", "measured", "third_party"];

@@ -1,13 +1,13 @@
 /**
  * Entry program header checks at load level (HNS §9.1–9.2; loader reference §7): owner, the
  * `(requires (tools …))` upper bound and the shared `(types …)` module. The header is recognised by
- * src/yao/header.ts (the one reader of Yao headers); this module words its failures with the
+ * src/syntax/header.ts (the one reader of Yao headers); this module words its failures with the
  * loader's `hns.*` codes in the reference loader's order. No type analysis happens here.
  */
 import { canonicalSource } from "../canonical/typed.js";
 import { closestName, didYouMean } from "../diagnostics/suggest.js";
 import { headName, type SNode, type SSymbol } from "../syntax/tree.js";
-import { recogniseEntryHeader, type EntryHeaderFailure, type EntryHeader as YaoEntryHeader } from "../yao/header.js";
+import { recogniseEntryHeader, type EntryHeaderFailure, type EntryHeader as YaoEntryHeader } from "../syntax/header.js";
 import type { LoadContext } from "./context.js";
 import type { Manifest } from "./model.js";
 

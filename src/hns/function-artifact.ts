@@ -1,11 +1,11 @@
 /**
  * `(fn …)` artifacts at load level (HNS §9.4; loader reference §6): the loader's checks on the header
- * that src/yao/header.ts recognises (name, visibility, one body), worded with `hns.*` codes, and the
+ * that src/syntax/header.ts recognises (name, visibility, one body), worded with `hns.*` codes, and the
  * canonical texts printed once for the identity and the analyzer.
  */
 import { canonicalSourceWithout } from "../canonical/typed.js";
 import type { SNode } from "../syntax/tree.js";
-import { isBodyClause, recogniseFnHeader } from "../yao/header.js";
+import { isBodyClause, recogniseFnHeader } from "../syntax/header.js";
 import type { LoadContext } from "./context.js";
 import type { HnsFunction } from "./model.js";
 

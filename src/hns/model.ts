@@ -1,7 +1,7 @@
 /** The normalized HNS package (HNS §3, §10.1): what a load produces and identity is computed from. */
 import type { LegacyNode } from "../canonical/legacy.js";
 import type { SNode } from "../syntax/tree.js";
-import type { EntryHeader, FnHeader } from "../yao/header.js";
+import type { EntryHeader, FnHeader } from "../syntax/header.js";
 
 export type EntryOwner = "runtime" | "model";
 export type PhysicalForm = "file" | "directory";

@@ -11,7 +11,7 @@
  * `help` (how to fix it), `related` spans, the JSON `pointer` for JSON-based files, and the evidence
  * reason code (`action`, `layer`, `reason`; seed 002 §4) from the code tables.
  */
-import { reasonOrMissing, actionForSeverity } from "../evidence/reasons.js";
+import { reasonOrMissing, actionForSeverity } from "../codes/reasons.js";
 import type { Diagnostic, Position, Span } from "../diagnostics/diagnostic.js";
 import { DisplayColumnCache } from "../diagnostics/display-columns.js";
 import type { CheckResult } from "../diagnostics/result.js";

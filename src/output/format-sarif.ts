@@ -17,7 +17,7 @@
  *   repository when yaoc runs at its root.
  */
 import type { Location, Log, ReportingDescriptor, Result } from "sarif";
-import { reasonOrMissing } from "../evidence/reasons.js";
+import { reasonOrMissing } from "../codes/reasons.js";
 import type { Diagnostic, Span } from "../diagnostics/diagnostic.js";
 import { codeInfo } from "../codes/registry.js";
 import type { CheckResult } from "../diagnostics/result.js";

@@ -22,7 +22,7 @@ import {
 } from "./error.js";
 import type { CompiledFunction } from "./expressions.js";
 import type { FunctionDeclaration } from "./functions.js";
-import type { EntryHeader, FnHeader } from "./header.js";
+import type { EntryHeader, FnHeader } from "../syntax/header.js";
 import { morphzProfile, type AnalysisProfile } from "./profile.js";
 import { AnalysisErrors, analyzeRoot } from "./program.js";
 

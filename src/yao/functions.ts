@@ -10,7 +10,7 @@ import type { SList, SNode, SourceSpan } from "../syntax/tree.js";
 import { effectsPart, typePart, worded } from "./message.js";
 import { didYouMean } from "../diagnostics/suggest.js";
 import { fail, YaoError, type ErrorSink } from "./error.js";
-import { recogniseFnHeader, type FnHeader } from "./header.js";
+import { recogniseFnHeader, type FnHeader } from "../syntax/header.js";
 import {
   ExpressionAnalyzer,
   RESERVED_FUNCTION_NAMES,

@@ -4,7 +4,7 @@
  */
 import { canonicalSource } from "../canonical/typed.js";
 import type { SNode } from "../syntax/tree.js";
-import { withoutBodyClauses } from "./header.js";
+import { withoutBodyClauses } from "../syntax/header.js";
 
 /** The function's canonical text with every `(body ...)` clause removed, other clauses in source order. */
 export function interfaceSource(fn: SNode): string {

@@ -17,7 +17,7 @@ import {
   type FnHeader,
   type NameListClause,
   type RequiresHeader,
-} from "./header.js";
+} from "../syntax/header.js";
 import { programHash } from "./ir-json.js";
 import { toolsOfEffects } from "./reachable-tools.js";
 import { countLinkedNodes, MAX_LINKED_NODES } from "./linked-size.js";

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { diagnostic as a3sDiagnostic } from "../../src/a3s/codes.js";
 import { diagnostic as checkDiagnostic } from "../../src/check/codes.js";
 import { defineCodes, diagnosticsFor } from "../../src/diagnostics/codes.js";
-import { diagnostic as evidenceDiagnostic } from "../../src/evidence/codes.js";
+import { diagnostic as evidenceDiagnostic } from "../../src/codes/evidence.js";
 import { diagnostic as hnsDiagnostic } from "../../src/hns/codes.js";
 import { diagnostic as readerDiagnostic } from "../../src/syntax/codes.js";
 import { diagnostic as yaoDiagnostic } from "../../src/yao/codes.js";

@@ -8,15 +8,8 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ALL_CODES } from "../../src/codes/registry.js";
-import { EVIDENCE_CODES } from "../../src/evidence/codes.js";
-import {
-  ACTIONS,
-  LAYERS,
-  REASON_PATTERN,
-  REASON_TABLE,
-  reasonFor,
-  reasonOrMissing,
-} from "../../src/evidence/reasons.js";
+import { EVIDENCE_CODES } from "../../src/codes/evidence.js";
+import { ACTIONS, LAYERS, REASON_PATTERN, REASON_TABLE, reasonFor, reasonOrMissing } from "../../src/codes/reasons.js";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const CODE_LITERAL =

@@ -1,12 +1,12 @@
 /**
- * The Yao headers are read in one place (src/yao/header.ts): the recognisers' records and failure
+ * The Yao headers are read in one place (src/syntax/header.ts): the recognisers' records and failure
  * kinds, the two wordings of each kind (loader `hns.*`, analyzer Yao kinds), each layer's own order
  * over `(requires …)` clauses, and the analyzer reusing the loader's records and canonical texts.
  */
 import { describe, expect, it } from "vitest";
 import { analyzePackage, analyzeSources, loadFromSource, readOne } from "../../src/index.js";
 import type { HnsPackage } from "../../src/hns/model.js";
-import { recogniseEntryHeader, recogniseFnHeader, withoutBodyClauses } from "../../src/yao/header.js";
+import { recogniseEntryHeader, recogniseFnHeader, withoutBodyClauses } from "../../src/syntax/header.js";
 import { canonicalSource } from "../../src/canonical/typed.js";
 import { MemoryFs } from "../../src/fs/memory-fs.js";
 import { check } from "../../src/check/check.js";

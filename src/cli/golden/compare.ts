@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
-import { diagnostic } from "../../evidence/codes.js";
+import { diagnostic } from "../../codes/evidence.js";
 import { jsonDiff } from "../../evidence/golden.js";
 import { parseHarpJson as parseStrictJson } from "../../harp/json.js";
 import { filesUnder } from "./suites.js";

@@ -13,7 +13,7 @@ import { readPackageSnapshot } from "../../fs/node-snapshot.js";
 import { SnapshotFs, type PackageSnapshot } from "../../fs/snapshot.js";
 import { harpSeverity } from "../codes.js";
 import { treeDigest, walkPackage, type PackageTree } from "../tree.js";
-import { HostError } from "./host.js";
+import { HostError } from "./host-error.js";
 
 /** Write `tree` (walked from `snapshot`) into the new directory `staging`, then verify it. */
 export async function writeBundleFromSnapshot(

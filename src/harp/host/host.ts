@@ -26,6 +26,7 @@ import { diagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
 import { NodeFs } from "../../fs/node-fs.js";
 import { checkHarpPackage } from "../check.js";
 import { writeBundleFromSnapshot } from "./bundle-from-snapshot.js";
+import { HostError } from "./host-error.js";
 import { harpSeverity, type HarpCode } from "../codes.js";
 import {
   DEFAULT_HEALTH_PATH,
@@ -71,12 +72,7 @@ export const LOG_TAIL_LINES = 20;
 export const LOCK_WAIT_MS = 60_000;
 const ID_RE = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 
-export class HostError extends Error {
-  constructor(readonly diagnostics: readonly Diagnostic[]) {
-    super(diagnostics.map((d) => d.message).join("; "));
-    this.name = "HostError";
-  }
-}
+export { HostError };
 
 function fail(code: HarpCode, message: string, hint?: string): never {
   throw new HostError([diagnostic(code, message, { severity: harpSeverity(code), hint })]);

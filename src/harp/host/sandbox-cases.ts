@@ -10,7 +10,6 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync, chmod
 import { connect as netConnect, createServer, type Server } from "node:net";
 import { homedir, networkInterfaces, tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Case } from "./conformance.js";
 import { FIXTURE_MANIFEST_JSON, FIXTURE_SERVER_MJS } from "./fixture-app.js";
 import { HarpHost, HostError, processAlive, type RunState } from "./host.js";
 import { HOSTILE_MANIFEST, HOSTILE_SERVER_MJS } from "./hostile-app.js";
@@ -173,7 +172,23 @@ const blocked = (r: Json, what: string): void =>
 const works = (r: Json, what: string): void =>
   check(r["ok"] === true, `positive control failed, so the probe proves nothing: ${what} (${JSON.stringify(r)})`);
 
-export const SANDBOX_CASES: readonly Case[] = [
+/**
+ * What a sandbox case needs of the conformance context (conformance.ts's `Ctx`): the shared world.
+ * Declared here so this file does not import conformance.ts, which imports it.
+ */
+export interface SandboxCaseContext {
+  readonly shared: { world(): Promise<SandboxWorld> };
+}
+
+/** A conformance case (conformance.ts's `Case`) that needs only the shared world. */
+export interface SandboxCase {
+  readonly id: string;
+  readonly title: string;
+  readonly clause: string;
+  readonly run: (ctx: SandboxCaseContext) => Promise<void>;
+}
+
+export const SANDBOX_CASES: readonly SandboxCase[] = [
   {
     id: "C31",
     title: "sandbox: the app runs unprivileged (uid ≠ 0, no capabilities, no_new_privs) in its own PID namespace",

@@ -8,7 +8,7 @@
  */
 import type { CodeInfo, GuardLayer } from "../diagnostics/codes.js";
 import type { Severity } from "../diagnostics/diagnostic.js";
-import { ALL_CODES } from "../codes/registry.js";
+import { ALL_CODES } from "./registry.js";
 
 export type Action = "allow" | "advise" | "block";
 

@@ -8,9 +8,9 @@
  * analyzer (Yao error kinds) word the same failure differently, so each maps the kinds itself.
  * `(requires …)` clause problems do not stop recognition: each clause records its own, because the
  * loader only judges the `(tools …)` clause while the analyzer judges every clause, each in source
- * order. This module imports only the syntax tree, which is why the loader may use it.
+ * order. It lives in the reader's folder, below both stages, and imports only the syntax tree.
  */
-import { headName, ReadList, type SList, type SNode, type SSymbol } from "../syntax/tree.js";
+import { headName, ReadList, type SList, type SNode, type SSymbol } from "./tree.js";
 
 export type ProgramOwner = "runtime" | "model";
 
