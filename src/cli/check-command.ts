@@ -121,7 +121,6 @@ export async function runCheck(
   inputs: readonly string[],
   options: CheckCommandOptions,
 ): Promise<number> {
-  if (options.watch === true) return (await import("./check-watch.js")).runWatch(fs, inputs, options);
   const cache = options.cache === undefined ? undefined : openCache(options.cache, options);
   const analysis: CheckOneOptions = { analyze: options.analyze, toolSchemas: options.toolSchemas };
   const checkPath = (path: string): Promise<CachedCheck> =>

@@ -116,7 +116,11 @@ export function buildProgram(groups: readonly Register[], paths: ProgramPaths = 
       "package files or directories (walked for packages), quoted globs, or - for stdin; default .",
     )
     .action(async (inputs: string[], opts: CheckCliOptions) => {
-      const { runCheck } = await import("./check-command.js");
+      // --watch runs its own loop over the check command's reporting (check-watch.ts imports check-command.ts).
+      const runCheck =
+        opts.watch === true
+          ? (await import("./check-watch.js")).runWatch
+          : (await import("./check-command.js")).runCheck;
       const toolSchemas = opts.tools === undefined ? undefined : await readToolSchemas(fs, opts.tools);
       if (toolSchemas === null) {
         process.exitCode = EXIT_USAGE;
