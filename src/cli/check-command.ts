@@ -142,7 +142,7 @@ export async function runCheck(
     const ahead = readAhead.take(i);
     return (
       (await ahead.probe) ??
-      (await checkCachedPath(fs, input.path, { analyze: options.analyze, analyzer }, cache, ahead.snapshot))
+      (await checkCachedPath(fs, input.path, analysis, cache, ahead.snapshot))
     );
   });
   if (cache !== undefined) await closeCache(cache.store);

@@ -51,7 +51,7 @@ import {
   type RunComparison,
   type SensitivityReport,
 } from "../evidence/golden.js";
-import { canonicalJson, type JsonValue } from "../evidence/jcs.js";
+import { canonicalJson, type JsonValue } from "../json/jcs.js";
 import { reproHashOf } from "../evidence/canonicalize.js";
 import {
   docClaimFindings,

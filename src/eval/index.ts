@@ -5,7 +5,7 @@
  */
 import type { SourceSpan } from "../../ir/span.js";
 import type { YaoProgram, YaoType } from "../../ir/yao-ir-0.1.js";
-import { canonicalJson } from "../evidence/jcs.js";
+import { canonicalJson } from "../json/jcs.js";
 import { readOne } from "../syntax/reader.js";
 import { analyzeProgram } from "../yao/analyze.js";
 import { programJson } from "../yao/ir-json.js";

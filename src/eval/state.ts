@@ -1,5 +1,5 @@
 /**
- * The machine state as canonical JSON (RFC 8785, src/evidence/jcs.ts): the validated IR of every
+ * The machine state as canonical JSON (RFC 8785, src/json/jcs.ts): the validated IR of every
  * program the machine runs (the root first, then admitted Program Values) with their hashes, the
  * threads with their continuations, the scopes, the budgets used, the pending requests and the
  * completions already taken. Values are embedded as their value text (value-text.ts), because JCS
@@ -16,7 +16,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
 import type { SourceSpan } from "../../ir/span.js";
 import { sha256Hex } from "../canonical/hash.js";
-import { canonicalJson } from "../evidence/jcs.js";
+import { canonicalJson } from "../json/jcs.js";
 import { readPersistedProgram } from "../yao/ir-read.js";
 import { programJson } from "../yao/ir-json.js";
 import { BUDGET_NAMES, type Budgets } from "./budgets.js";

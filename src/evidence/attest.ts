@@ -9,7 +9,7 @@ import { canonicalize } from "./canonicalize.js";
 import { ATTESTATION_TABLE, RECEIPT_TABLE } from "./classification.js";
 import { diagnostic, EVIDENCE_CODES } from "../codes/evidence.js";
 import type { CaseComparison, RunComparison, SensitivityReport } from "./golden.js";
-import { canonicalJson, compareUtf16 } from "./jcs.js";
+import { canonicalJson, compareUtf16 } from "../json/jcs.js";
 import { fixedPoint } from "./numbers.js";
 import { REASON_PATTERN, REASON_TABLE, reasonOrMissing } from "../codes/reasons.js";
 

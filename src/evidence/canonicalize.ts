@@ -8,7 +8,7 @@
 import { sha256Hex } from "../canonical/hash.js";
 import { escapePointerToken } from "../json/pointer.js";
 import { type ClassificationTable, type FieldRule, MIN_PHYSICAL_FIELDS, ruleLookup } from "./classification.js";
-import { CanonicalizationError, canonicalJson, compareUtf16, type JsonValue } from "./jcs.js";
+import { CanonicalizationError, canonicalJson, compareUtf16, type JsonValue } from "../json/jcs.js";
 import { FixedPointError, fixedPoint } from "./numbers.js";
 
 export interface ExcludedField {

@@ -10,7 +10,7 @@ import type { PackageFs } from "../fs/package-fs.js";
 import { MemoryFs } from "../fs/memory-fs.js";
 import { canonicalize, physicalDifference } from "./canonicalize.js";
 import { MIN_PHYSICAL_FIELDS, RECEIPT_TABLE, ruleLookup } from "./classification.js";
-import { CanonicalizationError, canonicalJson, compareUtf16, type JsonValue } from "./jcs.js";
+import { CanonicalizationError, canonicalJson, compareUtf16, type JsonValue } from "../json/jcs.js";
 import { toReceipt, type Receipt } from "./receipt.js";
 
 /** What golden/evidence/<name>.json holds for one case. */

@@ -14,7 +14,7 @@ export {
   type RunContext,
 } from "./receipt.js";
 export { canonicalize, reproHashOf, type Canonicalized } from "./canonicalize.js";
-export { canonicalJson, CanonicalizationError, type JsonValue } from "./jcs.js";
+export { canonicalJson, CanonicalizationError, type JsonValue } from "../json/jcs.js";
 export {
   RECEIPT_TABLE,
   ATTESTATION_TABLE,

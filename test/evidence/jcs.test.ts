@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { canonicalJson, CanonicalizationError, serializeNumber } from "../../src/evidence/jcs.js";
+import { canonicalJson, CanonicalizationError, serializeNumber } from "../../src/json/jcs.js";
 import { fixedPoint } from "../../src/evidence/numbers.js";
 import { reproHashOf } from "../../src/evidence/canonicalize.js";
 

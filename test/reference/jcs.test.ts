@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { canonicalJson } from "../../src/evidence/jcs.js";
+import { canonicalJson } from "../../src/json/jcs.js";
 import { reproHashOf } from "../../src/evidence/canonicalize.js";
 import { describeReference, referencePath } from "./reference.js";
 

@@ -5,7 +5,7 @@
  * Canonical form: no whitespace; object keys sorted by their UTF-8 bytes; strings NFC-normalised
  * with only `"` and `\` escaped (control characters are written raw); integers in plain decimal;
  * floats rejected. This is not RFC 8785 (JCS escapes controls, sorts by UTF-16 and does not
- * normalise), so src/evidence/jcs.ts is not reused.
+ * normalise), so src/json/jcs.ts is not reused.
  */
 import { sha256 } from "@noble/hashes/sha2.js";
 import { compareCodePoints } from "../../text/code-point-order.js";

@@ -13,7 +13,7 @@
  * no number survives into the hashed bytes of a receipt; JCS number output is still implemented
  * (and checked against the RFC vectors) because it is the canonical form of any JSON value.
  */
-import { escapePointerToken } from "../json/pointer.js";
+import { escapePointerToken } from "./pointer.js";
 
 export class CanonicalizationError extends Error {
   constructor(
