@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { analyzerWithSchemas } from "../../src/check/analyzer.js";
 import { checkSource } from "../../src/check/check.js";
 
 const SCHEMAS = {
@@ -33,7 +32,7 @@ const pkg = (entry: string, fn = '(call write (path path) (mode "append"))') => 
 `;
 
 async function checked(text: string, schemas: Record<string, unknown> = SCHEMAS) {
-  return checkSource("w.hns", text, { analyzer: analyzerWithSchemas(schemas) });
+  return checkSource("w.hns", text, { toolSchemas: schemas });
 }
 
 describe("tool contracts in check", () => {
