@@ -140,10 +140,7 @@ export async function runCheck(
     if (readAhead === undefined || cache === undefined)
       return (await unreadablePath(input.path)) ?? (await (pooled?.[i] ?? checkPath(input.path)));
     const ahead = readAhead.take(i);
-    return (
-      (await ahead.probe) ??
-      (await checkCachedPath(fs, input.path, analysis, cache, ahead.snapshot))
-    );
+    return (await ahead.probe) ?? (await checkCachedPath(fs, input.path, analysis, cache, ahead.snapshot));
   });
   if (cache !== undefined) await closeCache(cache.store);
   return exit;
