@@ -38,7 +38,7 @@ export function limitDiagnostics(list: readonly Diagnostic[], omitted: Omitted, 
   kept.push(
     diagnostic(
       "a3s.diagnostic_limit",
-      `${omitted.count} more diagnostic${omitted.count === 1 ? "" : "s"} (${omitted.errors} error${omitted.errors === 1 ? "" : "s"}) not shown: the check reports at most ${A3S_DIAGNOSTIC_LIMIT}`,
+      `${omitted.count} more diagnostic${omitted.count === 1 ? "" : "s"} not shown (${omitted.errors} error${omitted.errors === 1 ? "" : "s"}): the check reports at most ${A3S_DIAGNOSTIC_LIMIT}`,
       { file, hint: "fix these and check again to see the rest" },
     ),
   );
