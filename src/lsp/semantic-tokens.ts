@@ -5,6 +5,7 @@
  * the one classification; the LSP encoding (`encodeTokens`) and its delta (`tokenDelta`) are built
  * on it, and the playground highlights with the same function. Browser-safe.
  */
+import { FORM_DOCS } from "../yao/forms.js";
 import type { SymbolCategory, SymbolIndex } from "./symbol-index.js";
 import type { TextLines } from "./yao-document.js";
 
@@ -37,7 +38,11 @@ export interface Token {
   readonly builtin: boolean;
 }
 
-const PURE_OPERATORS = new Set(["eq", "ne", "lt", "le", "gt", "ge", "and", "or", "not", "add", "sub", "mul", "div"]);
+/** Operators proper (comparison, logic, arithmetic), by the language table's groups; other forms are keywords. */
+const isOperator = (name: string): boolean => {
+  const group = FORM_DOCS.get(name)?.group;
+  return group === "comparison and logic" || group === "arithmetic";
+};
 
 const BY_CATEGORY: Record<SymbolCategory, TokenType> = {
   function: "function",
@@ -61,7 +66,7 @@ export function classify(text: string, file: string, index: SymbolIndex | undefi
   for (const o of index?.byFile.get(file) ?? []) {
     while (li < lexical.length && lexical[li]!.from < o.from) out.push(lexical[li++]!);
     if (out.length > 0 && out[out.length - 1]!.to > o.from) continue;
-    const operator = o.category === "keyword" && PURE_OPERATORS.has(o.name);
+    const operator = o.category === "keyword" && isOperator(o.name);
     out.push({
       from: o.from,
       to: o.to,

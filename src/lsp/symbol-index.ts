@@ -56,7 +56,8 @@ export interface TypeDecl {
 }
 
 const SIMPLE_FORMS = new Set(["manifest", "contract", "mind"]);
-const PURE_OPERATORS = new Set([
+/** Forms whose operands are all expressions in the same scope (no names, types or clauses among them). */
+const PLAIN_OPERAND_FORMS = new Set([
   "eq",
   "ne",
   "lt",
@@ -546,7 +547,7 @@ class FileWalker {
       default:
         break;
     }
-    if (PURE_OPERATORS.has(head)) {
+    if (PLAIN_OPERAND_FORMS.has(head)) {
       for (const s of items.slice(1)) this.expr(s, scope);
       return;
     }

@@ -159,3 +159,31 @@ describe("workspace symbols", () => {
     expect((await workspaceSymbols(ws, ["/w"], "")).map((s) => s.name)).toEqual(["load", "twice", "R", "load-change"]);
   });
 });
+
+describe("in a directory package", () => {
+  const files = {
+    "/w/d.hns/manifest.yao": `(manifest (id d) (version "1") (title "D") (entry "main.yao") (capabilities (tools read)))`,
+    "/w/d.hns/contract.yao": `(contract (purpose "p"))`,
+    "/w/d.hns/functions/size.yao": `(fn size (params (r R)) (returns Int) (body (seq (bind s r.size) s)))\n`,
+    "/w/d.hns/main.yao": `(eval (requires (tools)) (types (record R (size Int))) (seq (bind n (size (r (record R (size 2))))) n))\n`,
+  };
+  const fn = "/w/d.hns/functions/size.yao";
+
+  it("hints, tokens and signature help in a function file see the package's types and functions", async () => {
+    const ws = new Workspace(MemoryFs.from(files));
+    expect([...(await ws.check(fn)).diagnostics.values()].flat()).toEqual([]);
+    const hints = await inlayHints(ws, fn, ALL);
+    expect(hints.map((h) => h.label)).toEqual(["⟨pure⟩", ": Int"]);
+    const mainHints = await inlayHints(ws, "/w/d.hns/main.yao", ALL);
+    expect(mainHints.map((h) => h.label)).toEqual([": Int"]);
+    const { index } = await packageView(ws, fn);
+    const text = files[fn];
+    const kinds = classify(text, fn, index).map((t) => `${text.slice(t.from, t.to)}:${t.type}`);
+    expect(kinds).toEqual(
+      expect.arrayContaining(["size:function", "r:parameter", "R:type", "s:variable", "size:property"]),
+    );
+    const main = files["/w/d.hns/main.yao"];
+    const help = await signatureHelp(ws, "/w/d.hns/main.yao", { line: 0, character: main.indexOf("(r (record") + 1 });
+    expect(help?.label).toBe("(size (r R)) → Int");
+  });
+});
