@@ -20,8 +20,12 @@ import { analyzeProgram, analyzeSources, programHash } from "../src/yao/index.js
 import type { CheckResult } from "../src/diagnostics/result.js";
 import { renderHuman } from "../src/diagnostics/render.js";
 import { renderEvidenceJson } from "../src/evidence/receipt.js";
+import { check } from "../src/check/check.js";
+import { FsError } from "../src/fs/package-fs.js";
+import { FrameGuard } from "../src/lsp/node-frames.js";
+import { Workspace } from "../src/lsp/workspace.js";
 
-export const TARGETS = ["yao", "hns", "acl", "harp", "okf", "hcp", "a3s"] as const;
+export const TARGETS = ["yao", "hns", "acl", "harp", "okf", "hcp", "a3s", "memfs", "lsp"] as const;
 export type TargetName = (typeof TARGETS)[number];
 
 export interface Seed {
@@ -224,6 +228,132 @@ function countYao(bytes: Uint8Array): number {
   return n;
 }
 
+// ---------------------------------------------------------------------------------------------
+// MemoryFs trees and LSP message streams (issue 35): the browser core's file layer and the
+// language server's transport and features, each fed mutated input in-process.
+
+/**
+ * A tree as text, one entry per line: `PATH<TAB>CONTENT` a file (`\\n` for a newline in it),
+ * `PATH -> TARGET` a symbolic link, `PATH/` a directory. Mutations then reshape the tree itself:
+ * deep or wide folders, link loops, links out of the package, names that are not paths.
+ */
+function treeOf(input: Uint8Array): MemoryFs {
+  const fs = new MemoryFs();
+  fs.mkdir("/pkg");
+  for (const line of dec.decode(input).split("\n").slice(0, 5000)) {
+    const tab = line.indexOf("\t");
+    const arrow = line.indexOf(" -> ");
+    if (tab >= 0) fs.writeFile(`/pkg/${line.slice(0, tab)}`, line.slice(tab + 1).replaceAll("\\n", "\n"));
+    else if (arrow >= 0) fs.symlink(`/pkg/${line.slice(0, arrow)}`, line.slice(arrow + 4));
+    else if (line.endsWith("/")) fs.mkdir(`/pkg/${line}`);
+  }
+  return fs;
+}
+
+function memfsSeeds(): Seed[] {
+  return hnsSeeds()
+    .filter((s) => Object.keys(s.files).length > 1)
+    .slice(0, 40)
+    .map((s) => {
+      const lines = Object.entries(s.files).map(
+        ([p, b]) => `${p.replace(/^\/p\.hns\//, "")}\t${dec.decode(b).replaceAll("\n", "\\n")}`,
+      );
+      return single(`memfs:${s.id}`, "/tree", enc.encode(`${lines.join("\n")}\nfunctions/loop.yao -> loop.yao\n`));
+    });
+}
+
+async function runMemfs(input: Uint8Array): Promise<number> {
+  const fs = treeOf(input);
+  const snap = await fs.snapshotPackage("/pkg", { maxEntries: 2000, maxDepth: 32 });
+  const r = await check(fs, "/pkg");
+  return r.diagnostics.length + snap.entries.size;
+}
+
+const LSP_DOC = "file:///ws/p.hns";
+
+function lspSeeds(): Seed[] {
+  const text = hnsSeeds()
+    .filter((s) => Object.keys(s.files).length === 1)
+    .slice(0, 20);
+  return text.map((s) => {
+    const source = dec.decode(Object.values(s.files)[0]!);
+    const frames = [
+      { method: "textDocument/didOpen", params: { textDocument: { uri: LSP_DOC, version: 1, text: source } } },
+      {
+        id: 2,
+        method: "textDocument/hover",
+        params: { textDocument: { uri: LSP_DOC }, position: { line: 3, character: 5 } },
+      },
+      {
+        id: 3,
+        method: "textDocument/references",
+        params: {
+          textDocument: { uri: LSP_DOC },
+          position: { line: 5, character: 8 },
+          context: { includeDeclaration: true },
+        },
+      },
+      { id: 4, method: "textDocument/documentSymbol", params: { textDocument: { uri: "file:///ws/../etc/passwd" } } },
+      { id: 5, method: "textDocument/formatting", params: { textDocument: { uri: LSP_DOC } } },
+      { id: 6, method: "shutdown" },
+      {
+        id: 7,
+        method: "textDocument/hover",
+        params: { textDocument: { uri: LSP_DOC }, position: { line: 0, character: 0 } },
+      },
+    ]
+      .map((m) => {
+        const body = JSON.stringify({ jsonrpc: "2.0", ...m });
+        return `Content-Length: ${enc.encode(body).length}\r\n\r\n${body}`;
+      })
+      .join("");
+    return single(`lsp:${s.id}`, "/stream", enc.encode(frames));
+  });
+}
+
+/** The message stream through the frame guard, then each forwarded message through the workspace. */
+async function runLsp(input: Uint8Array): Promise<number> {
+  const messages: Buffer[] = [];
+  let events = 0;
+  const guard = new FrameGuard({ malformed: () => void events++, exit: () => void events++ });
+  guard.on("data", (b: Buffer) => messages.push(b));
+  await new Promise<void>((resolve, reject) => {
+    guard.on("error", reject);
+    guard.end(Buffer.from(input), () => resolve());
+  });
+  const stream = Buffer.concat(messages).toString("utf8");
+  const ws = new Workspace(new MemoryFs());
+  let answered = 0;
+  for (const body of stream.split(/Content-Length: \d+\r\n\r\n/).slice(1, 200)) {
+    let m: { method?: unknown; params?: any };
+    try {
+      m = JSON.parse(body);
+    } catch {
+      continue; // the library answers a parse error
+    }
+    const uri = m?.params?.textDocument?.uri;
+    if (typeof uri !== "string" || !uri.startsWith("file:///")) continue;
+    const path = decodeURIComponent(uri.slice(7));
+    const position = m.params.position ?? { line: 0, character: 0 };
+    if (typeof position.line !== "number" || typeof position.character !== "number") continue;
+    try {
+      if (m.method === "textDocument/didOpen" && typeof m.params.textDocument.text === "string")
+        ws.open(path, m.params.textDocument.text), await ws.check(path);
+      else if (m.method === "textDocument/hover") await ws.hover(path, position);
+      else if (m.method === "textDocument/references") await ws.references(path, position, true);
+      else if (m.method === "textDocument/definition") await ws.definition(path, position);
+      else if (m.method === "textDocument/documentSymbol") await ws.symbols(path);
+      else if (m.method === "textDocument/formatting") await ws.format(path);
+      else if (m.method === "textDocument/completion") await ws.completion(path);
+      answered++;
+    } catch (e) {
+      // A request about a file that is not there is an answer (an error response), not a crash.
+      if (!(e instanceof FsError)) throw e;
+    }
+  }
+  return answered + events;
+}
+
 const targets: Record<TargetName, Target> = {
   yao: { name: "yao", seeds: yaoSeeds, run: async (_s, input) => countYao(input) },
   hns: {
@@ -263,6 +393,8 @@ const targets: Record<TargetName, Target> = {
     seeds: a3sSeeds,
     run: async (seed, input) => reported(await check(memFs(seed, input), "/pkg", { kind: "a3s" })),
   },
+  memfs: { name: "memfs", seeds: memfsSeeds, run: async (_s, input) => runMemfs(input) },
+  lsp: { name: "lsp", seeds: lspSeeds, run: async (_s, input) => runLsp(input) },
 };
 
 export function target(name: string): Target {

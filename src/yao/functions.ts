@@ -236,6 +236,8 @@ class Parameter implements FunctionParameter {
 
 function parseParams(entries: readonly SNode[], types: TypeTable, sink: ErrorSink): FunctionParameter[] {
   const out: FunctionParameter[] = [];
+  /** Each name's first parameter: a duplicate is found in one lookup, not a scan of those before it. */
+  const seen = new Map<string, FunctionParameter>();
   for (const p of entries) {
     if (p.kind !== "list") fail("type_mismatch", "fn parameter must be (NAME TYPE)", p.span);
     if (p.items.length !== 2)
@@ -246,8 +248,8 @@ function parseParams(entries: readonly SNode[], types: TypeTable, sink: ErrorSin
     if (n.kind !== "symbol") fail("unknown_name", "binding name must be a symbol without '$'", n.span);
     if (n.name.startsWith("$") || !isIdentifier(n.name))
       fail("unknown_name", `invalid binding name '${n.name}'`, n.span);
-    if (n.name === RUNTIME_BINDING || out.some((o) => o.name === n.name)) {
-      const first = out.find((o) => o.name === n.name);
+    if (n.name === RUNTIME_BINDING || seen.has(n.name)) {
+      const first = seen.get(n.name);
       fail("duplicate_name", `invalid or duplicate fn parameter '${n.name}'`, n.span, {
         related: first?.span === undefined ? undefined : [{ span: first.span, message: "first declared here" }],
         hint:
@@ -257,7 +259,9 @@ function parseParams(entries: readonly SNode[], types: TypeTable, sink: ErrorSin
       });
     }
     const ty = recoverTypeNames(parseType(t), types, () => p.span, t, sink);
-    out.push(new Parameter(n.name, ty, p));
+    const param = new Parameter(n.name, ty, p);
+    seen.set(n.name, param);
+    out.push(param);
   }
   return out;
 }
