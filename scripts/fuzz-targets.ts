@@ -325,21 +325,34 @@ async function runLsp(input: Uint8Array): Promise<number> {
   const ws = new Workspace(new MemoryFs());
   let answered = 0;
   for (const body of stream.split(/Content-Length: \d+\r\n\r\n/).slice(1, 200)) {
-    let m: { method?: unknown; params?: any };
+    interface Params {
+      textDocument?: { uri?: unknown; text?: unknown };
+      position?: { line: unknown; character: unknown };
+    }
+    let m: { method?: unknown; params?: Params };
     try {
       m = JSON.parse(body);
     } catch {
       continue; // the library answers a parse error
     }
-    const uri = m?.params?.textDocument?.uri;
+    const params = m?.params;
+    const uri = params?.textDocument?.uri;
     if (typeof uri !== "string" || !uri.startsWith("file:///")) continue;
-    const path = decodeURIComponent(uri.slice(7));
-    const position = m.params.position ?? { line: 0, character: 0 };
-    if (typeof position.line !== "number" || typeof position.character !== "number") continue;
+    let path: string;
     try {
-      if (m.method === "textDocument/didOpen" && typeof m.params.textDocument.text === "string")
-        ws.open(path, m.params.textDocument.text), await ws.check(path);
-      else if (m.method === "textDocument/hover") await ws.hover(path, position);
+      path = decodeURIComponent(uri.slice(7));
+    } catch {
+      continue; // an InvalidParams answer
+    }
+    const at = params?.position ?? { line: 0, character: 0 };
+    if (typeof at.line !== "number" || typeof at.character !== "number") continue;
+    const position = { line: at.line, character: at.character };
+    const text = params?.textDocument?.text;
+    try {
+      if (m.method === "textDocument/didOpen" && typeof text === "string") {
+        ws.open(path, text);
+        await ws.check(path);
+      } else if (m.method === "textDocument/hover") await ws.hover(path, position);
       else if (m.method === "textDocument/references") await ws.references(path, position, true);
       else if (m.method === "textDocument/definition") await ws.definition(path, position);
       else if (m.method === "textDocument/documentSymbol") await ws.symbols(path);
