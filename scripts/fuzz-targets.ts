@@ -20,7 +20,6 @@ import { analyzeProgram, analyzeSources, programHash } from "../src/yao/index.js
 import type { CheckResult } from "../src/diagnostics/result.js";
 import { renderHuman } from "../src/diagnostics/render.js";
 import { renderEvidenceJson } from "../src/evidence/receipt.js";
-import { check } from "../src/check/check.js";
 import { FsError } from "../src/fs/package-fs.js";
 import { FrameGuard } from "../src/lsp/node-frames.js";
 import { Workspace } from "../src/lsp/workspace.js";
