@@ -290,6 +290,15 @@ export const HNS_CODES = defineCodes([
     reason: "struct_functions_not_directory",
   },
   {
+    code: "hns.warning_limit",
+    severity: "info",
+    summary:
+      "Closing note: the loader found more than 200 warnings (e.g. unknown manifest fields); only the first 200 are built and shown, the rest are counted.",
+    clause: "yaoc",
+    layer: "L6",
+    reason: "meta_warning_limit",
+  },
+  {
     code: "hns.error_limit",
     severity: "info",
     summary: "Closing note: the package has more than 200 errors; only the first 200 are shown.",

@@ -93,7 +93,41 @@ export class LoadContext {
     }
   }
 
-  warnAt(code: CodeWithSeverity<typeof HNS_CODES, "warning">, message: string, node: SNode, hint?: string): void {
-    this.warnings.push(diagnostic(code, message, { file: node.span.file, span: node.span, hint }));
+  /** Warnings past MAX_LOAD_WARNINGS: counted, never built (a manifest of 40,000 unknown fields). */
+  omittedWarnings = 0;
+
+  /** False once MAX_LOAD_WARNINGS warnings are recorded: the caller skips building the next one. */
+  get warningRoom(): boolean {
+    return this.warnings.length < MAX_LOAD_WARNINGS;
+  }
+
+  warnAt(
+    code: CodeWithSeverity<typeof HNS_CODES, "warning">,
+    message: string,
+    node: SNode,
+    hint?: string | (() => string | undefined),
+  ): void {
+    if (!this.warningRoom) {
+      this.omittedWarnings++;
+      return;
+    }
+    const text = typeof hint === "function" ? hint() : hint;
+    this.warnings.push(diagnostic(code, message, { file: node.span.file, span: node.span, hint: text }));
+  }
+
+  /** The warnings, closed by an `hns.warning_limit` note when some were only counted. */
+  reportedWarnings(file: string): Diagnostic[] {
+    if (this.omittedWarnings === 0) return this.warnings;
+    return [
+      ...this.warnings,
+      diagnostic(
+        "hns.warning_limit",
+        `${MAX_LOAD_WARNINGS} warnings shown, ${this.omittedWarnings} more not shown; fix these and check again to see the rest`,
+        { file },
+      ),
+    ];
   }
 }
+
+/** At most this many loader warnings are built and reported per package. */
+export const MAX_LOAD_WARNINGS = 200;

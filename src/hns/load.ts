@@ -116,7 +116,8 @@ async function run(ctx: LoadContext, body: () => Promise<HnsPackage>): Promise<L
 
 /** A package was assembled; it is valid only when no error was recorded on the way. */
 function settled(ctx: LoadContext, pkg: HnsPackage): LoadResult {
-  if (ctx.errors.length === 0) return { ok: true, package: pkg, warnings: ctx.warnings, sources: ctx.sources };
+  if (ctx.errors.length === 0)
+    return { ok: true, package: pkg, warnings: ctx.reportedWarnings(pkg.origin), sources: ctx.sources };
   return { ...failure(ctx, ctx.errors), partial: pkg };
 }
 
@@ -128,7 +129,7 @@ function failed(ctx: LoadContext, e: unknown): LoadResult {
 function failure(ctx: LoadContext, errors: readonly Diagnostic[]): LoadResult & { ok: false } {
   return {
     ok: false,
-    diagnostics: orderDiagnostics([...ctx.warnings, ...errors], errors[0]),
+    diagnostics: orderDiagnostics([...ctx.reportedWarnings(errors[0]!.file ?? ""), ...errors], errors[0]),
     sources: ctx.sources,
     ioError: IO_CODES.has(errors[0]!.code),
   };

@@ -127,7 +127,7 @@ export function parseManifest(form: SList, ctx: LoadContext): Manifest {
           "hns.unknown_capability",
           `(capabilities (${category} ...)) is not a known capability category; it is ignored and grants nothing`,
           member,
-          didYouMean(category, ["tools", "skills"]) ?? "HNS v0.1 knows (tools …) and (skills …)",
+          () => didYouMean(category, ["tools", "skills"]) ?? "HNS v0.1 knows (tools …) and (skills …)",
         );
         continue;
       }
@@ -155,7 +155,7 @@ export function parseManifest(form: SList, ctx: LoadContext): Manifest {
       "hns.unknown_field",
       `${what} in (manifest ...) is not an HNS v0.1 manifest field; it is ignored and not part of the package identity`,
       item,
-      head === undefined ? undefined : didYouMean(head, KNOWN_FIELDS),
+      () => (head === undefined ? undefined : didYouMean(head, KNOWN_FIELDS)),
     );
   }
 

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { checkA3s } from "../../src/a3s/index.js";
 import { A3S_DIAGNOSTIC_LIMIT } from "../../src/a3s/diagnostic-limit.js";
 import { MemoryFs } from "../../src/fs/memory-fs.js";
+import { checkSource } from "../../src/index.js";
 
 const HEADER = 'extension "acme/x" {\n  schema_version = 3\n  version = "1.0.0"\n';
 
@@ -55,5 +56,26 @@ describe("A3S: many findings in one manifest", () => {
     const { r } = await a3s("x=1\nx=1\nx=1\n");
     expect(r.diagnostics.map((d) => d.code)).not.toContain("a3s.diagnostic_limit");
     expect(r.diagnostics.filter((d) => d.code === "a3s.acl.duplicate_attribute")).toHaveLength(2);
+  });
+});
+
+describe("HNS: many findings in one manifest", () => {
+  const pkg = (fields: number) =>
+    `(manifest (id t) (version "1") (title "T")${" (x 1)".repeat(fields)})\n(contract (purpose "x"))\n(eval 1)\n`;
+
+  it("40,000 unknown manifest fields (under the source limit) give a capped answer: valid, 200 warnings and a note", async () => {
+    const text = pkg(40_000);
+    expect(text.length).toBeLessThan(262_144);
+    const r = await checkSource("p.hns", text);
+    expect(r.valid).toBe(true);
+    expect(r.diagnostics.filter((d) => d.code === "hns.unknown_field")).toHaveLength(200);
+    const note = r.diagnostics.find((d) => d.code === "hns.warning_limit")!;
+    expect(note.severity).toBe("info");
+    expect(note.message).toMatch(/^200 warnings shown, 39800 more not shown/);
+  });
+
+  it("control: three unknown fields are all reported, with no note", async () => {
+    const r = await checkSource("p.hns", pkg(3));
+    expect(r.diagnostics.map((d) => d.code)).toEqual(["hns.unknown_field", "hns.unknown_field", "hns.unknown_field"]);
   });
 });
