@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { FAILURE_CLASSES, isCatchable } from "../../src/eval/index.js";
 import { yaoc } from "../support/cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "yaoc-run-"));
@@ -143,9 +144,15 @@ describe("yaoc run", () => {
     expect(JSON.stringify(result.diagnostics)).toContain("#/properties/path/enum");
   });
 
-  it("explain covers the failure classes", () => {
-    const r = yaoc(["explain", "eval.integrity"]);
-    expect(r.code).toBe(0);
-    expect(r.out).toContain("foreign or stale");
+  it("explain covers every failure class, and says whether fallback catches it", () => {
+    expect(FAILURE_CLASSES.length).toBe(8);
+    for (const cls of FAILURE_CLASSES) {
+      const r = yaoc(["explain", `eval.${cls}`]);
+      expect(r.code, cls).toBe(0);
+      expect(r.out, cls).toContain(`eval.${cls} (error)`);
+      expect(r.out, cls).toContain(`Yao Evaluation Semantics`);
+      expect(r.out, cls).toContain(isCatchable(cls) ? "`fallback` catches it" : "`fallback` never catches it");
+    }
+    expect(yaoc(["explain", "eval.integrity"]).out).toContain("foreign or stale");
   });
 });
