@@ -4,7 +4,14 @@
  * the budget that remains, under the Program Value nesting limit (Morphz profile: 4).
  */
 import { describe, expect, it } from "vitest";
-import { resumeState, startProgram, valueText, type Completion, type RunOptions, type RunResult } from "../../src/eval/index.js";
+import {
+  resumeState,
+  startProgram,
+  valueText,
+  type Completion,
+  type RunOptions,
+  type RunResult,
+} from "../../src/eval/index.js";
 import { compile, requests, TEST_TOOLS } from "./helpers.js";
 
 /** The effects of a program at `level` of a chain whose last program (at `leaf`) calls `read`. */
@@ -55,7 +62,7 @@ describe("run: model-written Program Values", () => {
     // The child reads `secret`: it is not visible there, so admission refuses the program.
     const leaky = resumeState(r.state(), {
       id: infer!.get("id") as string,
-      text: '(eval (requires (tools read)) (call read (path secret)))',
+      text: "(eval (requires (tools read)) (call read (path secret)))",
     });
     expect(leaky.result).toMatchObject({
       outcome: "failure",
@@ -101,7 +108,11 @@ describe("run: model-written Program Values", () => {
 
     const five = driveChain(5);
     // The 5th program is admitted, but its `run` is refused before any hand-off is requested.
-    expect(five.kinds).toEqual(Array.from({ length: 5 }, () => ["infer", "program"]).flat().slice(0, 9));
+    expect(five.kinds).toEqual(
+      Array.from({ length: 5 }, () => ["infer", "program"])
+        .flat()
+        .slice(0, 9),
+    );
     expect(five.last.result).toMatchObject({
       outcome: "failure",
       failure: { class: "resource", message: "the Program Value nesting budget of 4 is exhausted" },
