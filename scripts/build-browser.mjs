@@ -14,8 +14,9 @@ const REPO = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** The budget the issue sets for the minified bundle (issue 18). */
 export const BROWSER_BUNDLE_LIMIT = 400 * 1024;
 
-export async function buildBrowserBundle() {
-  const outdir = join(REPO, "dist/browser");
+/** Builds into dist/browser, or into `options.outdir` (a test's temporary directory). */
+export async function buildBrowserBundle(options = {}) {
+  const outdir = options.outdir ?? join(REPO, "dist/browser");
   rmSync(outdir, { recursive: true, force: true });
   mkdirSync(outdir, { recursive: true });
   const result = await build({
@@ -45,7 +46,7 @@ export async function buildBrowserBundle() {
   visit(entryName);
   const sizeOf = (names) => names.reduce((n, o) => n + outputs[o].bytes, 0);
   const jsOutputs = Object.keys(outputs).filter((o) => o.endsWith(".js"));
-  const topOf = (names) => {
+  const groupsOf = (names) => {
     const groups = new Map();
     for (const o of names)
       for (const [path, info] of Object.entries(outputs[o].inputs)) {
@@ -53,16 +54,20 @@ export async function buildBrowserBundle() {
         const key = m ? m[1] : path;
         groups.set(key, (groups.get(key) ?? 0) + info.bytesInOutput);
       }
-    return [...groups]
+    return groups;
+  };
+  const topOf = (names) =>
+    [...groupsOf(names)]
       .sort((a, b) => b[1] - a[1])
       .slice(0, 6)
       .map(([name, bytes]) => ({ name, bytes }));
-  };
   const r = {
     outfile: join(REPO, entryName),
     bytes: sizeOf([...initial]),
     limit: BROWSER_BUNDLE_LIMIT,
     top: topOf([...initial]),
+    // Every package and src/ directory in the initial load, so a test can say what must stay lazy.
+    initialGroups: [...groupsOf([...initial]).keys()].sort(),
     totalBytes: sizeOf(jsOutputs),
     lazyTop: topOf(jsOutputs.filter((o) => !initial.has(o))),
   };

@@ -39,12 +39,12 @@ export const MAX_PACKAGE_ERRORS = 200;
 
 export async function checkHns(fs: PackageFs, path: string, options: HnsCheckOptions = {}): Promise<HnsCheck> {
   const loaded = await loadPackage(fs, path, options.limits === undefined ? {} : { limits: options.limits });
-  const analyze = (pkg: HnsPackage): PackageAnalysis | undefined =>
+  const analyze = async (pkg: HnsPackage): Promise<PackageAnalysis | undefined> =>
     options.analyze === false ? undefined : analyzeWithContracts(pkg, options.toolSchemas ?? {});
   if (!loaded.ok) {
     // The module analysis still runs on a partially loaded package, so a manifest mistake does not
     // hide a type error in a function. The loader's first error stays first.
-    const analyzed = loaded.partial === undefined ? undefined : analyze(withDeclaredTools(loaded.partial));
+    const analyzed = loaded.partial === undefined ? undefined : await analyze(withDeclaredTools(loaded.partial));
     const firstError = loaded.diagnostics.find((d) => d.severity === "error");
     return {
       path,
@@ -65,7 +65,7 @@ export async function checkHns(fs: PackageFs, path: string, options: HnsCheckOpt
     };
   }
   const pkg = loaded.package;
-  const analyzed = analyze(pkg);
+  const analyzed = await analyze(pkg);
   const analysisDiagnostics = analyzed?.diagnostics ?? [];
   const diagnostics = capErrors(
     orderDiagnostics(
@@ -106,11 +106,14 @@ interface PackageAnalysis {
 }
 
 /** The analyzer, then (when it produced a program) the tool contract verification over it. */
-function analyzeWithContracts(pkg: HnsPackage, toolSchemas: Readonly<Record<string, unknown>>): PackageAnalysis {
+async function analyzeWithContracts(
+  pkg: HnsPackage,
+  toolSchemas: Readonly<Record<string, unknown>>,
+): Promise<PackageAnalysis> {
   const analysis = analyzePackage(pkg, { toolSchemas });
   if (analysis.program === undefined || analysis.functions === undefined)
     return { analysis, diagnostics: analysis.diagnostics };
-  const contracts = verifyToolContracts(analysis.program, analysis.functions, toolSchemas);
+  const contracts = await verifyToolContracts(analysis.program, analysis.functions, toolSchemas);
   return {
     analysis,
     diagnostics: [...analysis.diagnostics, ...contracts.diagnostics],
