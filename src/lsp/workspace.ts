@@ -25,6 +25,7 @@ import { displayEffects, displayType } from "../yao/type-display.js";
 import { morphzProfile } from "../yao/profile.js";
 import { interfaceSource } from "../yao/interface.js";
 import { completeAt } from "./completion.js";
+import { listedYaoFiles } from "./package-files.js";
 import { ARTIFACT_KEYWORDS, BUILTIN_TYPES, OPERATORS, operatorMarkdown } from "./operators.js";
 import { CachingFs } from "./caching-fs.js";
 import { OverlayFs } from "./overlay-fs.js";
@@ -454,8 +455,12 @@ export class Workspace {
       // while typing keeps the package's own names.
       const doc = await this.document(path);
       const state = await this.state(path);
+      // A directory package is listed too: it does not load while a list is unclosed, and then
+      // state.files holds only this file, not the other files' functions.
+      const owner = await this.ownerOf(path);
+      const listed = owner.kind === "hns" && owner.root !== path ? await listedYaoFiles(this.fs, owner.root) : [];
       const others: string[] = [];
-      for (const f of state.files) if (f !== path) others.push((await this.document(f)).text);
+      for (const f of new Set([...state.files, ...listed])) if (f !== path) others.push((await this.document(f)).text);
       return completeAt(doc.text, doc.lines.offsetAt(position), others);
     }
     const out: CompletionInfo[] = [];

@@ -79,4 +79,55 @@ describe("context-aware completion", () => {
     expect(sorted.slice(0, 2).map((i) => i.label)).toEqual(["path", "verified"]);
     expect(items.every((i) => i.sortText !== undefined)).toBe(true);
   });
+
+  describe("in a directory package, while the file being typed does not read", () => {
+    // The edited files end in an unclosed list, so the package does not load: the other files'
+    // functions must come from the package's listing, not from a loaded package.
+    const root = "/w/p.hns";
+    const files: Record<string, string> = {
+      [`${root}/manifest.yao`]: `(manifest (id acme.t) (version "1.0.0") (title "T") (entry "programs/main.yao") (capabilities (tools read)))`,
+      [`${root}/contract.yao`]: `(contract (purpose "p"))`,
+      [`${root}/functions/load-change.yao`]: `(fn load-change (visibility exported) (description "d") (params (path String) (depth Int)) (returns Json) (effects (tool read)) (body (call read (path path))))`,
+      [`${root}/functions/wrap.yao`]: `(fn wrap (params (name String) (n Int)) (returns Json) (effects (tool read)) (body (load-change `,
+      [`${root}/programs/main.yao`]: `(eval (requires (tools read)) (load-change (path "a") `,
+    };
+    const complete = async (path: string): Promise<{ label: string; sortText?: string; detail?: string }[]> => {
+      const ws = new Workspace(MemoryFs.from(files));
+      const text = files[path]!;
+      const items = await ws.completion(path, { line: 0, character: text.length });
+      return [...items].sort((a, b) => (a.sortText! < b.sortText! ? -1 : a.sortText! > b.sortText! ? 1 : 0));
+    };
+
+    it("a callee defined in another file offers its parameters first, in the entry", async () => {
+      const items = await complete(`${root}/programs/main.yao`);
+      // (path "a") is given already, so only depth is left.
+      expect(items[0]).toMatchObject({ label: "depth", detail: "depth : Int (parameter of load-change)" });
+      expect(items.map((i) => i.label)).not.toContain("path");
+    });
+
+    it("inside a function: the callee's parameters, then the enclosing fn's own parameters", async () => {
+      const items = await complete(`${root}/functions/wrap.yao`);
+      const labels = items.map((i) => i.label);
+      expect(labels.slice(0, 2)).toEqual(["depth", "path"]);
+      expect(items[0]!.detail).toBe("depth : Int (parameter of load-change)");
+      // The enclosing fn's parameters are values here, after the callee's parameter names.
+      expect(labels.indexOf("n")).toBeGreaterThan(1);
+      expect(labels.indexOf("name")).toBeGreaterThan(1);
+      expect(items.find((i) => i.label === "name")!.detail).toBe("name : String");
+      expect(labels.indexOf("name")).toBeLessThan(labels.indexOf("add"));
+    });
+
+    it("in an argument's value: the enclosing fn's parameters before the package's functions", async () => {
+      const path = `${root}/functions/wrap.yao`;
+      const ws = new Workspace(MemoryFs.from({ ...files, [path]: `${files[path]!}(path ` }));
+      const text = `${files[path]!}(path `;
+      const items = await ws.completion(path, { line: 0, character: text.length });
+      const labels = [...items]
+        .sort((a, b) => (a.sortText! < b.sortText! ? -1 : a.sortText! > b.sortText! ? 1 : 0))
+        .map((i) => i.label);
+      expect(labels).toContain("name");
+      expect(labels.indexOf("name")).toBeLessThan(labels.indexOf("load-change"));
+      expect(labels.indexOf("load-change")).toBeLessThan(labels.indexOf("add"));
+    });
+  });
 });
