@@ -21,6 +21,8 @@
  * (j) with `--baseline DIR`: a warm 256 KiB check against another build; (n) the same with
  *     `--yardstick DIR`, the build of main kept as issue 29's yardstick;
  * (k, l, m) bench/registry.ts: the result cache, watch mode and peak memory at registry scale.
+ * (o-eval, o-step, o-state) bench/eval.ts: the evaluator against compilation, its step cost in
+ *     program size and its state size in live bindings; `--eval` runs only these and writes nothing.
  * A figure measured by an earlier run of the same commit is compared with it: `reproduced` says
  * whether this run's median lies within that run's spread (issue 19: figures must hold run to run).
  */
@@ -35,6 +37,7 @@ import { installNodeSha256 } from "../src/canonical/node-hash.js";
 import { MemoryFs } from "../src/fs/memory-fs.js";
 import { check } from "../src/check/check.js";
 import { readAll } from "../src/syntax/reader.js";
+import { evalFigures } from "./eval.js";
 import { lspFigures } from "./lsp.js";
 import { cacheAndMemoryFigures, watchFigure } from "./registry.js";
 import { minimalRead } from "./baselines/minimal-reader.js";
@@ -304,6 +307,16 @@ async function main(): Promise<void> {
   }
   // The CLI hashes with node:crypto (bin.ts); the library figures below do the same.
   installNodeSha256();
+  if (process.argv.includes("--eval")) {
+    // Only figures o-* (bench/eval.ts), printed and not written, like --lsp.
+    process.stdout.write(`${JSON.stringify(await evalFigures(ROUNDS), null, 2)}\n`);
+    process.stdout.write(
+      `load average ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(" ")}\n`,
+    );
+    return;
+  }
   const loadBefore = loadavg();
   // Read before measuring: a commit made while the bench runs must not be credited with its figures.
   const commit = gitCommit();
@@ -512,6 +525,8 @@ async function main(): Promise<void> {
         .map((t) => `${t.name} ${kib(t.bytes)}`)
         .join(", "),
     } as Row);
+    // (o) the evaluator (bench/eval.ts)
+    for (const row of await evalFigures(ROUNDS)) rows.push(row);
     // (h) language server re-check
     for (const row of await lspFigures(REPO, tmp, QUICK)) rows.push(row);
     // (i) parallel `yaoc check` through the CLI
