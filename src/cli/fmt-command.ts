@@ -10,8 +10,11 @@
  *
  * A directory is searched for `.yao` and `.hns` files (each formatted on its own: a directory package's
  * manifest, contract, functions and entry are separate Yao sources). Invalid Yao is refused with the
- * reader's diagnostic and never written. Exit codes: 0 ok; 1 a file is invalid or would change;
- * 2 usage or I/O error.
+ * reader's diagnostic and never written. Formatting never changes a verdict: a file whose formatted
+ * text would pass the reader's per-file limit, or the files of a directory package whose formatted
+ * texts together would pass the package's total (4 MiB, `hns.package_limit`), are left as they are
+ * (`--check` reports them). Exit codes: 0 ok; 1 a file is invalid, would change or cannot be
+ * formatted within a limit; 2 usage or I/O error.
  */
 import {
   closeSync,
@@ -31,8 +34,12 @@ import {
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from "diff";
+import { check } from "../check/check.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatSource, formattedLimitError } from "../fmt/format.js";
 import { renderDiagnosticsHuman } from "../diagnostics/render.js";
+import { NodeFs } from "../fs/node-fs.js";
+import { OverlayFs } from "../lsp/overlay-fs.js";
 import { type BoundedRead, ioProblem, readInputBounded } from "./bounded-input.js";
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE, useColor } from "./io.js";
 
@@ -70,7 +77,11 @@ export function defaultFmtIo(): FmtIo {
   };
 }
 
-export function runFmt(paths: readonly string[], options: FmtOptions, io: FmtIo = defaultFmtIo()): number {
+export async function runFmt(
+  paths: readonly string[],
+  options: FmtOptions,
+  io: FmtIo = defaultFmtIo(),
+): Promise<number> {
   const usage = (message: string): number => {
     io.stderr(`yaoc fmt: ${message}\n`);
     return EXIT_USAGE;
@@ -101,8 +112,9 @@ export function runFmt(paths: readonly string[], options: FmtOptions, io: FmtIo 
   }
 
   let changed = 0;
+  const packages = new PackageLimits(files, io);
   for (const file of files) {
-    const outcome = formatOne(file, options, io);
+    const outcome = formatOne(file, options, io, await packages.refusalFor(file));
     if (outcome === "changed") changed++;
     else if (outcome === "invalid") status = Math.max(status, EXIT_INVALID);
     else if (outcome === "io") status = EXIT_USAGE;
@@ -170,7 +182,90 @@ function collect(path: string, io: FmtIo): string[] | undefined {
 
 type Outcome = "unchanged" | "changed" | "invalid" | "io";
 
-function formatOne(file: string, options: FmtOptions, io: FmtIo): Outcome {
+/**
+ * The directory-package total (HNS: 4 MiB over the files the loader reads): formatting files of a
+ * package one by one could keep each under the per-file limit and still push the package over its
+ * total, turning a passing package into a failing one. Decided once per package, on the first of
+ * its files in the list: the package is loaded (no analysis) as it is and with the formatted texts
+ * of every listed file of it in their place (an overlay over the same read-once snapshot), and when
+ * only the second load meets `hns.package_limit`, none of its files is rewritten.
+ */
+class PackageLimits {
+  private readonly decided = new Map<string, Diagnostic | null>();
+  private readonly reported = new Set<string>();
+
+  constructor(
+    private readonly files: readonly string[],
+    private readonly io: FmtIo,
+  ) {}
+
+  /** The refusal for `file` (its package's formatted total is over the limit), shown once per package; else null. */
+  async refusalFor(file: string): Promise<Diagnostic | null> {
+    if (file === "-") return null;
+    const root = packageRootOf(file);
+    if (root === null) return null;
+    let refusal = this.decided.get(root);
+    if (refusal === undefined) {
+      refusal = await this.decide(root);
+      this.decided.set(root, refusal);
+    }
+    if (refusal !== null && !this.reported.has(root)) {
+      this.reported.add(root);
+      this.io.stderr(renderDiagnosticsHuman([refusal], new Map(), { color: this.io.color }));
+    }
+    return refusal;
+  }
+
+  private async decide(root: string): Promise<Diagnostic | null> {
+    const overlay = new OverlayFs(new NodeFs());
+    let growth = 0;
+    for (const f of this.files) {
+      if (f === "-" || packageRootOf(f) !== root) continue;
+      const read = readInputBounded(f);
+      if (!read.ok) continue;
+      const result = formatSource(read.bytes, { file: f });
+      if (!result.ok) continue;
+      const formatted = new TextEncoder().encode(result.text);
+      if (sameBytes(formatted, read.bytes)) continue;
+      growth += formatted.length - read.bytes.length;
+      let real: string;
+      try {
+        real = realpathSync(f);
+      } catch {
+        continue;
+      }
+      overlay.set(real, result.text);
+    }
+    // Shorter or equal files never make any prefix of the loader's reads longer.
+    if (growth <= 0) return null;
+    const limited = (ds: readonly Diagnostic[]) => ds.find((d) => d.code === "hns.package_limit");
+    const before = await check(new NodeFs(), root, { kind: "hns", analyze: false });
+    if (limited(before.diagnostics) !== undefined) return null;
+    const after = limited((await check(overlay, root, { kind: "hns", analyze: false })).diagnostics);
+    if (after === undefined) return null;
+    const { span: _span, ...rest } = after;
+    return {
+      ...rest,
+      file: root,
+      message: `formatting the files of ${root} would make the package fail its size limit (${after.message}); the formatted package would fail \`yaoc check\` where it passes now`,
+      hint: "split large functions or move stray large sources out of the package before formatting it",
+    };
+  }
+}
+
+/** The directory package (`NAME.hns/`) a file lies in, by real path: its nearest such ancestor, or null. */
+function packageRootOf(file: string): string | null {
+  let dir: string;
+  try {
+    dir = dirname(realpathSync(file));
+  } catch {
+    return null;
+  }
+  for (; dir !== dirname(dir); dir = dirname(dir)) if (dir.endsWith(".hns") && isDirectory(dir)) return dir;
+  return null;
+}
+
+function formatOne(file: string, options: FmtOptions, io: FmtIo, packageRefusal: Diagnostic | null): Outcome {
   const name = file === "-" ? "<stdin>" : file;
   const read = file === "-" ? io.readStdin() : readInputBounded(file);
   if (!read.ok) {
@@ -192,6 +287,10 @@ function formatOne(file: string, options: FmtOptions, io: FmtIo): Outcome {
   if (overLimit !== null) {
     io.stderr(renderDiagnosticsHuman([overLimit], new Map(), { color: io.color }));
     io.stderr(`yaoc fmt: ${name} is left as it is: its formatted text is over the source limit\n`);
+    return "invalid";
+  }
+  if (!same && packageRefusal !== null) {
+    io.stderr(`yaoc fmt: ${name} is left as it is: formatting its package would pass the package's size limit\n`);
     return "invalid";
   }
   if (options.check || options.diff) {

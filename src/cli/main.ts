@@ -178,7 +178,7 @@ export function buildProgram(groups: readonly Register[], paths: ProgramPaths = 
     .argument("<paths...>", "files, directories, or - for stdin")
     .action(async (paths: string[], opts: { check?: boolean; diff?: boolean; write?: boolean }) => {
       const { runFmt } = await import("./fmt-command.js");
-      process.exitCode = runFmt(paths, opts);
+      process.exitCode = await runFmt(paths, opts);
     });
 
   program

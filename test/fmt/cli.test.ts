@@ -124,7 +124,7 @@ describe("yaoc fmt", () => {
 });
 
 describe("--write when the source changes meanwhile", () => {
-  it("aborts with the reference message, keeps the new content and leaves no temp file", () => {
+  it("aborts with the reference message, keeps the new content and leaves no temp file", async () => {
     const d = tempDir();
     const file = join(d, "p.hns");
     writeFileSync(file, UGLY);
@@ -135,7 +135,7 @@ describe("--write when the source changes meanwhile", () => {
       readStdin: () => ({ ok: true, bytes: new Uint8Array() }),
       color: false,
     };
-    const code = runFmt([file], { write: true, beforeCommit: (p) => writeFileSync(p, "(eval 2)") }, io);
+    const code = await runFmt([file], { write: true, beforeCommit: (p) => writeFileSync(p, "(eval 2)") }, io);
     expect(code).toBe(2);
     expect(err.join("")).toBe(`yaoc fmt: ${file}: source changed during formatting; no write performed\n`);
     expect(readFileSync(file, "utf8")).toBe("(eval 2)");

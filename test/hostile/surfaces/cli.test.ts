@@ -100,6 +100,58 @@ describe("fmt never changes a verdict, keeps links, owners and modes", () => {
     expect(c.err).toMatch(/yao\.source_limit/);
   });
 
+  /**
+   * A directory package of `n` function files, each ~9.5 KB as written and ~200 KB formatted (3,000
+   * comment lines inside lists nested 30 deep get indented): every file stays under the reader's
+   * 262,144-byte limit after formatting, but 22 of them pass the package's 4 MiB total.
+   */
+  function growingPackage(name: string, n: number): string {
+    const pkg = join(root, name);
+    mkdirSync(join(pkg, "functions"), { recursive: true });
+    mkdirSync(join(pkg, "programs"));
+    writeFileSync(
+      join(pkg, "manifest.yao"),
+      '(manifest (id acme.grow) (version "1.0.0") (title "Grow") (entry "programs/main.yao") (capabilities))\n',
+    );
+    writeFileSync(join(pkg, "contract.yao"), '(contract (purpose "p"))\n');
+    writeFileSync(join(pkg, "programs", "main.yao"), "(eval (requires (tools)) 1)\n");
+    const depth = 30;
+    const type = `${"(List ".repeat(depth)}Int${")".repeat(depth)}`;
+    const body = `${"(list ".repeat(depth)}1\n${";c\n".repeat(3000)}${")".repeat(depth)}`;
+    for (let i = 0; i < n; i++)
+      writeFileSync(
+        join(pkg, "functions", `f${i}.yao`),
+        `(fn f${i} (visibility internal) (description "d") (params) (returns ${type}) (effects) (body ${body}))\n`,
+      );
+    return pkg;
+  }
+
+  it("--write and --check refuse to format a directory package past its 4 MiB total; the verdict stays", () => {
+    const pkg = growingPackage("grows-dir.hns", 22);
+    expect(yaoc(["check", pkg]).code).toBe(0);
+    const before = readFileSync(join(pkg, "functions", "f3.yao"), "utf8");
+    const c = yaoc(["fmt", "--check", pkg]);
+    expect(c.code).toBe(1);
+    expect(c.err).toMatch(/hns\.package_limit/);
+    expect(c.err).toMatch(/formatting the files of .*grows-dir\.hns would make the package fail its size limit/);
+    expect(c.err).not.toMatch(/\n\s+at /);
+    const w = yaoc(["fmt", "--write", pkg]);
+    expect(w.code).toBe(1);
+    expect(w.err).toMatch(/f3\.yao is left as it is: formatting its package would pass the package's size limit/);
+    expect(readFileSync(join(pkg, "functions", "f3.yao"), "utf8")).toBe(before);
+    expect(yaoc(["check", pkg]).code).toBe(0);
+  });
+
+  it("a directory package whose formatted files stay under the total is formatted and stays valid", () => {
+    const pkg = growingPackage("grows-dir-fits.hns", 12);
+    const before = readFileSync(join(pkg, "functions", "f3.yao"), "utf8");
+    const w = yaoc(["fmt", "--write", pkg]);
+    expect(w.code, w.err).toBe(0);
+    const after = readFileSync(join(pkg, "functions", "f3.yao"), "utf8");
+    expect(after.length).toBeGreaterThan(before.length * 10);
+    expect(yaoc(["check", pkg]).code).toBe(0);
+  });
+
   it("--write on a symbolic link formats the target and keeps the link", () => {
     const dir = join(root, "link");
     mkdirSync(dir);
