@@ -30,7 +30,7 @@ export type EntryDamage = "header" | "checksum" | "key" | "version" | "body";
 
 const HEADER = "yaoc-cache-entry";
 const encoder = new TextEncoder();
-const decoder = new TextDecoder("utf-8", { fatal: true });
+const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** The entry bytes for `check` under `key`, or null when the result cannot be carried exactly. */
 export function encodeEntry(key: string, version: string, check: CachedCheck): Uint8Array | null {
@@ -53,17 +53,18 @@ export function decodeEntry(
   key: string,
   version: string,
 ): { readonly check: CachedCheck } | { readonly damage: EntryDamage } {
-  let text: string;
+  // The header is ASCII; the checksum is taken over the body's bytes as read, so a hit decodes its
+  // body once (for JSON.parse) and never encodes it again.
+  const nl = bytes.indexOf(0x0a);
+  const header = nl < 0 ? [] : ascii(bytes.subarray(0, nl)).split(" ");
+  if (header.length !== 3 || header[0] !== HEADER || header[1] !== String(CACHE_FORMAT)) return { damage: "header" };
+  let body: string;
   try {
-    text = decoder.decode(bytes);
+    body = decoder.decode(bytes.subarray(nl + 1));
   } catch {
     return { damage: "header" };
   }
-  const nl = text.indexOf("\n");
-  const header = nl < 0 ? [] : text.slice(0, nl).split(" ");
-  if (header.length !== 3 || header[0] !== HEADER || header[1] !== String(CACHE_FORMAT)) return { damage: "header" };
-  const body = text.slice(nl + 1);
-  if (header[2] !== checksum(key, version, body)) {
+  if (header[2] !== checksumOfBytes(key, version, bytes.subarray(nl + 1))) {
     // Tell a whole entry of another key or version from a damaged one (only for the reason given).
     const stored = parseBody(body);
     if (stored !== null && stored.key !== key) return { damage: "key" };
@@ -112,6 +113,22 @@ function parseBody(body: string): StoredBody | null {
 
 function checksum(key: string, version: string, body: string): string {
   return bytesToHex(sha256Digest(`${HEADER} ${CACHE_FORMAT}\n${key}\n${version}\n${body}`));
+}
+
+/** `checksum` of the body whose UTF-8 bytes are `body` (the same digest, without decoding and re-encoding them). */
+function checksumOfBytes(key: string, version: string, body: Uint8Array): string {
+  const prefix = encoder.encode(`${HEADER} ${CACHE_FORMAT}\n${key}\n${version}\n`);
+  const all = new Uint8Array(prefix.length + body.length);
+  all.set(prefix);
+  all.set(body, prefix.length);
+  return bytesToHex(sha256Digest(all));
+}
+
+/** Bytes as Latin-1 text: the header line is ASCII when whole, and any other byte simply fails its comparison. */
+function ascii(bytes: Uint8Array): string {
+  let s = "";
+  for (let i = 0; i < bytes.length && i < 256; i++) s += String.fromCharCode(bytes[i]!);
+  return bytes.length > 256 ? `${s}\u0000` : s;
 }
 
 /** A JSON.stringify replacer that refuses anything JSON would change or drop silently. */

@@ -46,6 +46,12 @@ export const DEFAULT_CACHE_MAX_MIB = 256;
 const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
 /** Entry writes `putSoon` lets run on the thread pool at once before it waits for one. */
 const MAX_WRITES_IN_FLIGHT = 32;
+/**
+ * A hit refreshes its entry's modification time (its last use, for pruning) only when that is older
+ * than this, as Linux's `relatime` does for access times: a run right after another costs no
+ * write per hit, and pruning still orders entries by use to within this much.
+ */
+export const USE_GRANULARITY_MS = 60 * 60 * 1000;
 /** A temporary file older than this was left by a process that died mid-write. */
 const STALE_TMP_MS = 60 * 60 * 1000;
 
@@ -66,6 +72,8 @@ export class NodeCacheStore {
   /** The first failure to use the store (reading, writing or pruning), for one warning. */
   problem: string | null = null;
   private readonly entries: string;
+  /** `entries` and a slash: `fileOf` runs once per package, and `path.join` normalises every time. */
+  private readonly entriesSlash: string;
   private readonly tmp: string;
   private prepared = false;
   /** Shard directories known to exist (each is created once per run). */
@@ -78,6 +86,7 @@ export class NodeCacheStore {
     readonly maxBytes: number = DEFAULT_CACHE_MAX_MIB * 1024 * 1024,
   ) {
     this.entries = join(dir, `v${CACHE_FORMAT}`);
+    this.entriesSlash = `${this.entries}/`;
     this.tmp = join(dir, "tmp");
   }
 
@@ -85,8 +94,9 @@ export class NodeCacheStore {
   get(key: string): CachedCheck | undefined {
     const file = this.fileOf(key);
     let bytes: Uint8Array;
+    let modified: number;
     try {
-      bytes = readSmallFile(file);
+      ({ bytes, modified } = readSmallFile(file));
     } catch (e) {
       if (code(e) !== "ENOENT") this.note(`cannot read ${file}: ${message(e)}`);
       this.stats.misses++;
@@ -99,13 +109,14 @@ export class NodeCacheStore {
       return undefined;
     }
     this.stats.hits++;
-    // Recency for pruning: the modification time is the last use.
-    try {
-      const now = new Date();
-      utimesSync(file, now, now);
-    } catch {
-      // a read-only store still serves hits
-    }
+    // Recency for pruning: the modification time is the last use (to within USE_GRANULARITY_MS).
+    const now = Date.now();
+    if (now - modified > USE_GRANULARITY_MS || modified > now)
+      try {
+        utimesSync(file, now / 1000, now / 1000);
+      } catch {
+        // a read-only store still serves hits
+      }
     return decoded.check;
   }
 
@@ -221,7 +232,7 @@ export class NodeCacheStore {
 
   /** Where the entry of `key` lives. */
   fileOf(key: string): string {
-    return join(this.entries, key.slice(0, 2), key);
+    return `${this.entriesSlash}${key.slice(0, 2)}/${key}`;
   }
 
   private prepare(): void {
@@ -252,8 +263,11 @@ export class NodeCacheStore {
   }
 }
 
-/** The bytes of a regular file of at most MAX_ENTRY_BYTES, opened without following a link or blocking on a FIFO. */
-function readSmallFile(file: string): Uint8Array {
+/**
+ * The bytes and modification time (ms) of a regular file of at most MAX_ENTRY_BYTES, opened without
+ * following a link or blocking on a FIFO.
+ */
+function readSmallFile(file: string): { bytes: Uint8Array; modified: number } {
   const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   try {
     const st = fstatSync(fd);
@@ -266,7 +280,7 @@ function readSmallFile(file: string): Uint8Array {
       if (n === 0) break;
       at += n;
     }
-    return at === buf.length ? buf : buf.subarray(0, at);
+    return { bytes: at === buf.length ? buf : buf.subarray(0, at), modified: st.mtimeMs };
   } finally {
     closeSync(fd);
   }

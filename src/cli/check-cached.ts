@@ -16,6 +16,8 @@ import type { NodeCacheStore } from "../cache/node-store.js";
 import type { PackageFs } from "../fs/package-fs.js";
 import { extensionOf } from "../fs/paths.js";
 import { canSnapshot, SnapshotFs, type PackageSnapshot, type SnapshotLimits } from "../fs/snapshot.js";
+import { NodeFs } from "../fs/node-fs.js";
+import { readFileSnapshotSync } from "../cache/node-file-snapshot.js";
 import { checkOnePath, type CheckOneOptions } from "./check-one.js";
 import type { CachedCheck } from "../cache/entry.js";
 
@@ -38,9 +40,9 @@ export async function checkCachedPath(
   path: string,
   options: CheckOneOptions,
   cache: CacheUse,
-  snapshotRead: Promise<PackageSnapshot | null> = readForCache(fs, path),
+  snapshotRead: Promise<PackageSnapshot | null> | PackageSnapshot = readForCache(fs, path),
 ): Promise<CachedCheck> {
-  const snapshot = await snapshotRead.catch(() => null);
+  const snapshot = snapshotRead instanceof Promise ? await snapshotRead.catch(() => null) : snapshotRead;
   if (snapshot === null) return checkOnePath(fs, path, options);
   const keyed = cacheKey(snapshot, cache.context);
   if (!("key" in keyed)) return checkOnePath(fs, path, options);
@@ -55,6 +57,24 @@ export async function checkCachedPath(
 export async function readForCache(fs: PackageFs, path: string): Promise<PackageSnapshot | null> {
   if (!canSnapshot(fs) || !(await keyablePath(fs, path))) return null;
   return fs.snapshotPackage(path, CACHE_SNAPSHOT_LIMITS);
+}
+
+/**
+ * Whether `path` is read by `readForCacheSync` first: a `.hns` path on the disk. (Such paths are left
+ * out of the read-ahead below; one the synchronous reader declines is read the ordinary way.)
+ */
+export function syncReadable(fs: PackageFs, path: string): boolean {
+  return fs instanceof NodeFs && extensionOf(path) === "hns";
+}
+
+/**
+ * The snapshot of a single-file package on the disk read synchronously (src/cache/node-file-snapshot.ts:
+ * the same snapshot, a few plain system calls instead of a promise and a thread-pool trip each), or
+ * null when that reader declines it and `readForCache` must read it. A snapshot from here also
+ * answers the command's probe of the path: a regular file that could be opened and read is usable.
+ */
+export function readForCacheSync(fs: PackageFs, path: string): PackageSnapshot | null {
+  return syncReadable(fs, path) ? readFileSnapshotSync(path, CACHE_SNAPSHOT_LIMITS) : null;
 }
 
 /**

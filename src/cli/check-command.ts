@@ -27,7 +27,7 @@ import { expandInputs, type ExpandedInput } from "./check-inputs.js";
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE, packageNameOf, unusablePath, useColor } from "./io.js";
 import { formatOptions } from "./output.js";
 import { Progress } from "./progress.js";
-import { checkCachedPath, SnapshotReadAhead, type CacheUse } from "./check-cached.js";
+import { checkCachedPath, readForCacheSync, SnapshotReadAhead, syncReadable, type CacheUse } from "./check-cached.js";
 import type { CachedCheck } from "../cache/entry.js";
 import { NodeCacheStore } from "../cache/node-store.js";
 import { VERSION } from "../version.js";
@@ -127,18 +127,24 @@ export async function runCheck(
     cache === undefined ? checkOnePath(fs, path, analysis) : checkCachedPath(fs, path, analysis, cache);
   const inputsExpanded = await expandInputs(fs, inputs);
   const pooled = await startWorkers(inputsExpanded, options, checkPath);
-  // In-process with the cache: read the next packages' snapshots while this one is looked up.
+  // In-process with the cache: a single-file package is read synchronously when it is looked up
+  // (check-cached.ts); the others' snapshots are read ahead while the current one is looked up.
   const readAhead =
     cache === undefined || pooled !== undefined
       ? undefined
       : new SnapshotReadAhead(
           fs,
-          inputsExpanded.map((e) => (e.kind === "path" ? e.path : null)),
+          inputsExpanded.map((e) => (e.kind === "path" && !syncReadable(fs, e.path) ? e.path : null)),
           unreadablePath,
         );
   const exit = await reportChecks(inputsExpanded, options, async (input, i) => {
     if (readAhead === undefined || cache === undefined)
       return (await unreadablePath(input.path)) ?? (await (pooled?.[i] ?? checkPath(input.path)));
+    if (syncReadable(fs, input.path)) {
+      const snapshot = readForCacheSync(fs, input.path);
+      if (snapshot !== null) return checkCachedPath(fs, input.path, analysis, cache, snapshot);
+      return (await unreadablePath(input.path)) ?? (await checkCachedPath(fs, input.path, analysis, cache));
+    }
     const ahead = readAhead.take(i);
     return (await ahead.probe) ?? (await checkCachedPath(fs, input.path, analysis, cache, ahead.snapshot));
   });

@@ -26,6 +26,7 @@ import type { OutputFormat } from "../../src/output/format.js";
 import { decodeEntry, encodeEntry } from "../../src/cache/entry.js";
 import { NodeCacheStore } from "../../src/cache/node-store.js";
 import { VERSION } from "../../src/version.js";
+import { CACHE_FORMAT } from "../../src/cache/key.js";
 import { BIN, yaoc } from "../support/cli.js";
 import { REPO_ROOT } from "../support/shared.js";
 
@@ -41,7 +42,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** Every entry file of a cache directory. */
 function entries(dir: string): string[] {
-  const root = join(dir, "v1");
+  const root = join(dir, `v${CACHE_FORMAT}`);
   return readdirSync(root).flatMap((shard) => readdirSync(join(root, shard)).map((n) => join(root, shard, n)));
 }
 
