@@ -273,6 +273,22 @@ describe("the cache store", () => {
     expect(store.prune()).toBe(0);
   });
 
+  it("refreshes a hit's use time only when it is more than an hour old", () => {
+    const dir = join(tmp, "relatime");
+    const store = new NodeCacheStore(dir, "v");
+    store.put(key(1), check(1));
+    const file = store.fileOf(key(1));
+    const recent = new Date(Date.now() - 10 * 60 * 1000);
+    utimesSync(file, recent, recent);
+    expect(store.get(key(1))).toBeDefined();
+    expect(Math.abs(statSync(file).mtimeMs - recent.getTime())).toBeLessThan(1000);
+    const old = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    utimesSync(file, old, old);
+    expect(store.get(key(1))).toBeDefined();
+    expect(Math.abs(statSync(file).mtimeMs - Date.now())).toBeLessThan(60_000);
+    expect(file).toContain(`${join(dir, `v${CACHE_FORMAT}`)}/`);
+  });
+
   it("removes temporary files a killed writer left behind, but not fresh ones", () => {
     const dir = join(tmp, "stale");
     const store = new NodeCacheStore(dir, "v");
