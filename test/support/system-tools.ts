@@ -10,7 +10,8 @@ import { probeSandbox } from "../../src/harp/host/sandbox.js";
 
 export const REQUIRE_SYSTEM_TOOLS = process.env["YAOC_REQUIRE_SYSTEM_TOOLS"] === "1";
 
-const sandbox = probeSandbox();
+// Only whether apps can run at all: the network "allow" launch (0.5–2 s) is measured by the tests that need it.
+const sandbox = probeSandbox({ networkAllow: false });
 
 /** Why HARP apps cannot run on this machine (the host's own words), or null when they can. */
 export const NO_SANDBOX: string | null = sandbox.mode === null ? sandbox.notes.join("; ") : null;

@@ -54,6 +54,7 @@ import {
   INSTALL_HINT,
   NETWORK_HELPER_HINT,
   networkHelperArgs,
+  cgroupSweepBases,
   probeSandbox,
   resolverFiles,
   SANDBOX_PID_SLOT,
@@ -224,8 +225,9 @@ export class HarpHost {
       // A network helper that outlived its app (it exits with the supervisor; never trust that blindly).
       killHelperNow((readJson(join(this.layout.run(id), "app.json")) ?? {}) as AppPids);
       // Groups of a supervisor that was killed before it could remove them.
-      const caps = this.sandboxOverride ?? probeSandbox();
-      removeCgroups(Object.values(caps.cgroupBases).map((b) => join(b, this.cgroupName(id))));
+      // No probe here: the sweep runs under every locked command, and a probe launches sandboxes.
+      const bases = this.sandboxOverride?.cgroupBases ?? cgroupSweepBases();
+      removeCgroups(Object.values(bases).map((b) => join(b, this.cgroupName(id))));
     }
     if (current === null && !this.isRunning(id)) {
       for (const d of [this.layout.cache(id), this.layout.tmp(id), this.layout.run(id)]) removeTree(d);
@@ -428,7 +430,6 @@ export class HarpHost {
     }
 
     const perms = effectivePermissions(m);
-    const caps = this.sandboxOverride ?? probeSandbox();
     if (perms.network === "allow" && !opts.allowNetwork) {
       fail(
         "harp.network_consent_required",
@@ -436,6 +437,8 @@ export class HarpHost {
         "Pass --allow-network to consent.",
       );
     }
+    // The network "allow" launch (slirp4netns, 0.5–2 s) is measured only for an app that asks for it.
+    const caps = this.sandboxOverride ?? probeSandbox({ networkAllow: perms.network === "allow" });
     const why = caps.notes.join("; ") || "no sandbox";
     if (caps.tools === null || caps.mode === null) {
       fail(

@@ -26,7 +26,8 @@
  *     groups (root), else RLIMIT_DATA (per process) and RLIMIT_NPROC; what works is measured.
  *
  * Whether this works is measured, not assumed: `probeSandbox` runs the real launch once and checks
- * from inside every property the capability set claims.
+ * from inside every property the capability set claims (the network "allow" launch only when a
+ * caller needs to know whether "allow" works).
  */
 import { spawnSync } from "node:child_process";
 import {
@@ -488,7 +489,18 @@ export function buildLaunch(tools: SandboxTools, spec: LaunchSpec): string[] {
 
 // ---------- probe ----------
 
-let cached: SandboxCapabilities | undefined;
+/**
+ * Two measurements, each run at most once per process and only when asked for: the base launch
+ * (every property but network "allow"; a sandbox launch, tens of milliseconds) and the network
+ * "allow" launch (bwrap plus slirp4netns through a child Node process, 0.5–2 s). Every locked host
+ * command used to pay for both; now only a start of an "allow" app and the capability set measure
+ * "allow", and commands that start nothing measure nothing.
+ */
+let cachedBase: SandboxCapabilities | undefined;
+let cachedNet: NetworkProbe | undefined;
+const probeRuns = { base: 0, networkAllow: 0 };
+
+type NetworkProbe = { ok: boolean; reason: string; properties: Record<string, boolean> };
 
 const PROBE_SCRIPT = String.raw`
 id -u | sed 's/^/uid=/'
@@ -506,16 +518,55 @@ if (echo x > /proc/sys/kernel/domainname) 2>/dev/null; then echo sysctl=writable
 grep -E '^Max (processes|data size)' /proc/self/limits | tr -s ' ' | sed 's/^Max processes /nproc=/; s/^Max data size /rlimit_data=/' | cut -d' ' -f1
 `;
 
-/** Measure what this machine can enforce (cached per process). */
-export function probeSandbox(): SandboxCapabilities {
-  if (cached !== undefined) return cached;
-  cached = measure();
-  return cached;
+/**
+ * Measure what this machine can enforce (cached per process). With `networkAllow: false` the
+ * network "allow" launch is not run and `network` lists only what the base launch measured
+ * ("none", "loopback"): for starting an app that does not ask for "allow", where whether "allow"
+ * would work does not matter.
+ */
+export function probeSandbox(opts: { readonly networkAllow?: boolean } = {}): SandboxCapabilities {
+  if (cachedBase === undefined) {
+    probeRuns.base++;
+    cachedBase = measure();
+  }
+  const base = cachedBase;
+  if (opts.networkAllow === false || base.tools === null || base.mode === null) return base;
+  if (cachedNet === undefined) {
+    probeRuns.networkAllow++;
+    cachedNet = probeNetworkAllow(base.tools, base.mode, base.limits);
+  }
+  const net = cachedNet;
+  return {
+    ...base,
+    network: net.ok ? ["none", "loopback", "allow"] : base.network,
+    properties: { ...base.properties, ...net.properties },
+    notes: net.ok ? base.notes : [...base.notes, `network "allow" is refused: ${net.reason}`],
+  };
 }
 
-/** Forget the cached measurement (tests that change the machine's state). */
+/** Forget the cached measurements (tests that change the machine's state). */
 export function resetSandboxProbe(): void {
-  cached = undefined;
+  cachedBase = undefined;
+  cachedNet = undefined;
+}
+
+/**
+ * How many times this process ran each measurement (cached results do not count): lets a test
+ * see that a command did not launch the network helper, which no PATH shim could show (the
+ * helper is looked up in fixed system directories).
+ */
+export function sandboxProbeRuns(): { readonly base: number; readonly networkAllow: number } {
+  return { ...probeRuns };
+}
+
+/**
+ * The cgroup v1 directories app groups may live under, without running any probe: enough to
+ * remove a group a killed supervisor left behind (removing one that never existed does nothing).
+ * Only root creates groups, so for anyone else there is nothing to remove.
+ */
+export function cgroupSweepBases(): Readonly<Record<string, string>> {
+  const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
+  return process.platform === "linux" && isRoot ? cgroupV1Bases() : {};
 }
 
 function unenforced(platform: string, tools: SandboxTools | null, notes: string[]): SandboxCapabilities {
@@ -585,14 +636,12 @@ function measure(): SandboxCapabilities {
     pids: limits.pids === "rlimit-nproc" && !p["rlimitNproc"] ? null : limits.pids,
     cpu: limits.cpu,
   };
-  const net = probeNetworkAllow(tools, mode, limits);
-  Object.assign(p, net.properties);
-  if (!net.ok) notes.push(`network "allow" is refused: ${net.reason}`);
+  // network "allow" is measured separately, only when asked for (probeSandbox).
   return {
     platform,
     tools,
     mode,
-    network: net.ok ? ["none", "loopback", "allow"] : ["none", "loopback"],
+    network: ["none", "loopback"],
     filesystem: ["data-only", "none"],
     properties: p,
     limits: measuredLimits,
@@ -623,11 +672,7 @@ export const REQUIRED_PROPERTIES = [
  * inside, the outbound interface must be up and the host's loopback (the helper's gateway) refused.
  * The orchestration needs an event loop, so it runs in a short child Node process.
  */
-function probeNetworkAllow(
-  tools: SandboxTools,
-  mode: "root" | "userns",
-  limits: LimitMechanisms,
-): { ok: boolean; reason: string; properties: Record<string, boolean> } {
+function probeNetworkAllow(tools: SandboxTools, mode: "root" | "userns", limits: LimitMechanisms): NetworkProbe {
   const helper = findNetworkHelper();
   if (helper === null)
     return {
