@@ -3,8 +3,8 @@
  * in src/output/format-json.ts, format-sarif.ts and format-github.ts; format.ts picks one.
  */
 import type { Diagnostic, Span } from "./diagnostic.js";
-import { displayWidth, paddingFor } from "./display-width.js";
 import type { CheckResult } from "./result.js";
+import { DisplayColumnCache } from "./text-positions.js";
 
 export interface HumanOptions {
   readonly color: boolean;
@@ -128,7 +128,7 @@ function renderDiagnostic(d: Diagnostic, sources: SourceLines, paint: Paint): st
     d.file === undefined ? "" : d.span ? `${d.file}:${d.span.start.line}:${d.span.start.column}: ` : `${d.file}: `;
   const lines = [`${where}${paint(d.severity, `${d.severity}[${d.code}]`)}: ${paint("bold", d.message)}`];
   // Secondary spans that can be shown in a frame; the others become notes.
-  const framed: { file: string; span: Span; line: readonly string[]; message: string }[] = [];
+  const framed: { file: string; span: Span; line: FrameLine; message: string }[] = [];
   const notes: string[] = [];
   for (const r of d.related ?? []) {
     const file = r.file ?? d.file;
@@ -176,11 +176,15 @@ const FRAME_WIDTH = 160;
 /**
  * The source line of a span's start with a marker run under the span (to the line's end if it
  * spans lines) and the label after it. Columns count Unicode scalars; padding and marker width are
- * measured in display columns so the marks stay under wide characters (CJK, emoji). A long line
- * (minified JSON) is shown as a window around the span, marked with `…`, so a frame costs O(160).
+ * the line's display columns from the one position module (text-positions.ts), the same columns
+ * `--format json` reports, so the marks stay under wide characters (CJK, emoji sequences). Control
+ * characters other than tab are shown as their Control Pictures symbol (U+2400 + code, one column
+ * like the width rule counts them), so a raw ESC or CR in a source cannot drive the terminal. A
+ * long line (minified JSON) is shown as a window around the span, marked with `…`, so a frame
+ * costs O(160) once its line is measured.
  */
 function codeFrame(
-  all: readonly string[],
+  line: FrameLine,
   span: Span,
   lineNumber: number,
   gutterWidth: number,
@@ -189,6 +193,7 @@ function codeFrame(
   style: keyof typeof STYLE,
   paint: Paint,
 ): string[] {
+  const { scalars: all, columns } = line;
   const startCol = Math.min(span.start.column, all.length + 1);
   const endCol = span.end.line === span.start.line ? Math.max(span.end.column, startCol + 1) : all.length + 1;
   const from =
@@ -196,47 +201,63 @@ function codeFrame(
   const to = Math.min(all.length, from + FRAME_WIDTH);
   const before = from > 0 ? "…" : "";
   const after = to < all.length ? "…" : "";
-  const pad = paddingFor(before + all.slice(from, startCol - 1).join(""));
-  const width = displayWidth(all.slice(startCol - 1, Math.min(endCol, to + 1) - 1).join(""));
+  let pad = before === "" ? "" : " ";
+  // Tabs stay tabs, so the terminal's tab stops apply to both lines alike; every other grapheme
+  // becomes as many spaces as it is wide (its width sits on its first scalar).
+  for (let k = from; k < startCol - 1; k++) pad += all[k] === "\t" ? "\t" : " ".repeat(columns[k + 1]! - columns[k]!);
+  const markEnd = Math.max(startCol - 1, Math.min(endCol - 1, to));
+  const width = columns[markEnd]! - columns[startCol - 1]!;
   const marks = marker.repeat(Math.max(1, width));
   const gutter = String(lineNumber).padStart(gutterWidth);
   const blank = " ".repeat(gutterWidth);
   const tail = label === undefined || label === "" ? "" : ` ${label}`;
+  let shown = "";
+  for (let k = from; k < to; k++) shown += visible(all[k]!);
   return [
     `${blank} ${paint("blue", "|")}`,
-    `${paint("blue", gutter)} ${paint("blue", "|")} ${before}${all.slice(from, to).join("")}${after}`,
+    `${paint("blue", gutter)} ${paint("blue", "|")} ${before}${shown}${after}`,
     `${blank} ${paint("blue", "|")} ${pad}${paint(style, marks + tail)}`,
   ];
 }
 
+/** A scalar as the frame prints it: C0 controls but tab, and DEL, as their Control Pictures symbol. */
+function visible(scalar: string): string {
+  const c = scalar.charCodeAt(0);
+  if (scalar.length === 1 && c !== 0x09 && c < 0x20) return String.fromCharCode(0x2400 + c);
+  return c === 0x7f ? "\u2421" : scalar;
+}
+
+/** One source line as a frame shows it: its scalars (a CRLF's CR left out) and their display columns. */
+interface FrameLine {
+  readonly scalars: readonly string[];
+  /** columns[i]: display width of the first i scalars (one more entry than scalars, at least). */
+  readonly columns: Uint32Array;
+}
+
 /**
- * The lines of each source of one result, split on first use, so a thousand diagnostics in one
- * file cost one pass over it, not one pass each.
+ * The lines of each source of one result from its one position index, each line converted on first
+ * use, so a thousand diagnostics in one file cost one pass over it, not one pass each.
  */
 class SourceLines {
-  private readonly split = new Map<string, string[]>();
+  private readonly positions: DisplayColumnCache;
+  private readonly lines = new Map<string, FrameLine>();
 
-  constructor(private readonly sources: ReadonlyMap<string, string> | undefined) {}
+  constructor(sources: ReadonlyMap<string, string> | undefined) {
+    this.positions = new DisplayColumnCache(sources);
+  }
 
-  private readonly scalars = new Map<string, readonly string[]>();
-
-  /** The line's Unicode scalars (a line is converted once however many diagnostics point into it). */
-  line(file: string, line: number): readonly string[] | undefined {
+  /** The line's scalars and display columns (a line is converted once however many diagnostics point into it). */
+  line(file: string, line: number): FrameLine | undefined {
     const key = `${line}\u0000${file}`;
-    const cached = this.scalars.get(key);
+    const cached = this.lines.get(key);
     if (cached !== undefined) return cached;
-    let lines = this.split.get(file);
-    if (lines === undefined) {
-      const source = this.sources?.get(file);
-      if (source === undefined) return undefined;
-      lines = source.split("\n");
-      this.split.set(file, lines);
-    }
-    const text = lines[line - 1];
-    if (text === undefined) return undefined;
-    const chars = Array.from(text.endsWith("\r") ? text.slice(0, -1) : text);
-    this.scalars.set(key, chars);
-    return chars;
+    const index = this.positions.positionsOf(file);
+    const text = index?.lineText(line);
+    const columns = index?.displayColumnsOfLine(line);
+    if (text === undefined || columns === undefined) return undefined;
+    const frame = { scalars: Array.from(text.endsWith("\r") ? text.slice(0, -1) : text), columns };
+    this.lines.set(key, frame);
+    return frame;
   }
 }
 

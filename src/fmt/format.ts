@@ -16,7 +16,7 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { diagnostic } from "../syntax/codes.js";
 import { DEFAULT_MAX_SOURCE_BYTES, readAll, type ReadOptions } from "../syntax/reader.js";
 import type { SNode } from "../syntax/tree.js";
-import { isLowSurrogate, utf16IndexOfByte } from "../syntax/utf16-offsets.js";
+import { isLowSurrogate, utf16IndexOfByte } from "../diagnostics/text-positions.js";
 import { trimWhiteSpace } from "../syntax/white-space.js";
 
 /** The widest line `compact` may produce, in Unicode scalars (indent included). */

@@ -6,7 +6,7 @@
 import type { Position as ReaderPosition, Span } from "../diagnostics/diagnostic.js";
 import { readAll } from "../syntax/reader.js";
 import type { SNode } from "../syntax/tree.js";
-import { isLowSurrogate, utf16IndexOfByte } from "../syntax/utf16-offsets.js";
+import { TextPositions, utf16IndexOfByte } from "../diagnostics/text-positions.js";
 
 export interface LspPosition {
   readonly line: number;
@@ -28,42 +28,30 @@ export interface YNode {
   readonly items: readonly YNode[];
 }
 
-/** Text with line starts (LF only, as the reader counts lines). */
+/**
+ * Text with its one line index (src/diagnostics/text-positions.ts; LF only, as the reader counts
+ * lines), answering in LSP positions (zero-based line, UTF-16 character).
+ */
 export class TextLines {
-  private readonly starts: number[] = [0];
+  private readonly index: TextPositions;
   constructor(readonly text: string) {
-    for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) this.starts.push(i + 1);
+    this.index = new TextPositions(text, "lf");
   }
 
   offsetAt(p: LspPosition): number {
-    const line = Math.max(0, Math.min(p.line, this.starts.length - 1));
-    const start = this.starts[line]!;
-    const end = line + 1 < this.starts.length ? this.starts[line + 1]! - 1 : this.text.length;
-    return Math.min(start + Math.max(0, p.character), end);
+    const line = Math.max(0, Math.min(p.line, this.index.lineCount - 1)) + 1;
+    return Math.min(this.index.lineStart(line) + Math.max(0, p.character), this.index.lineEnd(line));
   }
 
   positionAt(offset: number): LspPosition {
-    let lo = 0;
-    let hi = this.starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return { line: lo, character: offset - this.starts[lo]! };
+    const line = this.index.position(offset).line;
+    return { line: line - 1, character: offset - this.index.lineStart(line) };
   }
 
   /** A reader position (1-based line, column in scalars) as an LSP position (UTF-16). */
   fromReader(p: ReaderPosition): LspPosition {
-    const line = Math.max(0, Math.min(p.line - 1, this.starts.length - 1));
-    const start = this.starts[line]!;
-    const end = line + 1 < this.starts.length ? this.starts[line + 1]! - 1 : this.text.length;
-    let i = start;
-    for (let col = 1; col < p.column && i < end; col++) {
-      const c = this.text.charCodeAt(i);
-      i += c >= 0xd800 && c <= 0xdbff && i + 1 < end && isLowSurrogate(this.text.charCodeAt(i + 1)) ? 2 : 1;
-    }
-    return { line, character: i - start };
+    const line = Math.max(1, Math.min(p.line, this.index.lineCount));
+    return { line: line - 1, character: this.index.offsetOf({ line, column: p.column }) - this.index.lineStart(line) };
   }
 
   rangeOfSpan(span: Span): LspRange {

@@ -10,7 +10,7 @@
  * The message carries the label and the help on their own (escaped) lines.
  */
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import { DisplayColumnCache } from "../diagnostics/display-columns.js";
+import { DisplayColumnCache } from "../diagnostics/text-positions.js";
 import type { CheckResult } from "../diagnostics/result.js";
 
 export function escapeData(text: string): string {

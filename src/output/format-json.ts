@@ -6,14 +6,14 @@
  * code, severity, message, `reference_message` (the reference implementation's exact wording when
  * `message` says it in Yao notation instead; null when they agree), file (as the user named it, relative to the working directory when they
  * gave a relative path), `line`/`column` and `end_line`/`end_column` (one-based; columns are display
- * columns, see display-columns.ts), `byte`/`end_byte` (zero-based UTF-8 offsets, end exclusive),
+ * columns, see diagnostics/text-positions.ts), `byte`/`end_byte` (zero-based UTF-8 offsets, end exclusive),
  * `function` (the HNS function the problem is inside), `label` (what was expected and found),
  * `help` (how to fix it), `related` spans, the JSON `pointer` for JSON-based files, and the evidence
  * reason code (`action`, `layer`, `reason`; seed 002 §4) from the code tables.
  */
 import { reasonOrMissing, actionForSeverity } from "../codes/reasons.js";
 import type { Diagnostic, Position, Span } from "../diagnostics/diagnostic.js";
-import { DisplayColumnCache } from "../diagnostics/display-columns.js";
+import { DisplayColumnCache } from "../diagnostics/text-positions.js";
 import type { CheckResult } from "../diagnostics/result.js";
 
 export interface JsonLocation {

@@ -10,7 +10,7 @@
  * allocates per token beyond the atom node itself: the token stream holds one shared Chevrotain
  * token object for every `(` and one for every `)`, and each atom node as its own token (the parser
  * only matches on `tokenTypeIdx`, see below); atoms keep offsets only (line, column and UTF-8 byte
- * offset come from one line index, on demand: src/syntax/line-index.ts), and each list's offsets
+ * offset come from one line index, on demand: src/diagnostics/text-positions.ts), and each list's offsets
  * and item count sit in int32 columns reused from read to read (IntColumn). So the scanner tracks
  * no positions while it runs. Token boundaries are exactly those of the Chevrotain Lexer in grammar/yao.ts:
  * test/properties/reader.test.ts checks the trees and errors of this reader against a reader built

@@ -3,7 +3,7 @@
  * the legacy metadata view that conflates them lives in src/canonical/legacy.ts.
  */
 import type { SourceSpan } from "../../ir/span.js";
-import { LineIndex } from "./line-index.js";
+import { TextPositions } from "../diagnostics/text-positions.js";
 
 export type { SourceSpan } from "../../ir/span.js";
 
@@ -57,7 +57,7 @@ export function fileOf(node: SNode): string {
  * the first span asked for), so reading allocates no position objects.
  */
 export class SourceText {
-  private index: LineIndex | undefined = undefined;
+  private index: TextPositions | undefined = undefined;
 
   constructor(
     readonly file: string,
@@ -66,7 +66,7 @@ export class SourceText {
 
   /** The span of UTF-16 offsets `[from, to)`. */
   span(from: number, to: number): SourceSpan {
-    const index = (this.index ??= new LineIndex(this.text));
+    const index = (this.index ??= new TextPositions(this.text, "lf"));
     return { file: this.file, start: index.position(from), end: index.position(to) };
   }
 }

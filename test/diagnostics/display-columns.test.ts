@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import stringWidth from "string-width";
-import { measureLine } from "../../src/diagnostics/display-columns.js";
+import { measureLine } from "../../src/diagnostics/display-width.js";
 
 /** The plain definition: the segmenter over the whole line, widths by string-width (slow on long lines). */
 function naive(text: string): number[] {

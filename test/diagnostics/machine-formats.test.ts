@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { diagnostic, type Span } from "../../src/diagnostics/diagnostic.js";
-import { DisplayColumns } from "../../src/diagnostics/display-columns.js";
+import { TextPositions } from "../../src/diagnostics/text-positions.js";
 import { escapeData, escapeProperty, renderGithub } from "../../src/output/format-github.js";
 import { toJsonDiagnostic, jsonDiagnostics } from "../../src/output/format-json.js";
 import { pathToUri, sarifLog } from "../../src/output/format-sarif.js";
@@ -150,14 +150,14 @@ describe("GitHub annotations", () => {
 describe("display columns", () => {
   it("count CJK as two, emoji sequences as one picture of two, combining marks as none, tabs as one", () => {
     const text = "a中b\n👩‍💻x\ne\u0301y\n\tz\nplain";
-    const c = new DisplayColumns(text);
-    expect(c.column({ line: 1, column: 3 })).toBe(4); // after "a中"
-    expect(c.column({ line: 2, column: 4 })).toBe(3); // after the 3-scalar ZWJ sequence
-    expect(c.column({ line: 3, column: 3 })).toBe(2); // after e + combining acute
-    expect(c.column({ line: 4, column: 2 })).toBe(2); // after a tab
-    expect(c.column({ line: 5, column: 3 })).toBe(3); // ASCII: unchanged
-    expect(c.column({ line: 1, column: 6 })).toBe(7); // past the end: one per missing scalar
-    expect(c.column({ line: 9, column: 4 })).toBe(4); // no such line: the scalar column
+    const c = new TextPositions(text, "lf");
+    expect(c.displayColumn({ line: 1, column: 3 })).toBe(4); // after "a中"
+    expect(c.displayColumn({ line: 2, column: 4 })).toBe(3); // after the 3-scalar ZWJ sequence
+    expect(c.displayColumn({ line: 3, column: 3 })).toBe(2); // after e + combining acute
+    expect(c.displayColumn({ line: 4, column: 2 })).toBe(2); // after a tab
+    expect(c.displayColumn({ line: 5, column: 3 })).toBe(3); // ASCII: unchanged
+    expect(c.displayColumn({ line: 1, column: 6 })).toBe(7); // past the end: one per missing scalar
+    expect(c.displayColumn({ line: 9, column: 4 })).toBe(4); // no such line: the scalar column
   });
 
   it("JSON uses them when the source is known, scalar columns when it is not", () => {

@@ -6,7 +6,7 @@
  * length n is exactly what the replacing decoder turns into one U+FFFD before it starts again.
  */
 import { describe, expect, it } from "vitest";
-import { rustUtf8ErrorText } from "../../src/a3s/okf/text-positions.js";
+import { rustUtf8ErrorText } from "../../src/a3s/okf/utf8-error.js";
 import { firstInvalidUtf8Offset, utf8Length, utf8SequenceAt } from "../../src/syntax/utf8.js";
 
 const fatal = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });

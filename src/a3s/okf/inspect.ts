@@ -13,9 +13,9 @@ import type { Token } from "markdown-it";
 import markdownItFootnote from "markdown-it-footnote";
 import { parseDocument } from "yaml";
 import type { Position } from "../../diagnostics/diagnostic.js";
-import { positionOfByte } from "../../syntax/positions.js";
+import { positionOfByte, TextPositions } from "../../diagnostics/text-positions.js";
 import { firstInvalidUtf8Offset, utf8Length } from "../../syntax/utf8.js";
-import { rustUtf8ErrorText, TextPositions } from "./text-positions.js";
+import { rustUtf8ErrorText } from "./utf8-error.js";
 import { byteCompare } from "../manifest/schema.js";
 import { expandedDigest, OKF_DOMAIN, type DigestFile } from "../package/digest.js";
 import { isCanonicalOkfPath, limitsProblem, type OkfBundleContract, type OkfLimits } from "./contract.js";
@@ -456,7 +456,7 @@ export function inspectOkfBundleFiles(files: readonly DigestFile[], limits: OkfL
       });
       continue;
     }
-    const positions = new TextPositions(text);
+    const positions = new TextPositions(text, "lf");
     const fm = splitFrontmatter(text);
     if ("error" in fm) {
       if (fm.error === "unterminated")
@@ -468,18 +468,7 @@ export function inspectOkfBundleFiles(files: readonly DigestFile[], limits: OkfL
           detail: "no closing '---' line",
         });
       else {
-        const lineStart = positions.lineStart(fm.line);
-        const at = positions.at(
-          lineStart +
-            [
-              ...text.slice(
-                lineStart,
-                text.indexOf("\n", lineStart) === -1 ? text.length : text.indexOf("\n", lineStart),
-              ),
-            ]
-              .slice(0, fm.column - 1)
-              .join("").length,
-        );
+        const at = positions.position(positions.offsetOf(fm));
         errors.push({
           code: "use.okf.bundle_invalid",
           path: p,
@@ -497,7 +486,7 @@ export function inspectOkfBundleFiles(files: readonly DigestFile[], limits: OkfL
       let at = keyPositions.get(key);
       if (at === undefined) {
         const i = frontmatterKeyIndex(positions, fm.yaml, key);
-        at = i < 0 ? START : positions.at(i);
+        at = i < 0 ? START : positions.position(i);
         keyPositions.set(key, at);
       }
       return at;
@@ -510,7 +499,7 @@ export function inspectOkfBundleFiles(files: readonly DigestFile[], limits: OkfL
           : { code: "use.okf.bundle_invalid", path: p, message, at, detail },
       );
     const notMapping = () =>
-      bad(`OKF document '${p}' frontmatter must be a YAML mapping.`, positions.at(positions.lineStart(2)));
+      bad(`OKF document '${p}' frontmatter must be a YAML mapping.`, positions.position(positions.lineStart(2)));
     if (name === "index.md") {
       if (fm.present) {
         if (p !== "index.md") {
@@ -571,7 +560,7 @@ export function inspectOkfBundleFiles(files: readonly DigestFile[], limits: OkfL
       concept = { id: p.slice(0, -3), path: p, type, linkCount: 0 };
     }
     const facts = markdownFacts(fm.body);
-    const bodyLineAt = (bodyLine: number) => positions.at(positions.lineStart(fm.bodyLine + bodyLine));
+    const bodyLineAt = (bodyLine: number) => positions.position(positions.lineStart(fm.bodyLine + bodyLine));
     if (name === "log.md") {
       let wrong = facts.h2.findIndex((h) => !isDate(h));
       for (let i = 1; wrong < 0 && i < facts.h2.length; i++) if (!(facts.h2[i - 1]! > facts.h2[i]!)) wrong = i;
@@ -603,9 +592,9 @@ export function inspectOkfBundleFiles(files: readonly DigestFile[], limits: OkfL
       const blockStart = positions.lineStart(fm.bodyLine + (r.bodyLine ?? 0));
       const from = Math.max(blockStart, searchFrom);
       const i = r.target === "" ? -1 : text.indexOf(r.target, from);
-      if (i < 0) return positions.at(blockStart);
+      if (i < 0) return positions.position(blockStart);
       searchFrom = i + r.target.length;
-      return positions.at(i);
+      return positions.position(i);
     };
     const dangling = new Map<string, Position>();
     let refError = false;
