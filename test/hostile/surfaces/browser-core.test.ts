@@ -14,22 +14,14 @@ import { MemoryFs } from "../../../src/fs/memory-fs.js";
 import { NodeFs } from "../../../src/fs/node-fs.js";
 import type { PackageFs } from "../../../src/fs/package-fs.js";
 import { decodeFragment, encodeFragment, MAX_INFLATED_BYTES } from "../../../playground/src/share.js";
-import { hostileCorpus, type HostileTree } from "./corpus.js";
+import { fillMemoryTree, hostileCorpus, type HostileTree } from "./corpus.js";
 import { writeTree } from "./corpus-disk.js";
 
 const disk = mkdtempSync(join(tmpdir(), "yaoc-surfaces-core-"));
 afterAll(() => rmSync(disk, { recursive: true, force: true }));
 
 function memoryTree(tree: HostileTree): MemoryFs {
-  const fs = new MemoryFs();
-  for (const [rel, value] of Object.entries(tree.files)) {
-    const path = `/work/${rel}`;
-    if (typeof value === "string") fs.writeFile(path, value);
-    else if ("link" in value) fs.symlink(path, value.link);
-    else if ("dir" in value) fs.mkdir(path);
-    else fs.writeFile(path, new Uint8Array(value.sparse));
-  }
-  return fs;
+  return fillMemoryTree(new MemoryFs(), tree);
 }
 
 async function verdict(fs: PackageFs, path: string) {

@@ -59,3 +59,22 @@ export function hostileCorpus(): HostileTree[] {
     { name: "harp-no-manifest-marker-only-dir", root: "empty", files: { "empty/readme.txt": "hi" }, valid: false },
   ];
 }
+
+/** What of a MemoryFs filling a tree needs: the source's class and the built browser bundle's alike. */
+export interface WritableTree {
+  writeFile(path: string, data: string | Uint8Array): void;
+  symlink(path: string, target: string): void;
+  mkdir(path: string): void;
+}
+
+/** The tree in memory under `/work` (a sparse file becomes that many zero bytes: keep them small). */
+export function fillMemoryTree<T extends WritableTree>(fs: T, tree: HostileTree): T {
+  for (const [rel, value] of Object.entries(tree.files)) {
+    const path = `/work/${rel}`;
+    if (typeof value === "string") fs.writeFile(path, value);
+    else if ("link" in value) fs.symlink(path, value.link);
+    else if ("dir" in value) fs.mkdir(path);
+    else fs.writeFile(path, new Uint8Array(value.sparse));
+  }
+  return fs;
+}

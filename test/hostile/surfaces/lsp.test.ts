@@ -3,20 +3,23 @@
  * documents and files under its workspace folders; a malformed frame ends it with status 1 and a
  * message instead of leaving it deaf; after `shutdown` requests get InvalidRequest and `exit` ends
  * it at once; odd URIs and a closed stdout never print a stack trace; an oversized document gets
- * `yao.source_limit`; and the hostile corpus gets the verdict `yaoc check` gives.
+ * `yao.source_limit`; and the hostile corpus gets one verdict from `yaoc check` on disk, from the
+ * language server, and from the built browser bundle (the `yaoc.min.js` that the playground loads,
+ * with its own MemoryFs), compared tree by tree.
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildBrowserBundle } from "../../../scripts/build-browser.mjs";
 import { check } from "../../../src/check/check.js";
 import { NodeFs } from "../../../src/fs/node-fs.js";
 import { BIN } from "../../support/cli.js";
 import { REPO_ROOT } from "../../support/shared.js";
 import { LspClient } from "../../lsp/client.js";
-import { hostileCorpus } from "./corpus.js";
+import { fillMemoryTree, hostileCorpus, type WritableTree } from "./corpus.js";
 import { packageFileOf, writeTree } from "./corpus-disk.js";
 
 const root = mkdtempSync(join(tmpdir(), "yaoc-surfaces-lsp-"));
@@ -158,16 +161,38 @@ describe("an oversized open document and the hostile corpus", () => {
     }
   });
 
-  it("every tree of the corpus gets the verdict of yaoc check when its package file is opened", async () => {
+  /** The built browser entry, as a page imports it: its own `check` and `MemoryFs`, not src's. */
+  let bundle: {
+    check: (fs: unknown, path: string) => Promise<{ valid: boolean; diagnostics: { code: string }[] }>;
+    MemoryFs: new () => WritableTree;
+  };
+  beforeAll(async () => {
+    const out = join(root, "browser-bundle");
+    await buildBrowserBundle({ outdir: out });
+    bundle = await import(/* @vite-ignore */ pathToFileURL(join(out, "yaoc.min.js")).href);
+  }, 120_000);
+
+  it("every tree of the corpus gets one verdict from yaoc check, the language server and the browser bundle", async () => {
     const ws = join(root, "corpus");
     mkdirSync(ws);
     const client = await LspClient.start(ws);
+    const corpus = hostileCorpus();
+    expect(corpus.length).toBeGreaterThan(0);
+    const codes = (ds: readonly { code: string }[]) => ds.map((d) => d.code).sort();
     try {
-      for (const tree of hostileCorpus()) {
+      for (const tree of corpus) {
         const base = join(ws, tree.name);
         mkdirSync(base);
         writeTree(base, tree);
         const expected = await check(new NodeFs(), join(base, tree.root));
+        expect(expected.valid, `${tree.name}: yaoc check`).toBe(tree.valid);
+        const inBrowser = await bundle.check(fillMemoryTree(new bundle.MemoryFs(), tree), `/work/${tree.root}`);
+        expect({ valid: inBrowser.valid, codes: codes(inBrowser.diagnostics) }, `${tree.name}: browser bundle`).toEqual(
+          {
+            valid: expected.valid,
+            codes: codes(expected.diagnostics),
+          },
+        );
         const file = packageFileOf(base, tree);
         if (file === undefined) continue;
         const since = client.notifications.length;
