@@ -64,7 +64,9 @@ import {
 import { VERSION } from "../version.js";
 import { compareSuite, type SuiteComparison } from "./golden/compare.js";
 import { filesUnder, GOLDEN_ROOT_FILES, GOLDEN_SUITES } from "./golden/suites.js";
-import { checkPaths } from "./check-command.js";
+import { checkPaths, closeCache, openCache, type CacheSettings } from "./check-command.js";
+import { checkCachedPath } from "./check-cached.js";
+import { addCacheOptions, cacheSettingsOf, type CacheCliOptions } from "./cache-options.js";
 import { renderResults } from "../output/format.js";
 import { jsonDiagnostics } from "../output/format-json.js";
 import type { CheckResult } from "../diagnostics/result.js";
@@ -95,14 +97,20 @@ export async function receiptsFor(
     evidence_class?: EvidenceClass;
     measure_source?: string | null;
     measure_ts?: string | null;
+    /** `--cache`: each result through the result cache of `yaoc check --cache` (check-cached.ts). */
+    cache?: CacheSettings;
   },
 ): Promise<Receipt[]> {
   const fs = new NodeFs();
   const id_runtime = randomUUID();
   const out: Receipt[] = [];
+  const cache = options.cache === undefined ? undefined : openCache(options.cache, { analyze: options.analyze });
   for (const path of paths) {
     const t0 = performance.now();
-    const { results } = await checkPaths(fs, [path], { analyze: options.analyze });
+    const results =
+      cache === undefined
+        ? (await checkPaths(fs, [path], { analyze: options.analyze })).results
+        : [(await checkCachedPath(fs, path, { analyze: options.analyze }, cache)).result];
     const elapsed = Math.round((performance.now() - t0) * 1000) / 1000;
     for (const r of results) {
       out.push(
@@ -115,6 +123,7 @@ export async function receiptsFor(
       );
     }
   }
+  if (cache !== undefined) await closeCache(cache.store, "golden");
   return out;
 }
 
@@ -156,17 +165,23 @@ export function discoverCases(root: string, patterns: readonly string[] = CASE_P
   return [...out].sort();
 }
 
-/** Run the worker in a fresh Node process (cwd = root) and return its receipts. */
+/** Run the worker in a fresh Node process (cwd = root), through the result cache if given, and return its receipts. */
 export function freshRun(
   root: string,
   cases: readonly string[],
   analyze: boolean,
+  cache?: CacheSettings,
 ): { receipts: Receipt[] | null; finding?: Diagnostic } {
-  const r = spawnSync(process.execPath, [THIS_FILE, "--worker", analyze ? "analyze" : "no-analyze", ...cases], {
-    cwd: root,
-    encoding: "utf8",
-    maxBuffer: 256 * 1024 * 1024,
-  });
+  const cacheArgs = cache === undefined ? [] : ["--cache-dir", cache.dir, "--cache-max-bytes", String(cache.maxBytes)];
+  const r = spawnSync(
+    process.execPath,
+    [THIS_FILE, "--worker", analyze ? "analyze" : "no-analyze", ...cacheArgs, ...cases],
+    {
+      cwd: root,
+      encoding: "utf8",
+      maxBuffer: 256 * 1024 * 1024,
+    },
+  );
   if (r.status !== 0) {
     return {
       receipts: null,
@@ -302,13 +317,16 @@ export interface VerifyOutcome {
 export async function verifyGolden(
   root: string,
   goldenDir: string,
-  options: { runs: number; analyze: boolean },
+  options: { runs: number; analyze: boolean; cache?: CacheSettings },
 ): Promise<VerifyOutcome> {
   const cases = discoverCases(root);
   const runsReceipts: Receipt[][] = [];
   const workerFindings: Diagnostic[] = [];
   for (let i = 0; i < Math.max(2, options.runs); i++) {
-    const r = freshRun(root, cases, options.analyze);
+    // With --cache only the first run (the one compared with the goldens) may reuse results; the
+    // others recompute, so "stable over N fresh runs" still compares independent computations, and
+    // a cache that returned a wrong result would show as an unstable case.
+    const r = freshRun(root, cases, options.analyze, i === 0 ? options.cache : undefined);
     if (r.receipts === null) workerFindings.push(r.finding!);
     else runsReceipts.push(r.receipts);
   }
@@ -752,36 +770,36 @@ function readCanonInput(command: string, file: string | undefined): { value: Jso
 export function registerEvidenceCommands(program: Command): void {
   const golden = program.command("golden").description("freeze or verify golden evidence (seed 002)");
 
-  golden
+  const freeze = golden
     .command("freeze")
     .description("recompute every case in a fresh process and write its golden record")
     .argument("[dir]", "golden directory", DEFAULT_GOLDEN_DIR)
-    .option("--root <dir>", "repository root holding fixtures/ and examples/", ".")
-    .action(async (dir: string, opts: { root: string }) => {
-      if (await reportUnusablePaths("golden freeze", [opts.root])) {
-        process.exitCode = EXIT_USAGE;
-        return;
-      }
-      const root = resolve(opts.root);
-      const cases = discoverCases(root);
-      const r = freshRun(root, cases, true);
-      if (r.receipts === null) {
-        printFindings([r.finding!]);
-        process.exitCode = EXIT_FAIL;
-        return;
-      }
-      const gdir = resolve(root, dir);
-      mkdirSync(gdir, { recursive: true });
-      cases.forEach((c, i) =>
-        writeFileSync(join(gdir, goldenFileName(c)), renderGolden(goldenRecord(c, r.receipts![i]!))),
-      );
-      process.stdout.write(
-        `froze ${cases.length} case(s) into ${relative(process.cwd(), gdir) || "."}; commit with [golden] in the title\n`,
-      );
-      process.exitCode = EXIT_OK;
-    });
+    .option("--root <dir>", "repository root holding fixtures/ and examples/", ".");
+  addCacheOptions(freeze, "golden cases").action(async (dir: string, opts: { root: string } & CacheCliOptions) => {
+    if (await reportUnusablePaths("golden freeze", [opts.root])) {
+      process.exitCode = EXIT_USAGE;
+      return;
+    }
+    const root = resolve(opts.root);
+    const cases = discoverCases(root);
+    const r = freshRun(root, cases, true, cacheSettingsOf(opts).cache);
+    if (r.receipts === null) {
+      printFindings([r.finding!]);
+      process.exitCode = EXIT_FAIL;
+      return;
+    }
+    const gdir = resolve(root, dir);
+    mkdirSync(gdir, { recursive: true });
+    cases.forEach((c, i) =>
+      writeFileSync(join(gdir, goldenFileName(c)), renderGolden(goldenRecord(c, r.receipts![i]!))),
+    );
+    process.stdout.write(
+      `froze ${cases.length} case(s) into ${relative(process.cwd(), gdir) || "."}; commit with [golden] in the title\n`,
+    );
+    process.exitCode = EXIT_OK;
+  });
 
-  addFormatOption(golden.command("verify"))
+  addCacheOptions(addFormatOption(golden.command("verify")), "golden cases (the first run only)")
     .description("recompute in ≥ 2 fresh processes, compare with the goldens, run the sensitivity self-check")
     .argument("[dir]", "golden directory", DEFAULT_GOLDEN_DIR)
     .option("--root <dir>", "repository root holding fixtures/ and examples/", ".")
@@ -794,7 +812,7 @@ export function registerEvidenceCommands(program: Command): void {
     .action(
       async (
         dir: string,
-        opts: { root: string; runs: string; git?: boolean; since?: string; format: OutputFormat },
+        opts: { root: string; runs: string; git?: boolean; since?: string; format: OutputFormat } & CacheCliOptions,
       ) => {
         const root = resolve(opts.root);
         const runs = Number(opts.runs);
@@ -807,7 +825,7 @@ export function registerEvidenceCommands(program: Command): void {
           process.exitCode = EXIT_USAGE;
           return;
         }
-        const v = await verifyGolden(root, dir, { runs, analyze: true });
+        const v = await verifyGolden(root, dir, { runs, analyze: true, ...cacheSettingsOf(opts) });
         const git = opts.git ? gitGoldenCheck(root, opts.since ?? ruleSince(root)) : null;
         const physicalOk = v.runs.length > 0 && v.runs.every((r) => r.physicalDifference.length > 0);
         const errors = [
@@ -979,8 +997,14 @@ export function registerEvidenceCommands(program: Command): void {
 
 /** Worker mode: `node evidence.js --worker analyze|no-analyze PATH...` prints a JSON array of receipts. */
 async function worker(argv: readonly string[]): Promise<void> {
-  const [mode, ...paths] = argv;
-  const receipts = await receiptsFor(paths, { analyze: mode !== "no-analyze" });
+  const [mode, ...rest] = argv;
+  // `--cache-dir DIR --cache-max-bytes N` (from freshRun) before the paths; no case starts with "--".
+  const cache =
+    rest[0] === "--cache-dir" && rest[2] === "--cache-max-bytes"
+      ? { dir: rest[1]!, maxBytes: Number(rest[3]) }
+      : undefined;
+  const paths = cache === undefined ? rest : rest.slice(4);
+  const receipts = await receiptsFor(paths, { analyze: mode !== "no-analyze", ...(cache ? { cache } : {}) });
   process.stdout.write(JSON.stringify(receipts));
 }
 

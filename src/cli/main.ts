@@ -7,8 +7,6 @@
  * installer, the catalog or the A3S resolver. A new command group goes into GROUPS.
  */
 import { availableParallelism } from "node:os";
-import { resolve } from "node:path";
-import { DEFAULT_CACHE_MAX_MIB } from "../cache/node-store.js";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { NodeFs } from "../fs/node-fs.js";
 import { OUTPUT_FORMATS, type OutputFormat } from "../output/format.js";
@@ -17,6 +15,7 @@ import { toolsFromManifest } from "../yao/profile.js";
 import { addHelpFooters, helpArgv, unknownHelpTopic } from "./help.js";
 import { COLOR_MODES, endQuietlyOnClosedPipe, EXIT_USAGE, setColorMode, type ColorMode } from "./io.js";
 import { VERSION } from "../version.js";
+import { addCacheOptions, cacheSettingsOf, type CacheCliOptions } from "./cache-options.js";
 
 type Register = (program: Command) => void;
 
@@ -78,7 +77,7 @@ export function buildProgram(groups: readonly Register[], paths: ProgramPaths = 
     )
     .hook("preAction", (cmd) => setColorMode((cmd.opts() as { color: ColorMode }).color));
 
-  program
+  const check = program
     .command("check")
     .description("check packages and report every problem found")
     .addOption(new Option("--format <format>", "output format").choices([...OUTPUT_FORMATS]).default("human"))
@@ -99,17 +98,8 @@ export function buildProgram(groups: readonly Register[], paths: ProgramPaths = 
         // either (figure i-split 0.98): a second thread's start-up, compiler warm-up and its own
         // garbage collector cost what it saves there. Opt-in until a measured machine shows a win.
         .default(1, `1; this machine has ${availableParallelism()} cores`),
-    )
-    .option(
-      "--cache",
-      "reuse results of packages whose bytes, names and modes did not change (kept in .yaoc-cache/); output is identical",
-    )
-    .option("--cache-dir <dir>", "where --cache keeps its entries (implies --cache; default .yaoc-cache)")
-    .addOption(
-      new Option("--cache-max-mib <n>", "prune least recently used cache entries past this many MiB")
-        .argParser(parseJobs)
-        .default(DEFAULT_CACHE_MAX_MIB),
-    )
+    );
+  addCacheOptions(check, "packages")
     .option("-w, --watch", "check, then re-check the packages whose files change, until Ctrl-C (implies --cache)")
     .argument(
       "[inputs...]",
@@ -136,9 +126,7 @@ export function buildProgram(groups: readonly Register[], paths: ProgramPaths = 
         ...(opts.stdinFilename !== undefined ? { stdinFilename: opts.stdinFilename } : {}),
         jobs: opts.jobs,
         ...(paths.checkWorker !== undefined ? { workerUrl: paths.checkWorker } : {}),
-        ...(opts.cache === true || opts.cacheDir !== undefined || opts.watch === true
-          ? { cache: { dir: resolve(opts.cacheDir ?? ".yaoc-cache"), maxBytes: opts.cacheMaxMib * 1024 * 1024 } }
-          : {}),
+        ...cacheSettingsOf(opts, opts.watch === true),
         ...(opts.watch === true ? { watch: true } : {}),
       });
     });
@@ -158,13 +146,16 @@ export function buildProgram(groups: readonly Register[], paths: ProgramPaths = 
       );
     });
 
-  program
-    .command("hash")
-    .description("print the sha256 content identity of a package (HNS identity; HARP/HCP/A3S digest)")
+  addCacheOptions(
+    program
+      .command("hash")
+      .description("print the sha256 content identity of a package (HNS identity; HARP/HCP/A3S digest)"),
+    "a package",
+  )
     .argument("<path>", "a .hns file or directory, or a HARP, HCP or A3S package directory")
-    .action(async (path: string) => {
+    .action(async (path: string, opts: CacheCliOptions) => {
       const { runHash } = await import("./hash-command.js");
-      process.exitCode = await runHash(fs, path);
+      process.exitCode = await runHash(fs, path, cacheSettingsOf(opts));
     });
 
   program
