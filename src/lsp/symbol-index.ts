@@ -10,7 +10,8 @@
 import type { HirExpr } from "../../ir/yao-ir-0.1.js";
 import type { AnalysisResult } from "../yao/analyze.js";
 import { hirChildren } from "../yao/hir-children.js";
-import { BUILTIN_TYPES, OPERATORS } from "./operators.js";
+import { isFormName } from "../yao/forms.js";
+import { BUILTIN_TYPES } from "./operators.js";
 import { headOf, symbolName, type YaoDocument, type YNode } from "./yao-document.js";
 
 export type SymbolCategory =
@@ -56,30 +57,6 @@ export interface TypeDecl {
 }
 
 const SIMPLE_FORMS = new Set(["manifest", "contract", "mind"]);
-/** Forms whose operands are all expressions in the same scope (no names, types or clauses among them). */
-const PLAIN_OPERAND_FORMS = new Set([
-  "eq",
-  "ne",
-  "lt",
-  "le",
-  "gt",
-  "ge",
-  "and",
-  "or",
-  "not",
-  "add",
-  "sub",
-  "mul",
-  "div",
-  "list",
-  "to-json",
-  "some",
-  "context-transaction",
-  "run",
-  "seq",
-  "if",
-  "fallback",
-]);
 const BUILTIN_TYPE_SET: ReadonlySet<string> = new Set(BUILTIN_TYPES);
 const INT = /^[+-]?[0-9]+$/;
 const FLOAT = /^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$/;
@@ -434,8 +411,10 @@ class FileWalker {
     }
     const items = n.items;
     const headNode = items[0]!;
-    if (OPERATORS.has(head)) this.emit(headNode, "keyword");
-    switch (head) {
+    // The forms of the language table (src/yao/forms.ts): a case below that is not a row does not compile.
+    const form = isFormName(head) ? head : undefined;
+    if (form !== undefined) this.emit(headNode, "keyword");
+    switch (form) {
       case "seq":
         for (const s of items.slice(1)) this.expr(s, scope);
         return;
@@ -547,7 +526,9 @@ class FileWalker {
       default:
         break;
     }
-    if (PLAIN_OPERAND_FORMS.has(head)) {
+    // Every other undotted form (the pure operators, list, to-json, some, run, context-transaction)
+    // has expression operands in the same scope; dotted ones take named arguments, as below.
+    if (form !== undefined && !form.includes(".")) {
       for (const s of items.slice(1)) this.expr(s, scope);
       return;
     }

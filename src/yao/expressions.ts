@@ -26,7 +26,7 @@ import { isIdentifier, sortByCodePoints } from "./text.js";
 import { checkJsonCrossable, isNonForgeable, MAX_FIELDS, validateTypeNames, type TypeTable } from "./type-module.js";
 import { parseType } from "./type-syntax.js";
 import { didYouMean } from "../diagnostics/suggest.js";
-import { formHelp } from "./forms.js";
+import { FORM_DOCS, FORM_NAMES, formHelp, type OwnRuleForm } from "./forms.js";
 import { toolsOfEffects } from "./reachable-tools.js";
 import { displayEffectList, displayType } from "./type-display.js";
 import {
@@ -80,80 +80,11 @@ export interface AnalysisEnv {
   readonly packageToolBound?: readonly string[] | null;
 }
 
-const KEYWORDS = new Set([
-  "list",
-  "dict",
-  "json-object",
-  "from-json",
-  "to-json",
-  "record",
-  "variant",
-  "some",
-  "none",
-  "ok",
-  "err",
-  "evidence",
-  "outcome",
-  "context-transaction",
-  "get",
-  "decode",
-  "is",
-  "eq",
-  "ne",
-  "lt",
-  "le",
-  "gt",
-  "ge",
-  "and",
-  "or",
-  "not",
-  "add",
-  "sub",
-  "mul",
-  "div",
-  "seq",
-  "bind",
-  "if",
-  "match",
-  "fallback",
-  "map",
-  "call",
-  "infer",
-  "par",
-  "run",
-  "host.view",
-  "evidence.commit",
-  "outcome.commit",
-  "context.propose",
-]);
-
 /**
  * Names an HNS function may not take (§7.1). The reference leaves out `json-object`, `from-json` and
  * `to-json`, so such functions can be declared but never applied; we reserve every keyword (D-Q3).
  */
-export const RESERVED_FUNCTION_NAMES: ReadonlySet<string> = new Set(["eval", "fn", "requires", "types", ...KEYWORDS]);
-
-const PURE_OPERATORS: Record<string, PureOperator> = {
-  eq: "equal",
-  ne: "not_equal",
-  lt: "less",
-  le: "less_equal",
-  gt: "greater",
-  ge: "greater_equal",
-  and: "and",
-  or: "or",
-  not: "not",
-  add: "add",
-  sub: "subtract",
-  mul: "multiply",
-  div: "divide",
-};
-
-const UNARY_HOST_SUGAR: Record<string, string> = {
-  "evidence.commit": "candidate",
-  "outcome.commit": "candidate",
-  "context.propose": "transaction",
-};
+export const RESERVED_FUNCTION_NAMES: ReadonlySet<string> = new Set(["eval", "fn", "requires", "types", ...FORM_NAMES]);
 
 const INT_LITERAL = /^[+-]?[0-9]+$/;
 const FLOAT_LITERAL = /^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$/;
@@ -232,7 +163,43 @@ function pluralItems(form: SList): readonly SNode[] {
   return form.items.slice(1);
 }
 
+/** The typing rule of a form with a rule of its own; `depth` is the form's, its operands are one deeper. */
+type OwnRule = (a: ExpressionAnalyzer, n: SList, scope: Scope, depth: number) => HirExpr;
+
 export class ExpressionAnalyzer {
+  /** One method per `own` row of the language table: a form added there does not compile until it has one. */
+  private static readonly OWN_RULES: { readonly [K in OwnRuleForm]: OwnRule } = {
+    list: (a, n, s, depth) => a.list(n, s, depth + 1),
+    dict: (a, n, s, depth) => a.dict(n, s, depth + 1),
+    "json-object": (a, n, s, depth) => a.jsonObject(n, s, depth + 1),
+    "from-json": (a, n, s, depth) => a.fromJson(n, s, depth + 1),
+    "to-json": (a, n, s, depth) => a.toJson(n, s, depth + 1),
+    record: (a, n, s, depth) => a.record(n, s, depth + 1),
+    variant: (a, n, s, depth) => a.variant(n, s, depth + 1),
+    some: (a, n, s, depth) => a.some(n, s, depth + 1),
+    none: (a, n) => a.none(n),
+    ok: (a, n, s, depth) => a.okErr(n, "ok", s, depth + 1),
+    err: (a, n, s, depth) => a.okErr(n, "err", s, depth + 1),
+    get: (a, n, s, depth) => a.get(n, s, depth + 1),
+    decode: (a, n, s, depth) => a.decode(n, s, depth + 1),
+    is: (a, n, s, depth) => a.is(n, s, depth + 1),
+    seq: (a, n, s, depth) => a.seq(n, s, depth + 1),
+    bind: (a, n, s, depth) => a.bind(n, s, depth + 1),
+    if: (a, n, s, depth) => a.if(n, s, depth + 1),
+    match: (a, n, s, depth) => a.match(n, s, depth + 1),
+    fallback: (a, n, s, depth) => a.fallback(n, s, depth + 1),
+    map: (a, n, s, depth) => a.map(n, s, depth + 1),
+    call: (a, n, s, depth) => a.call(n, s, depth + 1),
+    // The infer body is analysed at the form's own depth plus one, inside `infer`.
+    infer: (a, n, s, depth) => a.infer(pluralItems(n), n, s, depth, false),
+    par: (a, n, s, depth) => a.par(n, s, depth + 1),
+    run: (a, n, s, depth) => a.run(n, s, depth + 1),
+    "host.view": (a, n, s, depth) => a.hostView(n, s, depth + 1),
+    evidence: (a, n, s, depth) => a.evidence(n, s, depth + 1),
+    outcome: (a, n, s, depth) => a.outcome(n, s, depth + 1),
+    "context-transaction": (a, n, s, depth) => a.contextTransaction(n, s, depth + 1),
+  };
+
   constructor(
     private readonly env: AnalysisEnv,
     /** Inside an HNS function body: no requires.tools check on `call`, no visibility check. */
@@ -254,70 +221,14 @@ export class ExpressionAnalyzer {
     }
     const d = depth + 1;
     const op = head.name;
-    switch (op) {
-      case "list":
-        return this.list(n, scope, d);
-      case "dict":
-        return this.dict(n, scope, d);
-      case "json-object":
-        return this.jsonObject(n, scope, d);
-      case "from-json":
-        return this.fromJson(n, scope, d);
-      case "to-json":
-        return this.toJson(n, scope, d);
-      case "record":
-        return this.record(n, scope, d);
-      case "variant":
-        return this.variant(n, scope, d);
-      case "some":
-        return this.some(n, scope, d);
-      case "none":
-        return this.none(n);
-      case "ok":
-      case "err":
-        return this.okErr(n, op, scope, d);
-      case "evidence":
-        return this.evidence(n, scope, d);
-      case "outcome":
-        return this.outcome(n, scope, d);
-      case "context-transaction":
-        return this.contextTransaction(n, scope, d);
-      case "get":
-        return this.get(n, scope, d);
-      case "decode":
-        return this.decode(n, scope, d);
-      case "is":
-        return this.is(n, scope, d);
-      case "seq":
-        return this.seq(n, scope, d);
-      case "bind":
-        return this.bind(n, scope, d);
-      case "if":
-        return this.if(n, scope, d);
-      case "match":
-        return this.match(n, scope, d);
-      case "fallback":
-        return this.fallback(n, scope, d);
-      case "map":
-        return this.map(n, scope, d);
-      case "call":
-        return this.call(n, scope, d);
-      case "infer":
-        return this.infer(pluralItems(n), n, scope, depth, false);
-      case "par":
-        return this.par(n, scope, d);
-      case "run":
-        return this.run(n, scope, d);
-      case "host.view":
-        return this.hostView(n, scope, d);
-      default:
-        break;
+    // The language table says which rule types each form (src/yao/forms.ts).
+    const form = FORM_DOCS.get(op);
+    if (form !== undefined) {
+      const rule = form.rule;
+      if (rule.kind === "pure") return this.pure(n, op, rule.operator, scope, d);
+      if (rule.kind === "host") return this.unaryHost(n, op, rule.argument, scope, d);
+      return ExpressionAnalyzer.OWN_RULES[form.name as OwnRuleForm](this, n, scope, depth);
     }
-    const pureOp = PURE_OPERATORS[op];
-    if (pureOp !== undefined && Object.hasOwn(PURE_OPERATORS, op)) {
-      return this.pure(n, op, pureOp, scope, d);
-    }
-    if (Object.hasOwn(UNARY_HOST_SUGAR, op)) return this.unaryHost(n, op, scope, d);
     if (op.includes(".")) return this.hostOperation(n, op, scope, d);
     if (this.env.functions.has(op)) return this.apply(n, op, scope, d);
     fail(
@@ -1186,14 +1097,14 @@ export class ExpressionAnalyzer {
     return node({ op: "call", tool, arguments: this.irArguments(args) }, entry.signature.result, effects, n);
   }
 
-  private unaryHost(n: SList, op: string, scope: Scope, d: number): HirExpr {
+  private unaryHost(n: SList, op: string, argument: string, scope: Scope, d: number): HirExpr {
     if (n.items.length !== 2) fail("type_mismatch", `${op} requires exactly one operand`, n.span);
     const sig = this.env.profile.hostOperations.get(op);
     if (sig === undefined) fail("unknown_name", `unknown host operation '${op}'`, n.span);
     const operand = this.expr(n.items[1]!, scope, d);
     this.requirePure("host operation operand", [operand]);
     const arg: ParsedArgument = {
-      name: UNARY_HOST_SUGAR[op]!,
+      name: argument,
       nameSpan: operand.span,
       values: [operand],
       span: operand.span,
@@ -1467,7 +1378,7 @@ function unknownOperatorTeaching(op: string, functions: readonly string[]): { la
   if (alias !== undefined) {
     return { label: "not a Yao operator", hint: `Yao spells this operator '${alias}': write (${alias} …)` };
   }
-  const suggestion = didYouMean(op, [...KEYWORDS, ...functions]);
+  const suggestion = didYouMean(op, [...FORM_NAMES, ...functions]);
   return {
     label: "not a Yao operator or declared function",
     hint:

@@ -1,12 +1,17 @@
 /**
- * The language's documentation table: every expression form of the dispatch list (yao-v0.1.md
- * §5.1) and every type and type constructor (§3.1), each with its signature, its meaning and a
- * complete example program. docs/language.md, `yaoc explain FORM|TYPE`, the analyzer's help for a
- * wrong operand count and the language server's hover and completion documentation all read this
- * one table, so they cannot disagree; test/yao/forms.test.ts checks every example with the
- * analyzer and that the guide lists every row. The analyzer is the authority on the rules; this
- * table says them in words. Browser-safe, no imports.
+ * The language table: every expression form of the dispatch list (yao-v0.1.md §5.1) and every type
+ * and type constructor (§3.1). It is the one list of Yao's operators (issue 33): the analyzer
+ * dispatches on each row's `rule` (src/yao/expressions.ts), the language server's hover,
+ * completion, signature help, semantic tokens and symbol index read its rows (src/lsp), and the
+ * TextMate grammar and the playground's highlighting are compared with it entry by entry
+ * (test/architecture/operator-table.test.ts), which also fails when another file lists operators
+ * again. docs/language.md, `yaoc explain FORM|TYPE` and the analyzer's help for a wrong operand
+ * count read the signatures, meanings and examples; test/yao/forms.test.ts checks every example
+ * with the analyzer and that the guide lists every row. The analyzer is the authority on the rules;
+ * this table says them in words. Browser-safe: one type-only import.
  */
+import type { PureOperator } from "../../ir/yao-ir-0.1.js";
+
 export type FormGroup =
   | "data"
   | "options and results"
@@ -19,9 +24,20 @@ export type FormGroup =
   | "sealed candidates"
   | "host operations";
 
+/**
+ * How the analyzer types a form. `own`: a typing rule of its own (a method of the analyzer, one per
+ * row); `pure`: a pure operator of §5.13, typed by the shared operator rule, with its IR name;
+ * `host`: unary host sugar, `(op E)` read as `(op (ARGUMENT E))` against the host signature.
+ */
+export type FormRule =
+  | { readonly kind: "own" }
+  | { readonly kind: "pure"; readonly operator: PureOperator }
+  | { readonly kind: "host"; readonly argument: string };
+
 export interface FormDoc {
   readonly name: string;
   readonly group: FormGroup;
+  readonly rule: FormRule;
   /** How the form is written, in Yao notation: `(gt A B)`. */
   readonly signature: string;
   /** Its type rule, in Yao notation. */
@@ -44,10 +60,11 @@ export interface TypeDoc {
 const ORDERED =
   "both operands Int or Float (mixed is fine), or both String; the result is Bool. Anything else, Json included, is not ordered";
 
-export const FORMS: readonly FormDoc[] = [
+export const FORMS = [
   {
     name: "list",
     group: "data",
+    rule: { kind: "own" },
     signature: "(list E...)",
     type: "(List T), T the common type of the elements; (List Json) when empty",
     meaning: "A list of values. The elements must be pure and share one type (Int widens to Float).",
@@ -56,6 +73,7 @@ export const FORMS: readonly FormDoc[] = [
   {
     name: "dict",
     group: "data",
+    rule: { kind: "own" },
     signature: "(dict (KEY E)...)",
     type: "(Map T), T the common type of the values; (Map Json) when empty",
     meaning:
@@ -65,6 +83,7 @@ export const FORMS: readonly FormDoc[] = [
   {
     name: "json-object",
     group: "json",
+    rule: { kind: "own" },
     signature: "(json-object (KEY E)...)",
     type: "(Map Json)",
     meaning: "A JSON object: each value is turned into Json with to-json, so values may have different types.",
@@ -73,6 +92,7 @@ export const FORMS: readonly FormDoc[] = [
   {
     name: "from-json",
     group: "json",
+    rule: { kind: "own" },
     signature: "(from-json TYPE E)",
     type: "TYPE; E is Json, TYPE must be able to cross a JSON boundary",
     meaning: "Read a Json value as TYPE. The shape is checked when the program runs.",
@@ -81,6 +101,7 @@ export const FORMS: readonly FormDoc[] = [
   {
     name: "to-json",
     group: "json",
+    rule: { kind: "own" },
     signature: "(to-json E)",
     type: "Json; E's type must be able to cross a JSON boundary (no Ref, Program or candidate)",
     meaning: "Turn a value into Json.",
@@ -89,6 +110,7 @@ export const FORMS: readonly FormDoc[] = [
   {
     name: "record",
     group: "records and unions",
+    rule: { kind: "own" },
     signature: "(record TYPE (FIELD E)...)",
     type: "TYPE, a record declared in (types ...); every field given exactly once",
     meaning: "Build a value of a declared record type.",
@@ -97,6 +119,7 @@ export const FORMS: readonly FormDoc[] = [
   {
     name: "variant",
     group: "records and unions",
+    rule: { kind: "own" },
     signature: "(variant TYPE.VARIANT (FIELD E)...)",
     type: "TYPE, a union declared in (types ...)",
     meaning: "Build one variant of a declared union type, with every field of that variant.",
@@ -105,6 +128,7 @@ export const FORMS: readonly FormDoc[] = [
   {
     name: "some",
     group: "options and results",
+    rule: { kind: "own" },
     signature: "(some E)",
     type: "(Option T) for E of type T",
     meaning: "An Option that holds a value.",
@@ -113,6 +137,7 @@ export const FORMS: readonly FormDoc[] = [
   {
     name: "none",
     group: "options and results",
+    rule: { kind: "own" },
     signature: "(none TYPE)",
     type: "(Option TYPE)",
     meaning: "An empty Option; the element type is written out because there is no value to infer it from.",
@@ -121,6 +146,7 @@ export const FORMS: readonly FormDoc[] = [
   {
     name: "ok",
     group: "options and results",
+    rule: { kind: "own" },
     signature: "(ok E ERROR-TYPE)",
     type: "(Result T ERROR-TYPE) for E of type T",
     meaning: "A successful Result; the error type is written out.",
@@ -129,6 +155,7 @@ export const FORMS: readonly FormDoc[] = [
   {
     name: "err",
     group: "options and results",
+    rule: { kind: "own" },
     signature: "(err E OK-TYPE)",
     type: "(Result OK-TYPE T) for E of type T",
     meaning: "A failed Result; the success type is written out.",
@@ -137,6 +164,7 @@ export const FORMS: readonly FormDoc[] = [
   {
     name: "get",
     group: "records and unions",
+    rule: { kind: "own" },
     signature: "(get E FIELD)",
     type: "the field's type: a record's declared field, a (Map T)'s T; Json has no readable field",
     meaning:
@@ -146,6 +174,7 @@ export const FORMS: readonly FormDoc[] = [
   {
     name: "decode",
     group: "json",
+    rule: { kind: "own" },
     signature: "(decode TYPE E)",
     type: "TYPE; E is Json; TYPE cannot hold a Ref or a Program",
     meaning:
@@ -156,6 +185,7 @@ export const FORMS: readonly FormDoc[] = [
   {
     name: "is",
     group: "json",
+    rule: { kind: "own" },
     signature: "(is TYPE E)",
     type: "Bool",
     meaning: "Test at run time whether a value has the shape of TYPE.",
@@ -164,6 +194,7 @@ export const FORMS: readonly FormDoc[] = [
   {
     name: "eq",
     group: "comparison and logic",
+    rule: { kind: "pure", operator: "equal" },
     signature: "(eq A B)",
     type: "Bool; A and B must have a common type",
     meaning: "A equals B.",
@@ -172,6 +203,7 @@ export const FORMS: readonly FormDoc[] = [
   {
     name: "ne",
     group: "comparison and logic",
+    rule: { kind: "pure", operator: "not_equal" },
     signature: "(ne A B)",
     type: "Bool; A and B must have a common type",
     meaning: "A differs from B.",
@@ -180,6 +212,7 @@ export const FORMS: readonly FormDoc[] = [
   {
     name: "lt",
     group: "comparison and logic",
+    rule: { kind: "pure", operator: "less" },
     signature: "(lt A B)",
     type: ORDERED,
     meaning: "A is less than B.",
@@ -188,6 +221,7 @@ export const FORMS: readonly FormDoc[] = [
   {
     name: "le",
     group: "comparison and logic",
+    rule: { kind: "pure", operator: "less_equal" },
     signature: "(le A B)",
     type: ORDERED,
     meaning: "A is less than or equal to B.",
@@ -196,6 +230,7 @@ export const FORMS: readonly FormDoc[] = [
   {
     name: "gt",
     group: "comparison and logic",
+    rule: { kind: "pure", operator: "greater" },
     signature: "(gt A B)",
     type: ORDERED,
     meaning: "A is greater than B.",
@@ -204,6 +239,7 @@ export const FORMS: readonly FormDoc[] = [
   {
     name: "ge",
     group: "comparison and logic",
+    rule: { kind: "pure", operator: "greater_equal" },
     signature: "(ge A B)",
     type: ORDERED,
     meaning: "A is greater than or equal to B.",
@@ -212,6 +248,7 @@ export const FORMS: readonly FormDoc[] = [
   {
     name: "and",
     group: "comparison and logic",
+    rule: { kind: "pure", operator: "and" },
     signature: "(and A B...)",
     type: "Bool; two or more Bool operands",
     meaning: "All operands are true. There is no truthiness: every operand must be a Bool.",
@@ -220,6 +257,7 @@ export const FORMS: readonly FormDoc[] = [
   {
     name: "or",
     group: "comparison and logic",
+    rule: { kind: "pure", operator: "or" },
     signature: "(or A B...)",
     type: "Bool; two or more Bool operands",
     meaning: "At least one operand is true.",
@@ -228,6 +266,7 @@ export const FORMS: readonly FormDoc[] = [
   {
     name: "not",
     group: "comparison and logic",
+    rule: { kind: "pure", operator: "not" },
     signature: "(not A)",
     type: "Bool; one Bool operand",
     meaning: "A is false.",
@@ -236,6 +275,7 @@ export const FORMS: readonly FormDoc[] = [
   {
     name: "add",
     group: "arithmetic",
+    rule: { kind: "pure", operator: "add" },
     signature: "(add A B...)",
     type: "Int, or Float when any operand is Float; two or more Int/Float operands",
     meaning: "The sum. Strings are not added: there is no string concatenation operator.",
@@ -244,6 +284,7 @@ export const FORMS: readonly FormDoc[] = [
   {
     name: "sub",
     group: "arithmetic",
+    rule: { kind: "pure", operator: "subtract" },
     signature: "(sub A B)",
     type: "Int, or Float when any operand is Float",
     meaning: "A minus B.",
@@ -252,6 +293,7 @@ export const FORMS: readonly FormDoc[] = [
   {
     name: "mul",
     group: "arithmetic",
+    rule: { kind: "pure", operator: "multiply" },
     signature: "(mul A B...)",
     type: "Int, or Float when any operand is Float; two or more operands",
     meaning: "The product.",
@@ -260,6 +302,7 @@ export const FORMS: readonly FormDoc[] = [
   {
     name: "div",
     group: "arithmetic",
+    rule: { kind: "pure", operator: "divide" },
     signature: "(div A B)",
     type: "Float (yaoc types every division as Float; see docs/divergences.md)",
     meaning: "A divided by B.",
@@ -268,6 +311,7 @@ export const FORMS: readonly FormDoc[] = [
   {
     name: "seq",
     group: "control",
+    rule: { kind: "own" },
     signature: "(seq STEP... LAST)",
     type: "the type of LAST",
     meaning:
@@ -277,6 +321,7 @@ export const FORMS: readonly FormDoc[] = [
   {
     name: "bind",
     group: "control",
+    rule: { kind: "own" },
     signature: "(bind NAME E)",
     type: "Nil; NAME has E's type in the following steps",
     meaning: "Name a value for the rest of a seq. Names cannot be rebound, and references never start with $.",
@@ -285,6 +330,7 @@ export const FORMS: readonly FormDoc[] = [
   {
     name: "if",
     group: "control",
+    rule: { kind: "own" },
     signature: "(if CONDITION THEN ELSE)",
     type: "the common type of THEN and ELSE; CONDITION is Bool",
     meaning: "Choose one of two branches.",
@@ -293,6 +339,7 @@ export const FORMS: readonly FormDoc[] = [
   {
     name: "match",
     group: "control",
+    rule: { kind: "own" },
     signature: "(match E ((case TYPE.VARIANT (FIELD NAME)...) BODY)...)",
     type: "the common type of the bodies; E is a declared union; every variant has one case",
     meaning: "Branch on the variant of a union value, binding its fields by name.",
@@ -302,6 +349,7 @@ export const FORMS: readonly FormDoc[] = [
   {
     name: "fallback",
     group: "control",
+    rule: { kind: "own" },
     signature: "(fallback PRIMARY BACKUP)",
     type: "the common type of PRIMARY and BACKUP",
     meaning: "Evaluate PRIMARY; if it fails when the program runs, evaluate BACKUP instead.",
@@ -310,6 +358,7 @@ export const FORMS: readonly FormDoc[] = [
   {
     name: "map",
     group: "control",
+    rule: { kind: "own" },
     signature: "(map COLLECTION ELEMENT BODY)",
     type: "(List U) for a (List T) COLLECTION and a BODY of type U; ELEMENT has type T in BODY",
     meaning: "Apply BODY to every element of a list.",
@@ -318,6 +367,7 @@ export const FORMS: readonly FormDoc[] = [
   {
     name: "call",
     group: "effects",
+    rule: { kind: "own" },
     signature: "(call TOOL (ARG E...)...)",
     type: "the tool's result type (Json for a tool without a schema); effect (tool TOOL)",
     meaning:
@@ -327,6 +377,7 @@ export const FORMS: readonly FormDoc[] = [
   {
     name: "infer",
     group: "effects",
+    rule: { kind: "own" },
     signature: "(infer (captures NAME...) (returns TYPE) BODY)",
     type: "TYPE when declared, else BODY's type; effect infer",
     meaning:
@@ -336,6 +387,7 @@ export const FORMS: readonly FormDoc[] = [
   {
     name: "par",
     group: "control",
+    rule: { kind: "own" },
     signature: "(par (branch NAME E) (branch NAME E)...)",
     type: "a record of the branch results by NAME; 2 to 32 branches",
     meaning: "Evaluate independent branches, possibly in parallel; read the results by branch name.",
@@ -344,6 +396,7 @@ export const FORMS: readonly FormDoc[] = [
   {
     name: "run",
     group: "effects",
+    rule: { kind: "own" },
     signature: "(run PROGRAM)",
     type: "T for a PROGRAM of type (Program T (effects E...)); effect (program E...)",
     meaning:
@@ -354,6 +407,7 @@ export const FORMS: readonly FormDoc[] = [
   {
     name: "host.view",
     group: "host operations",
+    rule: { kind: "own" },
     signature: "(host.view REF (returns TYPE))",
     type: "TYPE: Json or a declared record; REF is (Ref KIND); effect (host view.KIND)",
     meaning: "Read a host object through its reference, such as runtime.context.",
@@ -362,6 +416,7 @@ export const FORMS: readonly FormDoc[] = [
   {
     name: "evidence",
     group: "sealed candidates",
+    rule: { kind: "own" },
     signature: "(evidence (kind E) (value E) (refs R...))",
     type: "EvidenceCandidate; kind is a String, refs are (Ref Evidence)",
     meaning: "A candidate piece of evidence, to be committed with evidence.commit.",
@@ -370,6 +425,7 @@ export const FORMS: readonly FormDoc[] = [
   {
     name: "outcome",
     group: "sealed candidates",
+    rule: { kind: "own" },
     signature: "(outcome (status succeeded|failed|blocked) (value E) (evidence R...))",
     type: "OutcomeCandidate",
     meaning: "A candidate outcome of the objective, to be committed with outcome.commit.",
@@ -378,6 +434,7 @@ export const FORMS: readonly FormDoc[] = [
   {
     name: "context-transaction",
     group: "sealed candidates",
+    rule: { kind: "own" },
     signature: "(context-transaction (context REF) (transaction (context-tx ...)))",
     type: "ContextTransaction; REF is (Ref Context)",
     meaning:
@@ -387,6 +444,7 @@ export const FORMS: readonly FormDoc[] = [
   {
     name: "evidence.commit",
     group: "host operations",
+    rule: { kind: "host", argument: "candidate" },
     signature: "(evidence.commit CANDIDATE)",
     type: "(Ref Evidence); effect (host evidence.commit)",
     meaning: "Commit an evidence candidate.",
@@ -395,6 +453,7 @@ export const FORMS: readonly FormDoc[] = [
   {
     name: "outcome.commit",
     group: "host operations",
+    rule: { kind: "host", argument: "candidate" },
     signature: "(outcome.commit CANDIDATE)",
     type: "(Ref Outcome); effect (host outcome.commit)",
     meaning: "Commit an outcome candidate.",
@@ -403,13 +462,24 @@ export const FORMS: readonly FormDoc[] = [
   {
     name: "context.propose",
     group: "host operations",
+    rule: { kind: "host", argument: "transaction" },
     signature: "(context.propose TRANSACTION)",
     type: "a record with status, proposal_id and revisions; effect (host context.propose)",
     meaning: "Propose a context transaction.",
     example:
       "(eval (context.propose (context-transaction (context runtime.context) (transaction (context-tx (note hi))))))",
   },
-];
+] as const satisfies readonly FormDoc[];
+
+/** One row of the table. */
+export type Form = (typeof FORMS)[number];
+/** The name of a form: a row of the table, so a misspelled or removed form does not compile. */
+export type FormName = Form["name"];
+/** The forms with a typing rule of their own; the analyzer has exactly one method for each. */
+export type OwnRuleForm = Extract<Form, { readonly rule: { readonly kind: "own" } }>["name"];
+
+/** Every form's name, in table order: what the playground and editors highlight as Yao's forms. */
+export const FORM_NAMES: readonly FormName[] = FORMS.map((f) => f.name);
 
 export const TYPES: readonly TypeDoc[] = [
   { name: "Nil", signature: "Nil", meaning: "The type of nil and of (bind …).", example: "(eval nil)" },
@@ -491,7 +561,12 @@ export const TYPES: readonly TypeDoc[] = [
   },
 ];
 
-export const FORM_DOCS: ReadonlyMap<string, FormDoc> = new Map(FORMS.map((f) => [f.name, f]));
+export const FORM_DOCS: ReadonlyMap<string, Form> = new Map(FORMS.map((f) => [f.name, f]));
+
+/** Is `name` a form of the table (and not a function, a host operation or a typo)? */
+export function isFormName(name: string): name is FormName {
+  return FORM_DOCS.has(name);
+}
 export const TYPE_DOCS: ReadonlyMap<string, TypeDoc> = new Map(TYPES.map((t) => [t.name, t]));
 
 /** The help for a form used with the wrong operands: its signature and type rule. */
