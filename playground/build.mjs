@@ -1,6 +1,7 @@
 // `npm run build:playground`: bundles playground/src with esbuild into dist/playground/ (a static
 // site: index.html, style.css, app.js). Two virtual modules are filled in at build time:
-//   yaoc-playground:examples — the shipped examples (examples/*) and one pack of each other kind;
+//   yaoc-playground:examples — the shipped examples (examples/*), a pure program for Run
+//                              (playground/examples) and one pack of each other kind;
 //   yaoc-playground:fmt      — src/fmt (`yaoc fmt`) when the repository has it, else a stand-in
 //                              whose `available` is false (the page then says so in the fmt tab).
 import { build } from "esbuild";
@@ -12,8 +13,20 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = join(HERE, "..");
 export const PLAYGROUND_DIST = join(REPO, "dist/playground");
 
-/** Examples in menu order: the shipped HNS examples, then one valid package of each other kind. */
-const EXAMPLE_PATHS = ["examples/review.hns", "examples/review-dir.hns", "fixtures/hcp/valid"];
+/**
+ * Examples in menu order, each named for what it is: the shipped HNS examples, a pure program for
+ * Run, then one valid package of each other kind. `name` is the package's name in the page.
+ */
+const EXAMPLES = [
+  { path: "examples/review.hns", name: "review.hns", label: "HNS package, one file: calls a tool (review.hns)" },
+  { path: "examples/review-dir.hns", name: "review-dir.hns", label: "HNS package, a directory (review-dir.hns)" },
+  {
+    path: "playground/examples/order-total.hns",
+    name: "order-total.hns",
+    label: "pure program: Run gives a value (order-total.hns)",
+  },
+  { path: "fixtures/hcp/valid", name: "harness-pack", label: "HCP harness pack (surface, policy, HARNESS.md)" },
+];
 const MAX_EXAMPLE_FILE = 64 * 1024;
 
 function readTree(root) {
@@ -34,10 +47,9 @@ function readTree(root) {
 }
 
 function examplesModule() {
-  const examples = EXAMPLE_PATHS.filter((p) => existsSync(join(REPO, p))).map((p) => {
-    const full = join(REPO, p);
-    const name = p.split("/").pop();
-    return { name, files: statSync(full).isDirectory() ? readTree(full) : { "": readFileSync(full, "utf8") } };
+  const examples = EXAMPLES.filter((e) => existsSync(join(REPO, e.path))).map(({ path, name, label }) => {
+    const full = join(REPO, path);
+    return { name, label, files: statSync(full).isDirectory() ? readTree(full) : { "": readFileSync(full, "utf8") } };
   });
   return `export const examples = ${JSON.stringify(examples)};`;
 }

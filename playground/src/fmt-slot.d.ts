@@ -12,6 +12,13 @@ declare module "yaoc-playground:fmt" {
     | { readonly ok: false; readonly diagnostic?: { readonly message: string } };
 }
 declare module "yaoc-playground:examples" {
-  /** The shipped examples: a package name (`review.hns`) and its files relative to the package root ("" for a single file). */
-  export const examples: readonly { readonly name: string; readonly files: Readonly<Record<string, string>> }[];
+  /**
+   * The shipped examples: a package name (`review.hns`), what the example is (the menu's label) and
+   * its files relative to the package root ("" for a single file).
+   */
+  export const examples: readonly {
+    readonly name: string;
+    readonly label: string;
+    readonly files: Readonly<Record<string, string>>;
+  }[];
 }

@@ -3,6 +3,7 @@
  * Everything runs in the page on the browser bundle of the core (`check` over a `MemoryFs`); the
  * page needs nothing but a static file server.
  */
+import { closeBrackets, closeBracketsKeymap, completionKeymap } from "@codemirror/autocomplete";
 import { defaultKeymap, history as editHistory, historyKeymap } from "@codemirror/commands";
 import { bracketMatching, defaultHighlightStyle, syntaxHighlighting } from "@codemirror/language";
 import { lintGutter, setDiagnostics, type Diagnostic as CmDiagnostic } from "@codemirror/lint";
@@ -23,7 +24,11 @@ import {
   type Diagnostic,
   type PackageCheckResult,
 } from "../../src/index.js";
+import type { YaoProgram } from "../../ir/yao-ir-0.1.js";
 import { highlightFile } from "../../src/lsp/highlight.js";
+import { editorFeatures } from "./editor-features.js";
+import { showIr } from "./ir-view.js";
+import { RunPanel } from "./run.js";
 import { decodeFragment, encodeFragment, type PlaygroundPackage } from "./share.js";
 import { yaoLanguage } from "./yao-language.js";
 
@@ -34,6 +39,15 @@ let pkg: PlaygroundPackage = { name: "", files: {} };
 let current = "";
 let checkGeneration = 0;
 let lastResult: PackageCheckResult | undefined;
+/** Bumped on every change of the package's text, so hover never answers from an older text. */
+let revision = 0;
+/** The typed IR of the last valid HNS check, what Run evaluates. */
+let runnable: YaoProgram | undefined;
+const runPanel = new RunPanel($("tab-run"));
+
+const isYao = (file: string): boolean => /\.(hns|yao)$/.test(file === "" ? pkg.name : file);
+/** The path of a package file in packageFs (and the language server's workspace). */
+const pathOf = (p: PlaygroundPackage, file: string): string => (file === "" ? `/${p.name}` : `/${p.name}/${file}`);
 
 /**
  * Semantic highlighting: the language server's classification (src/lsp/semantic-tokens.ts, through
@@ -58,7 +72,7 @@ const view = new EditorView({
 async function showSemantic(snapshot: PlaygroundPackage, file: string, generation: number): Promise<void> {
   // Yao sources only: the other packages' files are JSON, ACL or Markdown.
   if (!/\.(hns|yao)$/.test(file === "" ? snapshot.name : file)) return;
-  const path = file === "" ? `/${snapshot.name}` : `/${snapshot.name}/${file}`;
+  const path = pathOf(snapshot, file);
   const tokens = await highlightFile(packageFs(snapshot), path);
   // Only onto the text it was computed from.
   if (generation !== checkGeneration || file !== current || view.state.doc.toString() !== snapshot.files[file]) return;
@@ -81,9 +95,21 @@ function editorExtensions() {
     yaoLanguage,
     syntaxHighlighting(defaultHighlightStyle),
     lintGutter(),
-    keymap.of([...defaultKeymap, ...historyKeymap]),
+    // Typed `(` and `"` get their closing partner (the language data of yao-language.ts).
+    closeBrackets(),
+    editorFeatures({
+      currentPath: () => (isYao(current) ? pathOf(pkg, current) : undefined),
+      otherTexts: () =>
+        Object.entries(pkg.files)
+          .filter(([name]) => name !== current && isYao(name))
+          .map(([, text]) => text),
+      packageFs: () => packageFs(pkg),
+      revision: () => revision,
+    }),
+    keymap.of([...closeBracketsKeymap, ...completionKeymap, ...defaultKeymap, ...historyKeymap]),
     EditorView.updateListener.of((u) => {
       if (!u.docChanged) return;
+      revision++;
       pkg = { ...pkg, files: { ...pkg.files, [current]: u.state.doc.toString() } };
       scheduleCheck();
     }),
@@ -160,7 +186,41 @@ function showDiagnostics(result: PackageCheckResult): void {
     li.innerHTML = `<code></code> <strong></strong>: <span></span>`;
     li.children[0]!.textContent = where;
     li.children[1]!.textContent = `${d.severity}[${d.code}]`;
-    li.children[2]!.textContent = d.message + (d.hint ? ` — help: ${d.hint}` : "");
+    li.children[2]!.textContent = d.message;
+    // Related notes ("declared Int here") under the diagnostic, each going to its place; then help.
+    if (d.related !== undefined && d.related.length > 0) {
+      const notes = document.createElement("ul");
+      notes.className = "related";
+      for (const r of d.related) {
+        const note = document.createElement("li");
+        const file = r.file === undefined ? fileOf(d) : fileOf({ ...d, file: r.file });
+        const at =
+          r.span === undefined
+            ? ""
+            : `${file === undefined || file === "" ? (r.file ?? pkg.name) : file}:${r.span.start.line}:${r.span.start.column}: `;
+        note.textContent = `note: ${at}${r.message}`;
+        if (r.span !== undefined) note.dataset["line"] = String(r.span.start.line);
+        note.addEventListener("click", (e) => {
+          e.stopPropagation();
+          if (file === undefined) return;
+          openFile(file);
+          if (r.span)
+            view.dispatch({
+              selection: { anchor: offsetOf(view.state.doc, r.span.start.line, r.span.start.column) },
+              scrollIntoView: true,
+            });
+          view.focus();
+        });
+        notes.append(note);
+      }
+      li.append(notes);
+    }
+    if (d.hint) {
+      const help = document.createElement("span");
+      help.className = "help";
+      help.textContent = `help: ${d.hint}`;
+      li.append(help);
+    }
     li.addEventListener("click", () => {
       if (file === undefined) return;
       openFile(file);
@@ -219,6 +279,7 @@ async function showHnsViews(p: PlaygroundPackage, result: PackageCheckResult): P
         : "the package is invalid; fix the diagnostics first";
     ir.textContent = why;
     profile.textContent = why;
+    setRunnable(undefined, why);
     return;
   }
   const loaded = await loadPackage(packageFs(p), p.name);
@@ -230,13 +291,35 @@ async function showHnsViews(p: PlaygroundPackage, result: PackageCheckResult): P
     allowInternal: true,
     profile: morphzProfile(toolsFromManifest(h.manifest.tools).tools),
   });
-  ir.textContent = analysis.program
-    ? programJson(analysis.program)
-    : analysis.diagnostics.map((d) => d.message).join("\n");
+  if (analysis.program) showIr(ir, programJson(analysis.program));
+  else ir.textContent = analysis.diagnostics.map((d) => d.message).join("\n");
+  setRunnable(analysis.program, "the program has no typed IR");
   profile.textContent = evaluationProfile(
     sharedTypes(h)[0],
     h.functions.map((f) => f.form),
   );
+}
+
+/** Run is possible exactly when the last check gave a typed IR; a new one abandons an old run. */
+function setRunnable(program: YaoProgram | undefined, why: string): void {
+  if (program === runnable && program !== undefined) return;
+  runnable = program;
+  $<HTMLButtonElement>("run").disabled = program === undefined;
+  runPanel.unavailable(program === undefined ? `nothing to run: ${why}` : "press Run to evaluate the program");
+}
+
+function selectTab(name: string): void {
+  for (const t of document.querySelectorAll<HTMLButtonElement>("#tabs [role=tab]"))
+    t.setAttribute("aria-selected", String(t.dataset["tab"] === name));
+  for (const panel of document.querySelectorAll<HTMLElement>(".tab")) panel.hidden = panel.dataset["tab"] !== name;
+}
+
+function setUpRun(): void {
+  $("run").addEventListener("click", () => {
+    if (runnable === undefined) return;
+    runPanel.run(runnable);
+    selectTab("run");
+  });
 }
 
 function renderTree(): void {
@@ -273,6 +356,7 @@ function openFile(name: string): void {
 
 function loadPackageIntoPage(p: PlaygroundPackage): void {
   pkg = p;
+  revision++;
   const names = Object.keys(p.files).sort();
   current =
     "" in p.files
@@ -287,7 +371,7 @@ function setUpExamples(): void {
   const select = $<HTMLSelectElement>("examples");
   const placeholder = new Option("choose…", "");
   select.append(placeholder);
-  for (const e of examples) select.append(new Option(e.name, e.name));
+  for (const e of examples) select.append(new Option(e.label, e.name));
   select.addEventListener("change", () => {
     const e = examples.find((x) => x.name === select.value);
     if (e) {
@@ -299,12 +383,7 @@ function setUpExamples(): void {
 
 function setUpTabs(): void {
   for (const tab of document.querySelectorAll<HTMLButtonElement>("#tabs [role=tab]")) {
-    tab.addEventListener("click", () => {
-      for (const t of document.querySelectorAll<HTMLButtonElement>("#tabs [role=tab]"))
-        t.setAttribute("aria-selected", String(t === tab));
-      for (const panel of document.querySelectorAll<HTMLElement>(".tab"))
-        panel.hidden = panel.dataset["tab"] !== tab.dataset["tab"];
-    });
+    tab.addEventListener("click", () => selectTab(tab.dataset["tab"] ?? "identity"));
   }
 }
 
@@ -320,6 +399,7 @@ async function start(): Promise<void> {
   setUpExamples();
   setUpTabs();
   setUpShare();
+  setUpRun();
   const fromFragment = location.hash.length > 1 ? await decodeFragment(location.hash.slice(1)) : undefined;
   if (location.hash.length > 1 && fromFragment === undefined)
     $("share-status").textContent = "the address holds no readable package; showing an example";

@@ -1,65 +1,21 @@
 /**
  * Yao highlighting for CodeMirror 6: a stream parser over the reader's token classes (grammar/yao.ts:
  * comments, parentheses, strings with `"…"` and `"""…"""` forms, symbols). Symbols are coloured by
- * role: HNS artifact roots and Yao special forms as keywords, capitalised names as types, numerals
- * as numbers, `true`/`false` as atoms.
+ * role: HNS artifact roots and the forms of the language table as keywords, built-in and
+ * capitalised names as types, numerals as numbers, `true`/`false` as atoms.
  */
 import { StreamLanguage, type StreamParser } from "@codemirror/language";
+import { ARTIFACT_KEYWORDS, BUILTIN_TYPES } from "../../src/lsp/operators.js";
+import { FORMS } from "../../src/yao/forms.js";
 
-const KEYWORDS = new Set([
-  // HNS artifacts and their fields
-  "manifest",
-  "contract",
-  "mind",
-  "fn",
-  "eval",
-  "infer",
-  "requires",
-  "params",
-  "returns",
-  "effects",
-  "body",
-  "visibility",
-  "description",
-  // Yao special forms (src/yao/expressions.ts)
-  "and",
-  "bind",
-  "call",
-  "context-transaction",
-  "decode",
-  "dict",
-  "eq",
-  "err",
-  "evidence",
-  "fallback",
-  "from-json",
-  "ge",
-  "get",
-  "gt",
-  "if",
-  "is",
-  "json-object",
-  "le",
-  "list",
-  "lt",
-  "map",
-  "match",
-  "ne",
-  "none",
-  "not",
-  "ok",
-  "or",
-  "outcome",
-  "par",
-  "record",
-  "run",
-  "seq",
-  "some",
-  "to-json",
-  "variant",
-  "let",
-  "type",
-]);
+/**
+ * Keywords: every expression form of the language table (src/yao/forms.ts, which the guide, `yaoc
+ * explain` and the language server's hover read too: `add`, `host.view`, `evidence.commit`,
+ * `context.propose`…) and the HNS artifact and clause keywords. Nothing else: `let` and `type` are
+ * not Yao. Built-in type names (`Int`, `List`, `Option`…) are types.
+ */
+export const KEYWORDS: ReadonlySet<string> = new Set([...FORMS.map((f) => f.name), ...ARTIFACT_KEYWORDS]);
+const BUILTIN_TYPE_NAMES: ReadonlySet<string> = new Set(BUILTIN_TYPES);
 
 interface State {
   /** Inside a triple-quoted string that continues on the next line. */
@@ -115,7 +71,7 @@ export const yaoStreamParser: StreamParser<State> = {
     if (/^[+-]?\d[\d_.eE+-]*$/.test(word)) return "number";
     if (word === "true" || word === "false") return "atom";
     if (KEYWORDS.has(word)) return "keyword";
-    if (/^[A-Z]/.test(word)) return "typeName";
+    if (BUILTIN_TYPE_NAMES.has(word) || /^[A-Z]/.test(word)) return "typeName";
     if (word.startsWith(":")) return "propertyName";
     return "variableName";
   },
