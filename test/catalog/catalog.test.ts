@@ -466,6 +466,7 @@ describe("code table", () => {
       .map((f) => readFileSync(join(repo, f), "utf8"))
       .join("\n");
     const emitted = new Set([...sources.matchAll(/"(catalog\.[a-z_]+)"/g)].map((m) => m[1]!));
+    expect(emitted.size).toBeGreaterThan(5);
     for (const code of emitted) expect(rows.has(code), code).toBe(true);
     for (const r of CATALOG_CODES)
       expect(r.reason).toMatch(/^(struct_|size_|danger_|perm_|ident_|meta_|audit_|hon_)[a-z_]+$/);

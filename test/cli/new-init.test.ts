@@ -63,12 +63,15 @@ describe("yaoc new and init", () => {
     expect(check.code, check.out + check.err).toBe(0);
     const results = (JSON.parse(check.out) as { results: { valid: boolean; diagnostics: unknown[] }[] }).results;
     expect(results.map((r) => [r.valid, r.diagnostics.length])).toEqual(made.map(() => [true, 0]));
-    for (const p of made)
-      for (const f of filesUnder(p)) {
+    for (const p of made) {
+      const files = filesUnder(p);
+      expect(files.length, p).toBeGreaterThan(0);
+      for (const f of files) {
         const text = readFileSync(f, "utf8");
         const formatted = formatSource(text);
         expect(formatted.ok && formatted.text, f).toBe(text);
       }
+    }
     expect(readFileSync(join(d, "one.hns"), "utf8")).toContain("docs/language.md");
     expect(readFileSync(join(d, "two.hns/manifest.yao"), "utf8")).toContain("docs/language.md");
     expect(readFileSync(join(d, "one.hns"), "utf8")).toContain("(id one)");

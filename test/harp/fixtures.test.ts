@@ -1,3 +1,4 @@
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { NodeFs } from "../../src/fs/node-fs.js";
@@ -9,8 +10,22 @@ import { FIXTURES, GOLDEN, REPO } from "./helpers.js";
 const fs = new NodeFs();
 const known = new Set<string>(HARP_CODES.map((c) => c.code));
 
+/** The fixture corpus; an empty or missing folder must fail, not pass with no tests. */
+const NAMES = goldenEntries(FIXTURES);
+
 describe("HARP fixtures against golden results", () => {
-  for (const name of goldenEntries(FIXTURES)) {
+  it("the corpus has one fixture per golden record, valid and invalid ones", () => {
+    expect(NAMES.length).toBeGreaterThan(20);
+    expect(NAMES).toEqual(
+      readdirSync(GOLDEN)
+        .map((f) => f.replace(/\.json$/, ""))
+        .sort(),
+    );
+    expect(NAMES.some((n) => n.startsWith("valid-"))).toBe(true);
+    expect(NAMES.some((n) => n.startsWith("invalid-"))).toBe(true);
+  });
+
+  for (const name of NAMES) {
     it(name, async () => {
       const { file, text, result } = await harpGoldenRecord(REPO, name);
       expect(result.kind).toBe("harp");

@@ -42,7 +42,9 @@ describeReference("fmt against the Morphz reference notes", () => {
     for (const e of morphzIndex()) {
       if (!e.path.startsWith("inline/")) continue;
       const path = `${MORPHZ}${e.path}`;
-      for (const [rel, bytes] of filesUnder(path)) {
+      const fixtureFiles = filesUnder(path);
+      expect(fixtureFiles.size, e.path).toBeGreaterThan(0);
+      for (const [rel, bytes] of fixtureFiles) {
         if (rel !== "" && !/\.(yao|hns)$/.test(rel)) continue;
         const r = formatSource(bytes);
         const read = readAll(bytes);

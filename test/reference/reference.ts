@@ -7,18 +7,21 @@
  * repository: every rule these tests compare is also exercised by fixtures of our own in
  * `fixtures/`, so a clone without `../shared` still tests every code, path rule, digest and CLI
  * behaviour. When the folder is absent, each suite is skipped with the reason in its title, and the
- * global setup prints one line saying so.
+ * global setup prints one line saying so. With YAOC_REQUIRE_REFERENCE=1 (set by .ci/run when
+ * ../shared is there) an absent folder fails every suite instead, so CI cannot pass by skipping them.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 export const REPO = fileURLToPath(new URL("../../", import.meta.url));
 /** `<repo>/../shared`, where CI (and every developer checkout of the workspace) keeps the reference. */
 export const REFERENCE_ROOT = fileURLToPath(new URL("../../../shared/", import.meta.url));
 export const REFERENCE_PRESENT = existsSync(join(REFERENCE_ROOT, "reference"));
 export const SKIP_REASON = `skipped: the reference material ../shared (${REFERENCE_ROOT}) is not beside the repository; CI runs these`;
+/** Set by .ci/run when ../shared is present: a reference suite that would be skipped fails instead. */
+export const REFERENCE_REQUIRED = process.env["YAOC_REQUIRE_REFERENCE"] === "1";
 
 /** A path inside `../shared` (e.g. `reference/a3s/acl-0.2.2-parse-cases.json`). */
 export function referencePath(...parts: string[]): string {
@@ -35,11 +38,17 @@ export const MORPHZ = referencePath("reference", "morphz-fixtures");
 export const A3S = referencePath("reference", "a3s");
 
 /**
- * A reference-conformance suite: runs when `../shared` is present; otherwise it is reported as one
- * skipped suite whose title says what was skipped and why. The body is not even collected then, so
- * it may read reference files at collection time.
+ * A reference-conformance suite: runs when `../shared` is present; otherwise its body is not even
+ * collected (so it may read reference files at collection time) and one test stands in for it,
+ * asserting that the material is there: skipped with the reason in its title, or, when
+ * YAOC_REQUIRE_REFERENCE=1, run, so it fails.
  */
 export function describeReference(title: string, body: () => void): void {
   if (REFERENCE_PRESENT) describe(`reference-conformance: ${title}`, body);
-  else describe.skip(`reference-conformance: ${title} (${SKIP_REASON})`, () => it("reads ../shared", () => undefined));
+  else
+    describe(`reference-conformance: ${title}`, () => {
+      it.skipIf(!REFERENCE_REQUIRED)(`the reference material is present (${SKIP_REASON})`, () => {
+        expect(REFERENCE_PRESENT, `YAOC_REQUIRE_REFERENCE=1 but ${referencePath("reference")} is missing`).toBe(true);
+      });
+    });
 }
