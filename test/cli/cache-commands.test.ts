@@ -77,7 +77,7 @@ describe("hash --cache", () => {
   }, 300_000);
 
   it("uses the cache of check --no-analyze (the same key) and takes the options on the command line", () => {
-    const dir = join(tmp, "shared");
+    const dir = join(tmp, "one-cache");
     const pkg = "examples/review.hns";
     expect(yaoc(["check", "--no-analyze", "--cache-dir", dir, pkg]).code).toBe(0);
     expect(entryCount(dir)).toBe(1);
