@@ -56,6 +56,8 @@ export interface AnalyzeOptions {
   readonly allowInternal?: boolean;
   /** Admission against a bound package: the package entry's tool bound (HNS §9.2). */
   readonly packageToolBound?: readonly string[];
+  /** False: the first error inside each body stops it, as in the reference (default: every independent one). */
+  readonly recover?: boolean;
 }
 
 function run(body: (sink: ErrorSink) => ReturnType<typeof analyzeRoot>, file: string): AnalysisResult {
@@ -121,6 +123,7 @@ export function analyzeProgram(program: SNode, options: AnalyzeOptions = {}): An
         allowInternal: options.allowInternal ?? false,
         profile: options.profile ?? morphzProfile(),
         ...(options.packageToolBound === undefined ? {} : { packageToolBound: options.packageToolBound }),
+        ...(options.recover === undefined ? {} : { recover: options.recover }),
       }),
     program.span.file,
   );
@@ -140,6 +143,8 @@ export interface ModuleInput {
   /** True for the package entry (the HNS loader); false when admitting a model-authored program. */
   readonly allowInternal: boolean;
   readonly profile?: AnalysisProfile;
+  /** False: the first error inside each body stops it, as in the reference (default: every independent one). */
+  readonly recover?: boolean;
 }
 
 export interface ModuleFunction {
@@ -184,6 +189,7 @@ export function analyzeModule(input: ModuleInput): AnalysisResult {
       functions: input.functions.map((f) => f.header ?? f.form),
       allowInternal: input.allowInternal,
       profile: input.profile ?? morphzProfile(),
+      ...(input.recover === undefined ? {} : { recover: input.recover }),
     });
   }, file);
 }
@@ -195,6 +201,8 @@ export interface SourceInput {
   readonly functionSources?: readonly { readonly source: string; readonly file?: string }[];
   readonly allowInternal?: boolean;
   readonly profile?: AnalysisProfile;
+  /** False: the first error inside each body stops it, as in the reference (default: every independent one). */
+  readonly recover?: boolean;
 }
 
 /** Reference `analyze_with_module`: byte and count limits on the raw sources, then parse each with parse_one. */
@@ -246,6 +254,7 @@ export function analyzeSources(input: SourceInput): AnalysisResult {
     functions: fnForms,
     allowInternal: input.allowInternal ?? false,
     ...(input.profile === undefined ? {} : { profile: input.profile }),
+    ...(input.recover === undefined ? {} : { recover: input.recover }),
   });
 }
 

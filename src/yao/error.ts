@@ -1,6 +1,7 @@
 /**
- * Violations. Inside one expression the analyzer is fail-fast like the reference: the first
- * violation, in the reference's detection order, is thrown as a YaoError. Across independent units
+ * Violations. A violation is thrown as a YaoError in the reference's detection order; inside a
+ * body the analyzer records it at the nearest operand and goes on (ExpressionAnalyzer.operand,
+ * issue 34 item 4), or with `recover: false` stops at the first, like the reference. Across independent units
  * (each function's declaration and body, the type table, the module tool bound, the entry) an
  * ErrorSink records the error and analysis goes on with a recovery value, so one run reports every
  * independent problem. The first error recorded is the one the reference would report.

@@ -18,7 +18,7 @@ import { canonicalSource } from "../canonical/typed.js";
 import type { SList, SNode, SourceSpan, SSymbol } from "../syntax/tree.js";
 import { debugNameSet, debugType } from "./debug.js";
 import { effectsPart, typePart, worded } from "./message.js";
-import { emptySpanIn, fail, YaoError, type RelatedSpan } from "./error.js";
+import { emptySpanIn, fail, YaoError, type RelatedSpan, type YaoCode } from "./error.js";
 import type { AnalysisProfile, Signature } from "./profile.js";
 import { isDynamic } from "./profile.js";
 import { Scope } from "./scope.js";
@@ -35,6 +35,7 @@ import {
   isAssignable,
   isErrorType,
   isNumeric,
+  mentionsErrorType,
   NO_EFFECTS,
   T,
   unionEffects,
@@ -78,6 +79,11 @@ export interface AnalysisEnv {
   readonly counter: { nodes: number };
   /** When admitting against a package: its entry's tool bound (HNS §9.2); null otherwise. */
   readonly packageToolBound?: readonly string[] | null;
+  /**
+   * Record each error inside a body and go on with the recovery type (the default); false: the
+   * first error of each body (each function, the entry) stops it, as in the reference.
+   */
+  readonly recover?: boolean;
 }
 
 /**
@@ -150,6 +156,14 @@ class ParsedArgumentNode extends ArgumentNode implements ParsedArgument {
   }
 }
 
+/** Errors after which analysis of the unit stops: resource limits and call cycles. */
+const UNRECOVERED: ReadonlySet<YaoCode> = new Set<YaoCode>(["resource_limit", "recursive_function"]);
+
+/** The node that stands for an operand whose error was recorded: the recovery type, no effects. */
+function recovered(at: Spanned): HirExpr {
+  return node({ op: "literal", value: { kind: "nil" } }, ERROR_TYPE, NO_EFFECTS, at);
+}
+
 /** `at` is the node the expression was read from (or another HIR node with its span): see HirNode. */
 function node(kind: HirKind, ty: YaoType, effects: EffectSet, at: Spanned): HirExpr {
   return new HirNode(kind, ty, effects, at);
@@ -204,7 +218,31 @@ export class ExpressionAnalyzer {
     private readonly env: AnalysisEnv,
     /** Inside an HNS function body: no requires.tools check on `call`, no visibility check. */
     private readonly inFunction: boolean,
+    /**
+     * Where an error inside an operand is recorded. Given, the operand becomes a node of the
+     * recovery type and the enclosing form goes on, so one body reports each of its independent
+     * errors; absent, the first error is thrown, as the reference does.
+     */
+    private readonly recover?: (e: YaoError) => void,
   ) {}
+
+  /**
+   * An operand of a form. An error inside it is recorded and the operand is replaced by a node of
+   * the recovery type, which every check accepts, with no effects: what encloses it reports only
+   * its own, independent errors. Detection order is unchanged, so the first error recorded is the
+   * one thrown without recovery. Limits and cycles are not recovered: past them, every further node
+   * would report the same again.
+   */
+  private operand(n: SNode, scope: Scope, depth: number): HirExpr {
+    if (this.recover === undefined) return this.expr(n, scope, depth);
+    try {
+      return this.expr(n, scope, depth);
+    } catch (e) {
+      if (!(e instanceof YaoError) || UNRECOVERED.has(e.code)) throw e;
+      this.recover(e);
+      return recovered(n);
+    }
+  }
 
   expr(n: SNode, scope: Scope, depth: number): HirExpr {
     if (depth > MAX_EXPRESSION_DEPTH)
@@ -405,7 +443,7 @@ export class ExpressionAnalyzer {
   // ---- collections (§5.4–§5.7) ----
 
   private list(n: SList, scope: Scope, d: number): HirExpr {
-    const elements = pluralItems(n).map((e) => this.expr(e, scope, d));
+    const elements = pluralItems(n).map((e) => this.operand(e, scope, d));
     this.requirePure("list elements", elements);
     const elem =
       elements.length === 0
@@ -436,7 +474,7 @@ export class ExpressionAnalyzer {
       const key = k.kind === "symbol" ? k.name : k.value;
       if (seen.has(key)) fail("duplicate_name", messages.duplicate(key), k.span);
       seen.add(key);
-      const value = this.expr(v, scope, d);
+      const value = this.operand(v, scope, d);
       eachValue?.(value);
       out.push({ key, value });
     }
@@ -506,7 +544,7 @@ export class ExpressionAnalyzer {
       },
       (value) => {
         this.requirePure("json-object field", [value]);
-        checkJsonCrossable(value.ty, this.env.types, value.span);
+        if (!mentionsErrorType(value.ty)) checkJsonCrossable(value.ty, this.env.types, value.span);
       },
     );
     const wrapped = entries.map(
@@ -519,16 +557,16 @@ export class ExpressionAnalyzer {
     if (n.items.length !== 3) fail("type_mismatch", "from-json requires TYPE and JSON-EXPR", n.span);
     const target = this.parseValidatedType(n.items[1]!, n);
     checkJsonCrossable(target, this.env.types, n.span);
-    const value = this.expr(n.items[2]!, scope, d);
+    const value = this.operand(n.items[2]!, scope, d);
     this.requirePure("from-json operand", [value]);
     return node({ op: "from_json", target, value }, target, NO_EFFECTS, n);
   }
 
   private toJson(n: SList, scope: Scope, d: number): HirExpr {
     if (n.items.length !== 2) fail("type_mismatch", "to-json requires exactly one expression", n.span);
-    const value = this.expr(n.items[1]!, scope, d);
+    const value = this.operand(n.items[1]!, scope, d);
     this.requirePure("to-json operand", [value]);
-    checkJsonCrossable(value.ty, this.env.types, value.span);
+    if (!mentionsErrorType(value.ty)) checkJsonCrossable(value.ty, this.env.types, value.span);
     return node({ op: "to_json", value }, T.json, NO_EFFECTS, n);
   }
 
@@ -602,7 +640,7 @@ export class ExpressionAnalyzer {
             ) ?? `the fields are ${defs.map((x) => `'${x.name}'`).join(", ") || "none"}`,
         });
       }
-      const value = this.expr(e, scope, d);
+      const value = this.operand(e, scope, d);
       this.requireAssignable(value.ty, def.ty, value, () => ({
         span: def.span,
         message: `field '${f.name}' is declared ${displayType(def.ty)} here`,
@@ -616,7 +654,7 @@ export class ExpressionAnalyzer {
 
   private some(n: SList, scope: Scope, d: number): HirExpr {
     if (n.items.length !== 2) fail("type_mismatch", "some requires exactly one value", n.span);
-    const value = this.expr(n.items[1]!, scope, d);
+    const value = this.operand(n.items[1]!, scope, d);
     this.requirePure("some payload", [value]);
     return node({ op: "option_some", value }, T.option(value.ty), value.effects, n);
   }
@@ -637,7 +675,7 @@ export class ExpressionAnalyzer {
         n.span,
       );
     }
-    const value = this.expr(n.items[1]!, scope, d);
+    const value = this.operand(n.items[1]!, scope, d);
     this.requirePure(`${op} payload`, [value]);
     const other = this.parseValidatedType(n.items[2]!, n);
     return op === "ok"
@@ -674,13 +712,13 @@ export class ExpressionAnalyzer {
     let refs: HirExpr[] = [];
     this.clauses(n, "evidence", "evidence fields must be (NAME EXPR...)", ["kind", "value", "refs"], (name, c) => {
       if (name === "refs") {
-        refs = c.items.slice(1).map((r) => this.expr(r, scope, d));
+        refs = c.items.slice(1).map((r) => this.operand(r, scope, d));
         this.requirePure("evidence refs", refs);
         for (const r of refs) this.requireAssignable(r.ty, T.ref("Evidence"), r);
         return;
       }
       if (c.items.length !== 2) fail("type_mismatch", `evidence ${name} requires exactly one value`, c.span);
-      const e = this.expr(c.items[1]!, scope, d);
+      const e = this.operand(c.items[1]!, scope, d);
       this.requirePure("evidence candidate field", [e]);
       if (name === "kind") {
         this.requireAssignable(e.ty, T.string, e);
@@ -707,10 +745,10 @@ export class ExpressionAnalyzer {
         status = s.name;
       } else if (name === "value") {
         if (c.items.length !== 2) fail("type_mismatch", "outcome value requires exactly one expression", c.span);
-        value = this.expr(c.items[1]!, scope, d);
+        value = this.operand(c.items[1]!, scope, d);
         this.requirePure("outcome value", [value]);
       } else {
-        evidence = c.items.slice(1).map((r) => this.expr(r, scope, d));
+        evidence = c.items.slice(1).map((r) => this.operand(r, scope, d));
         this.requirePure("outcome evidence", evidence);
         for (const r of evidence) this.requireAssignable(r.ty, T.ref("Evidence"), r);
       }
@@ -739,7 +777,7 @@ export class ExpressionAnalyzer {
               },
               c.span,
             );
-          context = this.expr(c.items[1]!, scope, d);
+          context = this.operand(c.items[1]!, scope, d);
           this.requirePure("context-transaction context", [context]);
           this.requireAssignable(context.ty, T.ref("Context"), context);
         } else {
@@ -775,7 +813,7 @@ export class ExpressionAnalyzer {
 
   private get(n: SList, scope: Scope, d: number): HirExpr {
     if (n.items.length !== 3) fail("type_mismatch", "get requires a value and static field name", n.span);
-    const value = this.expr(n.items[1]!, scope, d);
+    const value = this.operand(n.items[1]!, scope, d);
     this.requirePure("get operand", [value]);
     const f = n.items[2]!;
     if (f.kind === "list") fail("type_mismatch", "get field must be a symbol or string", f.span);
@@ -793,7 +831,7 @@ export class ExpressionAnalyzer {
         n.span,
       );
     }
-    const value = this.expr(n.items[2]!, scope, d);
+    const value = this.operand(n.items[2]!, scope, d);
     this.requirePure("decode operand", [value]);
     return node({ op: "decode", target, value }, target, value.effects, n);
   }
@@ -802,7 +840,7 @@ export class ExpressionAnalyzer {
     if (n.items.length !== 3) fail("type_mismatch", "is requires TYPE and EXPR", n.span);
     // Divergence D-Q7: the reference skips name validation here; an undeclared type is an error.
     const target = this.parseValidatedType(n.items[1]!, n);
-    const value = this.expr(n.items[2]!, scope, d);
+    const value = this.operand(n.items[2]!, scope, d);
     this.requirePure("is operand", [value]);
     return node({ op: "is", target, value }, T.bool, value.effects, n);
   }
@@ -810,7 +848,7 @@ export class ExpressionAnalyzer {
   // ---- pure operators (§5.13) ----
 
   private pure(n: SList, op: string, operator: PureOperator, scope: Scope, d: number): HirExpr {
-    const operands = pluralItems(n).map((e) => this.expr(e, scope, d));
+    const operands = pluralItems(n).map((e) => this.operand(e, scope, d));
     this.requirePure("pure operator operands", operands);
     const count = operands.length;
     const exactly = (k: number): void => {
@@ -841,7 +879,12 @@ export class ExpressionAnalyzer {
       case "ge": {
         exactly(2);
         const [a, b] = [operands[0]!.ty, operands[1]!.ty];
-        const ordered = (isNumeric(a) && isNumeric(b)) || (a.kind === "string" && b.kind === "string");
+        // An operand whose error is already reported is ordered with anything.
+        const ordered =
+          (isNumeric(a) && isNumeric(b)) ||
+          (a.kind === "string" && b.kind === "string") ||
+          isErrorType(a) ||
+          isErrorType(b);
         if (!ordered)
           fail("type_mismatch", worded`types ${typePart(a)} and ${typePart(b)} are not ordered`, n.span, {
             hint: `${op} compares two Int/Float values or two String values`,
@@ -880,16 +923,29 @@ export class ExpressionAnalyzer {
 
   private seq(n: SList, scope: Scope, d: number): HirExpr {
     if (n.items.length < 2) fail("type_mismatch", "seq requires at least one step", n.span);
-    const steps = pluralItems(n).map((s) => this.expr(s, scope, d));
+    const steps = pluralItems(n).map((s) => this.operand(s, scope, d));
     return node({ op: "seq", steps }, steps[steps.length - 1]!.ty, effectsOf(steps), n);
   }
 
   private bind(n: SList, scope: Scope, d: number): HirExpr {
+    if (this.recover === undefined) return this.checkedBind(n, scope, d);
+    try {
+      return this.checkedBind(n, scope, d);
+    } catch (e) {
+      // The name stays known, as the recovery type, so its later uses add no "unknown binding".
+      const nameNode = n.items[1];
+      if (e instanceof YaoError && nameNode?.kind === "symbol" && !scope.has(nameNode.name))
+        scope.bind(nameNode.name, ERROR_TYPE);
+      throw e;
+    }
+  }
+
+  private checkedBind(n: SList, scope: Scope, d: number): HirExpr {
     if (n.items.length !== 3) fail("type_mismatch", "bind requires NAME and EXPR", n.span);
     const nameNode = n.items[1]!;
     const name = this.bindingName(nameNode, n);
     if (scope.has(name)) fail("duplicate_name", `binding '${name}' cannot be overwritten`, nameNode.span);
-    const value = this.expr(n.items[2]!, scope, d);
+    const value = this.operand(n.items[2]!, scope, d);
     // Divergence D-Q12: a binding made inside the value (through seq) must not be overwritten either.
     if (scope.has(name)) fail("duplicate_name", `binding '${name}' cannot be overwritten`, nameNode.span);
     scope.bind(name, value.ty);
@@ -898,11 +954,11 @@ export class ExpressionAnalyzer {
 
   private if(n: SList, scope: Scope, d: number): HirExpr {
     if (n.items.length !== 4) fail("type_mismatch", "if requires CONDITION, THEN, and ELSE", n.span);
-    const condition = this.expr(n.items[1]!, scope, d);
+    const condition = this.operand(n.items[1]!, scope, d);
     this.requirePure("if condition", [condition]);
     this.requireAssignable(condition.ty, T.bool, condition);
-    const whenTrue = this.expr(n.items[2]!, scope.copy(), d);
-    const whenFalse = this.expr(n.items[3]!, scope.copy(), d);
+    const whenTrue = this.operand(n.items[2]!, scope.copy(), d);
+    const whenFalse = this.operand(n.items[3]!, scope.copy(), d);
     const ty = commonType(whenTrue.ty, whenFalse.ty);
     if (ty === undefined) fail("type_mismatch", "if branches have no common result type", n.span);
     return node(
@@ -915,8 +971,10 @@ export class ExpressionAnalyzer {
 
   private match(n: SList, scope: Scope, d: number): HirExpr {
     if (n.items.length < 2) fail("type_mismatch", "match requires a value and cases", n.span);
-    const value = this.expr(n.items[1]!, scope, d);
+    const value = this.operand(n.items[1]!, scope, d);
     this.requirePure("match value", [value]);
+    // The value's error is reported; without its union the cases cannot be checked.
+    if (isErrorType(value.ty)) return recovered(n);
     if (value.ty.kind !== "named") fail("type_mismatch", "match value must be a named union", value.span);
     const typeName = value.ty.value;
     const def = this.env.types.get(typeName);
@@ -967,7 +1025,7 @@ export class ExpressionAnalyzer {
         caseScope.bind(binding, field.ty);
         bindings.push({ field: f.name, binding });
       }
-      const body = this.expr(bodyNode, caseScope, d);
+      const body = this.operand(bodyNode, caseScope, d);
       cases.push({ variant: variantName, bindings, body, span: c.span });
     }
     const missing = def.variants.filter((v) => !covered.has(v.name)).map((v) => v.name);
@@ -981,8 +1039,8 @@ export class ExpressionAnalyzer {
 
   private fallback(n: SList, scope: Scope, d: number): HirExpr {
     if (n.items.length !== 3) fail("type_mismatch", "fallback requires PRIMARY and BACKUP", n.span);
-    const primary = this.expr(n.items[1]!, scope.copy(), d);
-    const backup = this.expr(n.items[2]!, scope.copy(), d);
+    const primary = this.operand(n.items[1]!, scope.copy(), d);
+    const backup = this.operand(n.items[2]!, scope.copy(), d);
     const ty = commonType(primary.ty, backup.ty);
     if (ty === undefined) fail("type_mismatch", "fallback branches have no common result type", n.span);
     return node({ op: "fallback", primary, backup }, ty, effectsOf([primary, backup]), n);
@@ -990,7 +1048,7 @@ export class ExpressionAnalyzer {
 
   private map(n: SList, scope: Scope, d: number): HirExpr {
     if (n.items.length !== 4) fail("type_mismatch", "map requires COLLECTION, ELEMENT, and BODY", n.span);
-    const collection = this.expr(n.items[1]!, scope, d);
+    const collection = this.operand(n.items[1]!, scope, d);
     this.requirePure("map collection", [collection]);
     if (collection.ty.kind !== "list" && !isErrorType(collection.ty)) {
       fail(
@@ -1008,7 +1066,7 @@ export class ExpressionAnalyzer {
       fail("duplicate_name", `map element '${element}' shadows an existing binding`, nameNode.span);
     const bodyScope = scope.copy();
     bodyScope.bind(element, collection.ty.kind === "list" ? collection.ty.value : ERROR_TYPE);
-    const body = this.expr(n.items[3]!, bodyScope, d);
+    const body = this.operand(n.items[3]!, bodyScope, d);
     return node({ op: "map", collection, element, body }, T.list(body.ty), effectsOf([collection, body]), n);
   }
 
@@ -1025,7 +1083,7 @@ export class ExpressionAnalyzer {
       if (a.items.length < 2) fail("type_mismatch", `argument '${nameNode.name}' has no value`, a.span);
       if (seen.has(nameNode.name)) fail("duplicate_name", `duplicate argument '${nameNode.name}'`, nameNode.span);
       seen.add(nameNode.name);
-      const values = a.items.slice(1).map((v) => this.expr(v, scope, d));
+      const values = a.items.slice(1).map((v) => this.operand(v, scope, d));
       out.push(new ParsedArgumentNode(nameNode.name, values, a, nameNode));
     }
     return out;
@@ -1101,7 +1159,7 @@ export class ExpressionAnalyzer {
     if (n.items.length !== 2) fail("type_mismatch", `${op} requires exactly one operand`, n.span);
     const sig = this.env.profile.hostOperations.get(op);
     if (sig === undefined) fail("unknown_name", `unknown host operation '${op}'`, n.span);
-    const operand = this.expr(n.items[1]!, scope, d);
+    const operand = this.operand(n.items[1]!, scope, d);
     this.requirePure("host operation operand", [operand]);
     const arg: ParsedArgument = {
       name: argument,
@@ -1131,8 +1189,9 @@ export class ExpressionAnalyzer {
 
   private hostView(n: SList, scope: Scope, d: number): HirExpr {
     if (n.items.length !== 3) fail("type_mismatch", "host.view requires REF and (returns TYPE)", n.span);
-    const ref = this.expr(n.items[1]!, scope, d);
+    const ref = this.operand(n.items[1]!, scope, d);
     this.requirePure("host.view reference", [ref]);
+    if (isErrorType(ref.ty)) return recovered(n);
     if (ref.ty.kind !== "ref")
       fail(
         "type_mismatch",
@@ -1218,7 +1277,7 @@ export class ExpressionAnalyzer {
       );
     }
     const bodyScope = Scope.captures(captures.map((c) => [c, scope.lookup(c)!]));
-    const body = this.expr(args[i]!, bodyScope, depth + 1);
+    const body = this.operand(args[i]!, bodyScope, depth + 1);
     const source = root ? canonicalSource(form) : `(infer ${args.map(canonicalSource).join(" ")})`;
     const result = declared ?? body.ty;
     const effects = root ? body.effects : unionEffects([{ kind: "infer" }], body.effects);
@@ -1242,7 +1301,7 @@ export class ExpressionAnalyzer {
       if (nameNode.kind !== "symbol") fail("unknown_name", "branch name must be a symbol", nameNode.span);
       if (!isIdentifier(nameNode.name)) fail("unknown_name", `invalid branch name '${nameNode.name}'`, nameNode.span);
       if (fields.has(nameNode.name)) fail("duplicate_name", `duplicate par branch '${nameNode.name}'`, nameNode.span);
-      const body = this.expr(e, scope.copy(), d);
+      const body = this.operand(e, scope.copy(), d);
       fields.set(nameNode.name, body.ty);
       branches.push({ name: nameNode.name, body, span: m.span });
     }
@@ -1251,7 +1310,7 @@ export class ExpressionAnalyzer {
 
   private run(n: SList, scope: Scope, d: number): HirExpr {
     if (n.items.length !== 2) fail("type_mismatch", "run requires one Program Value", n.span);
-    const program = this.expr(n.items[1]!, scope, d);
+    const program = this.operand(n.items[1]!, scope, d);
     this.requirePure("run operand", [program]);
     if (isErrorType(program.ty)) return node({ op: "run", program }, ERROR_TYPE, program.effects, n);
     if (program.ty.kind !== "program") {

@@ -335,19 +335,26 @@ export class FunctionModule implements FunctionResolver {
       return result;
     } catch (e) {
       if (!(e instanceof YaoError)) throw e;
-      // The reference reports an error inside nested compilation once per enclosing function
-      // ("in fn 'a': in fn 'b': …"); the stack here is exactly that chain.
-      e.function ??= name;
-      const prefix = this.stack.map((n) => `in fn '${n}': `).join("");
-      e.message = `${prefix}${e.message}`;
-      if (e.referenceMessage !== undefined) e.referenceMessage = `${prefix}${e.referenceMessage}`;
-      this.sink.record(e);
+      this.recordIn(name, e);
       const fallback = this.declaredOnly(decl);
       this.compiled.set(name, fallback);
       return fallback;
     } finally {
       this.stack.pop();
     }
+  }
+
+  /**
+   * Record an error of function `name`'s body. The reference reports an error inside nested
+   * compilation once per enclosing function ("in fn 'a': in fn 'b': …"); the compile stack is
+   * exactly that chain, with `name` on top.
+   */
+  private recordIn(name: string, e: YaoError): void {
+    e.function ??= name;
+    const prefix = this.stack.map((n) => `in fn '${n}': `).join("");
+    e.message = `${prefix}${e.message}`;
+    if (e.referenceMessage !== undefined) e.referenceMessage = `${prefix}${e.referenceMessage}`;
+    this.sink.record(e);
   }
 
   /** What callers see of a function whose body has errors: its declaration. */
@@ -373,7 +380,19 @@ export class FunctionModule implements FunctionResolver {
     const env = this.env!;
     const scope = Scope.root(env.profile.runtime);
     for (const p of decl.params) scope.bind(p.name, p.ty);
-    const body: HirExpr = new ExpressionAnalyzer(env, true).expr(decl.body, scope, 0);
+    // Each independent error of the body is recorded where it arises (issue 34, item 4).
+    let bodyErrors = 0;
+    const analyzer = new ExpressionAnalyzer(
+      env,
+      true,
+      env.recover === false
+        ? undefined
+        : (e) => {
+            bodyErrors++;
+            this.recordIn(decl.name, e);
+          },
+    );
+    const body: HirExpr = analyzer.expr(decl.body, scope, 0);
     if (!isAssignable(body.ty, decl.returns)) {
       fail("type_mismatch", worded`expected ${typePart(decl.returns)}, found ${typePart(body.ty)}`, body.span, {
         label: `expected ${displayType(decl.returns)}, found ${displayType(body.ty)}`,
@@ -401,7 +420,8 @@ export class FunctionModule implements FunctionResolver {
         },
       );
     }
-    if (decl.recovered !== undefined) return this.declaredOnly(decl);
+    // With errors in its body, callers see the declaration, as when the body's first error stopped it.
+    if (decl.recovered !== undefined || bodyErrors > 0) return this.declaredOnly(decl);
     return { name: decl.name, visibility: decl.visibility, params: decl.params, returns: decl.returns, body };
   }
 

@@ -12,6 +12,8 @@ import { morphzProfile, toolsFromManifest, type AnalysisProfile } from "./profil
 export interface PackageAnalysisOptions {
   /** Tool input schemas by tool name (`{"type":"object","properties":{…}}`); others are dynamic. */
   readonly toolSchemas?: Readonly<Record<string, unknown>>;
+  /** False: the first error inside each body stops it, as in the reference (default: every independent one). */
+  readonly recover?: boolean;
 }
 
 export function analyzePackage(pkg: HnsPackage, options: PackageAnalysisOptions = {}): AnalysisResult {
@@ -23,6 +25,7 @@ export function analyzePackage(pkg: HnsPackage, options: PackageAnalysisOptions 
     functions: pkg.functions,
     allowInternal: true,
     profile: morphzProfile(tools),
+    ...(options.recover === undefined ? {} : { recover: options.recover }),
   });
 }
 

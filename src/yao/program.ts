@@ -51,6 +51,8 @@ export interface ProgramInput {
    * in it; `(requires (tools))` on the entry admits pure programs only.
    */
   readonly packageToolBound?: readonly string[];
+  /** False: the first error inside each body stops it, as in the reference (default: recover and go on). */
+  readonly recover?: boolean;
 }
 
 /** Thrown when analysis recorded errors: every independent one, the reference's first one first. */
@@ -69,7 +71,7 @@ function isHeaded(n: SNode | undefined, name: string): n is SList {
   return n !== undefined && n.kind === "list" && n.items[0]?.kind === "symbol" && n.items[0].name === name;
 }
 
-/** Throws a YaoError at the first violation. */
+/** Throws AnalysisErrors with every recorded error, or a YaoError that no unit recovers from. */
 export function analyzeRoot(input: ProgramInput): ProgramAnalysis {
   const root = input.root;
   const header = input.header ?? recogniseHeader(root);
@@ -132,6 +134,7 @@ export function analyzeRoot(input: ProgramInput): ProgramAnalysis {
     functions: module,
     counter: { nodes: 0 },
     packageToolBound: input.packageToolBound ?? null,
+    ...(input.recover === undefined ? {} : { recover: input.recover }),
   };
   module.attach(env);
   module.compileAll();
@@ -141,7 +144,17 @@ export function analyzeRoot(input: ProgramInput): ProgramAnalysis {
 
   // The entry is checked against the module even when some function had errors.
   const rest = header.body;
-  const analyzer = new ExpressionAnalyzer(env, false);
+  let entryErrors = 0;
+  const analyzer = new ExpressionAnalyzer(
+    env,
+    false,
+    input.recover === false
+      ? undefined
+      : (e) => {
+          entryErrors++;
+          sink.record(e);
+        },
+  );
   const scope = Scope.root(input.profile.runtime);
   const body = sink.attempt<HirExpr | undefined>(
     () => {
@@ -163,7 +176,7 @@ export function analyzeRoot(input: ProgramInput): ProgramAnalysis {
     },
     () => undefined,
   );
-  if (body === undefined || sink.errors.length > 0) throw new AnalysisErrors(sink.errors);
+  if (body === undefined || sink.errors.length > 0 || entryErrors > 0) throw new AnalysisErrors(sink.errors);
 
   checkDeclaredEffects(body, requirements.effects);
   if (input.packageToolBound !== undefined) checkEffectsWithinPackage(body, input.packageToolBound);
