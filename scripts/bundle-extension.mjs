@@ -1,25 +1,20 @@
 // Bundles the VS Code client (editors/vscode/src/extension.ts) with vscode-languageclient into one
 // CommonJS file, editors/vscode/dist/extension.js, so the extension packages without node_modules.
 // `vscode` itself is provided by the editor at run time. Run by the packaging test (not `npm run build`).
+// esbuild, the one bundler (options shared with the CLI bundle in scripts/esbuild-options.mjs).
+import { build } from "esbuild";
+import { rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { build } from "vite";
+import { NODE_BUNDLE } from "./esbuild-options.mjs";
 
 const root = fileURLToPath(new URL("../editors/vscode/", import.meta.url));
+rmSync(`${root}dist`, { recursive: true, force: true });
 await build({
-  configFile: false,
-  logLevel: "warn",
-  root,
-  build: {
-    ssr: "src/extension.ts",
-    outDir: "dist",
-    emptyOutDir: true,
-    target: "node18",
-    minify: false,
-    sourcemap: false,
-    rollupOptions: {
-      external: ["vscode"],
-      output: { format: "cjs", entryFileNames: "extension.js", codeSplitting: false },
-    },
-  },
-  ssr: { noExternal: true, target: "node" },
+  ...NODE_BUNDLE,
+  absWorkingDir: root,
+  entryPoints: ["src/extension.ts"],
+  outfile: "dist/extension.js",
+  format: "cjs",
+  target: "node18",
+  external: ["vscode"],
 });

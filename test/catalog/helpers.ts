@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "vite";
+import { build } from "esbuild";
 import { afterAll } from "vitest";
 
 export const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -16,19 +16,18 @@ let worker: Promise<string> | undefined;
 export function workerScript(): Promise<string> {
   worker ??= (async () => {
     const outDir = tempDir("yaoc-catalog-worker-");
+    // esbuild, the one bundler (scripts/esbuild-options.mjs has the options the Node bundles share).
     await build({
-      configFile: false,
+      absWorkingDir: repo,
+      entryPoints: [join(repo, "test/catalog/cli-worker.ts")],
+      outfile: join(outDir, "cli-worker.mjs"),
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      target: "node20",
       logLevel: "silent",
-      root: repo,
-      build: {
-        ssr: join(repo, "test/catalog/cli-worker.ts"),
-        outDir,
-        emptyOutDir: false,
-        minify: false,
-        target: "node20",
-        rollupOptions: { output: { format: "es", entryFileNames: "cli-worker.mjs" } },
-      },
-      ssr: { noExternal: true, target: "node" },
+      // commander is CommonJS and require()s Node built-ins; an ES module gets require from createRequire.
+      banner: { js: 'import { createRequire } from "node:module";\nconst require = createRequire(import.meta.url);' },
     });
     return join(outDir, "cli-worker.mjs");
   })();
