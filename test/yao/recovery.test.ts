@@ -223,3 +223,15 @@ describe("through yaoc check", () => {
     expect(source.slice(errors[1]!.span!.start.byte, errors[1]!.span!.end.byte)).toBe('"x"');
   });
 });
+
+describe("the error cap", () => {
+  it("a body with more independent errors than the cap stops at it, with the closing note", () => {
+    const body = `(list ${Array.from({ length: 250 }, () => "(not 1)").join(" ")})`;
+    const r = analyzeFn(body, { returns: "(List Bool)" });
+    const errors = r.diagnostics.filter((d) => d.severity === "error");
+    expect(errors).toHaveLength(200);
+    expect(r.diagnostics.at(-1)!.code).toBe("yao.error_limit");
+    // Fail-fast, the same body reports one.
+    expect(analyzeFn(body, { returns: "(List Bool)", recover: false }).diagnostics).toHaveLength(1);
+  });
+});
