@@ -164,12 +164,14 @@ async function lspFigure(
     const w = stats(warm!);
     const c = stats(cold!);
     const ratio = median(roundRatios(warm!, cold!));
+    const spread = spreadOf(roundRatios(warm!, cold!));
     const f = (s: Stats): string => `${s.median.toFixed(1)} ms (min ${s.min.toFixed(1)}, max ${s.max.toFixed(1)})`;
     return {
       figure,
       subject: `LSP didChange (1 char) → publishDiagnostics, real server (${what})`,
       yardstick: "full cold `yaoc check` of the same package (fresh process, wall time)",
       ratio,
+      spread,
       target: `≤ ${TARGET_MS} ms warm`,
       met: w.median <= TARGET_MS,
       detail: `warm ${f(w)} vs cold ${f(c)} over ${rounds} alternating rounds; load average ${loadavg()
@@ -242,6 +244,7 @@ async function editingFigure(
       subject: `LSP ${request.what} right after a re-checked edit, real server (single-file package, ${Buffer.byteLength(text)} B)`,
       yardstick: "full cold `yaoc check` of the same package (fresh process, wall time)",
       ratio: median(roundRatios(warm!, cold!)),
+      spread: spreadOf(roundRatios(warm!, cold!)),
       target: `≤ ${TARGET_MS} ms`,
       met: w.median <= TARGET_MS,
       detail: `${request.what} ${f(w)} vs cold ${f(c)} over ${rounds} alternating rounds; load average ${loadavg()

@@ -33,7 +33,11 @@ export interface Results {
     spread?: Spread;
     detail: string;
     reproduced?: { previous_ts: string; previous: number; within: boolean };
+    /** Set on a row a partial run (`--only`, bench/partial.ts) carried over: the run that measured it. */
+    earlier_run?: { commit: string; measure_ts: string; load_average: { before: readonly number[] } };
   }[];
+  /** The figure groups of a partial run (`--only`). */
+  readonly partial?: readonly string[];
 }
 
 const cell = (s: string): string => s.replace(/\|/g, "\\|");
@@ -51,7 +55,7 @@ export function performanceTable(r: Results): string {
   const lines = [
     BEGIN,
     "",
-    `\`${r.measure_source}\` at ${r.measure_ts}, commit ${r.commit}${r.quick ? " (quick run)" : ""}; Node ${r.machine.node}, ${r.machine.cpus} × ${r.machine.cpu}; load average (1/5/15 min) ${load(r.load_average.before)} before, ${load(r.load_average.after)} after.${earlierRun(r)}`,
+    `\`${r.measure_source}\` at ${r.measure_ts}, commit ${r.commit}${r.quick ? " (quick run)" : ""}; Node ${r.machine.node}, ${r.machine.cpus} × ${r.machine.cpu}; load average (1/5/15 min) ${load(r.load_average.before)} before, ${load(r.load_average.after)} after.${earlierRun(r)}${r.partial === undefined ? "" : ` A partial run of figure groups ${r.partial.join(", ")}: a row whose detail begins "measured by" is an earlier run's, carried over unchanged.`}`,
     "",
     "| fig | subject vs yardstick | ratio (median) | spread min–max (rounds) | target | met | earlier run of the same commit | detail |",
     "|---|---|---|---|---|---|---|---|",
@@ -69,8 +73,12 @@ export function performanceTable(r: Results): string {
       row.reproduced === undefined
         ? "—"
         : `median ${row.reproduced.previous.toFixed(3)}; this run's median ${row.reproduced.within ? "within" : "**outside**"} its spread`;
+    const by =
+      row.earlier_run === undefined
+        ? ""
+        : `measured by the run of ${row.earlier_run.commit.slice(0, 7)} at ${row.earlier_run.measure_ts} (load ${row.earlier_run.load_average.before.map((x) => x.toFixed(1)).join("/")}): `;
     lines.push(
-      `| ${row.figure} | ${cell(row.subject)} vs ${cell(row.yardstick)} | ${row.ratio.toFixed(3)} | ${spread} | ${cell(row.target ?? "—")} | ${met} | ${again} | ${cell(row.detail)} |`,
+      `| ${row.figure} | ${cell(row.subject)} vs ${cell(row.yardstick)} | ${row.ratio.toFixed(3)} | ${spread} | ${cell(row.target ?? "—")} | ${met} | ${again} | ${cell(by + row.detail)} |`,
     );
   }
   lines.push("", END);

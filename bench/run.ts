@@ -55,6 +55,7 @@ import { spanRead } from "./baselines/span-reader.js";
 import { corpus, hnsPackage, readerCorpus } from "./inputs.js";
 import { renderPerformanceDoc } from "./render.js";
 import { withReproduction } from "./reproduction.js";
+import { writePartialResults } from "./partial.js";
 import type { ProcessUsage } from "./peak-rss.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -293,6 +294,51 @@ async function baselineFigure(dir: string, figure: "j" | "n"): Promise<Row> {
   };
 }
 
+/**
+ * `--only GROUPS`: only the figure groups named (h, k — which also gives m —, l, n with
+ * `--yardstick DIR`), merged into results.json by bench/partial.ts; every other row keeps the run
+ * that measured it.
+ */
+async function partialRun(groups: readonly string[], commit: string, loadBefore: number[]): Promise<void> {
+  const known = ["h", "k", "l", "n"];
+  const unknown = groups.filter((g) => !known.includes(g));
+  if (unknown.length > 0 || groups.length === 0)
+    throw new Error(`--only takes some of ${known.join(",")}; not ${unknown.join(",")}`);
+  const yardstick = argValue("--yardstick");
+  if (groups.includes("n") && yardstick === undefined) throw new Error("--only n needs --yardstick DIR");
+  const rows: Row[] = [];
+  const tmp = mkdtempSync(join(tmpdir(), "yaoc-bench-"));
+  try {
+    const registry = { repo: REPO, tmp, quick: QUICK, peakRss: join(HERE, "peak-rss.js"), rounds: QUICK ? 3 : 5 };
+    if (groups.includes("h")) for (const row of await lspFigures(REPO, tmp, QUICK)) rows.push(row);
+    if (groups.includes("k")) for (const row of await cacheAndMemoryFigures(registry)) rows.push(row);
+    if (groups.includes("l")) rows.push(await watchFigure(registry, ROUNDS));
+    if (groups.includes("n") && yardstick !== undefined) rows.push(await baselineFigure(yardstick, "n"));
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  const resultsPath = join(REPO, "bench", "results.json");
+  const merged = writePartialResults(resultsPath, rows, {
+    commit,
+    loadBefore,
+    loadAfter: loadavg(),
+    quick: QUICK,
+    rounds: ROUNDS,
+    groups,
+  });
+  for (const r of merged.filter((m) => rows.includes(m)))
+    process.stdout.write(
+      `${r.figure}: ${r.ratio.toFixed(3)} [${r.spread ? `${r.spread.min.toFixed(3)}–${r.spread.max.toFixed(3)} over ${r.spread.rounds}` : "no spread"}] ${r.target ?? ""} ${r.met === undefined ? "" : r.met ? "met" : "NOT met"} — ${r.detail}\n`,
+    );
+  process.stdout.write(
+    `load average before ${loadBefore.map((x) => x.toFixed(2)).join(" ")}, after ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" ")}\n`,
+  );
+  renderPerformanceDoc(resultsPath, join(REPO, "docs", "performance.md"));
+  process.stdout.write("merged into bench/results.json and docs/performance.md\n");
+}
+
 async function main(): Promise<void> {
   const rows: Row[] = [];
   if (process.argv.includes("--lsp")) {
@@ -320,6 +366,8 @@ async function main(): Promise<void> {
   const loadBefore = loadavg();
   // Read before measuring: a commit made while the bench runs must not be credited with its figures.
   const commit = gitCommit();
+  const only = argValue("--only");
+  if (only !== undefined) return partialRun(only.split(","), commit, loadBefore);
   const mib = (bytes: number, ms: number): string => `${(bytes / 1048576 / (ms / 1000)).toFixed(1)} MiB/s`;
 
   // (a) reader: a1 against the hand-written reader that builds the same tree (issue 19's yardstick),
