@@ -170,7 +170,7 @@ export function openCache(
 /** After a run: wait for the entries still being written, prune past the budget if entries were written, and say once if the store could not be used. */
 export async function closeCache(store: NodeCacheStore, command = "check"): Promise<void> {
   await store.flush();
-  if (store.stats.written > 0) store.prune();
+  store.pruneIfDue();
   if (store.problem !== null)
     process.stderr.write(
       `yaoc ${command}: warning: the cache in ${store.dir} was not fully usable: ${store.problem}\n`,

@@ -273,6 +273,42 @@ describe("the cache store", () => {
     expect(store.prune()).toBe(0);
   });
 
+  it("scans the store after a run only when its counted size may be past the budget", () => {
+    const dir = join(tmp, "usage");
+    const size = encodeEntry(key(0), "v", check(0))!.length;
+    const fresh = new NodeCacheStore(dir, "v", size * 5);
+    for (let n = 0; n < 3; n++) fresh.put(key(n), check(n));
+    // A store this run created holds what it wrote: no scan, the size is recorded.
+    expect(fresh.pruneIfDue()).toBe(0);
+    expect(fresh.stats.scans).toBe(0);
+    const usage = () => JSON.parse(readFileSync(join(dir, "usage"), "utf8")) as { bytes: number };
+    expect(usage().bytes).toBe(size * 3);
+    // A later run adds what it wrote while within the budget…
+    const second = new NodeCacheStore(dir, "v", size * 5);
+    second.put(key(3), check(3));
+    expect(second.pruneIfDue()).toBe(0);
+    expect(second.stats.scans).toBe(0);
+    expect(usage().bytes).toBe(size * 4);
+    // …and scans and prunes once the count passes it.
+    const third = new NodeCacheStore(dir, "v", size * 5);
+    for (let n = 4; n < 7; n++) third.put(key(n), check(n));
+    expect(third.pruneIfDue()).toBe(2);
+    expect(third.stats.scans).toBe(1);
+    expect(entries(dir)).toHaveLength(5);
+    expect(usage().bytes).toBe(size * 5);
+    // A count older than an hour is not trusted: the next run that writes scans again.
+    const old = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    writeFileSync(join(dir, "usage"), JSON.stringify({ bytes: 0, scanned_at: old.getTime() }));
+    const fourth = new NodeCacheStore(dir, "v", size * 5);
+    fourth.put(key(1), check(1));
+    fourth.pruneIfDue();
+    expect(fourth.stats.scans).toBe(1);
+    // A run that wrote nothing never scans.
+    const idle = new NodeCacheStore(dir, "v", 1);
+    expect(idle.pruneIfDue()).toBe(0);
+    expect(idle.stats.scans).toBe(0);
+  });
+
   it("refreshes a hit's use time only when it is more than an hour old", () => {
     const dir = join(tmp, "relatime");
     const store = new NodeCacheStore(dir, "v");
