@@ -22,7 +22,11 @@ export interface RpcMessage {
 }
 
 export class LspConnection {
-  private buffer = Buffer.alloc(0);
+  private buffer: Buffer = Buffer.alloc(0);
+  /** Chunks received after `buffer`, not yet joined to it, and their bytes; `needed` bytes complete the message begun in `buffer`. */
+  private chunks: Buffer[] = [];
+  private waiting = 0;
+  private needed = 0;
   private nextId = 1;
   private readonly pending = new Map<number, (m: RpcMessage) => void>();
 
@@ -36,12 +40,23 @@ export class LspConnection {
     private readonly onServerRequest: (m: RpcMessage) => void = () => {},
   ) {
     child.stdout.on("data", (chunk: Buffer) => {
-      this.buffer = Buffer.concat([this.buffer, chunk]);
+      // Chunks of a long message wait until it is complete: joining the buffer with each chunk
+      // copied a 6 MB answer (64,000 locations) about a hundred times.
+      this.chunks.push(chunk);
+      this.waiting += chunk.length;
+      if (this.waiting < this.needed) return;
+      this.buffer = Buffer.concat([this.buffer].concat(this.chunks));
+      this.chunks = [];
+      this.waiting = 0;
+      this.needed = 0;
       for (;;) {
         const headerEnd = this.buffer.indexOf("\r\n\r\n");
         if (headerEnd < 0) return;
         const length = Number(/Content-Length: (\d+)/i.exec(this.buffer.subarray(0, headerEnd).toString())![1]);
-        if (this.buffer.length < headerEnd + 4 + length) return;
+        if (this.buffer.length < headerEnd + 4 + length) {
+          this.needed = headerEnd + 4 + length - this.buffer.length;
+          return;
+        }
         const body = JSON.parse(
           this.buffer.subarray(headerEnd + 4, headerEnd + 4 + length).toString("utf8"),
         ) as RpcMessage;
@@ -61,11 +76,22 @@ export class LspConnection {
   }
 
   request(method: string, params: unknown): Promise<any> {
+    return this.requestWithId(method, params).answer;
+  }
+
+  /** A request and its id, so that it can be cancelled (`cancel`) while the server works on it. */
+  requestWithId(method: string, params: unknown): { readonly id: number; readonly answer: Promise<any> } {
     const id = this.nextId++;
-    return new Promise((resolve, reject) => {
+    const answer = new Promise((resolve, reject) => {
       this.pending.set(id, (m) => (m.error ? reject(new Error(JSON.stringify(m.error))) : resolve(m.result)));
       this.send({ jsonrpc: "2.0", id, method, params });
     });
+    return { id, answer };
+  }
+
+  /** `$/cancelRequest` for the request `id`. */
+  cancel(id: number): void {
+    this.notify("$/cancelRequest", { id });
   }
 
   notify(method: string, params: unknown): void {

@@ -106,6 +106,18 @@ function realPathOf(path: string): string | null {
   }
 }
 
+/** Items a long request handles between two turns of the event loop (a few milliseconds of work). */
+export const REQUEST_SLICE = 2048;
+
+/** One turn of the event loop: what arrived on stdin meanwhile (a cancellation, a cheap request) is handled. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+function cancelled(): ResponseError<void> {
+  return new ResponseError(LSPErrorCodes.RequestCancelled, "request cancelled");
+}
+
 function toUri(path: string): string {
   return path.startsWith("/") ? pathToFileURL(path).href : path;
 }
@@ -161,13 +173,16 @@ export function runLanguageServer(connection: Connection = stdioConnection()): v
       `${path} is neither an open document nor under a workspace folder; the server does not read it`,
     );
   };
-  /** Let a queued `$/cancelRequest` arrive before the work starts, then honour it. */
+  /**
+   * Let a queued `$/cancelRequest` arrive before the work starts, then honour it; a handler whose
+   * work grows with the package (references) also gets the token, to stop between slices.
+   */
   const cancellable =
-    <P, R>(handler: (params: P) => Promise<R>) =>
+    <P, R>(handler: (params: P, token: CancellationToken) => Promise<R>) =>
     async (params: P, token: CancellationToken): Promise<R> => {
-      await new Promise((resolve) => setImmediate(resolve));
-      if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, "request cancelled");
-      return handler(params);
+      await nextTurn();
+      if (token.isCancellationRequested) throw cancelled();
+      return handler(params, token);
     };
   /** The editor's URI of each open document, by path (publishing uses the client's spelling). */
   const uris = new Map<string, string>();
@@ -350,20 +365,31 @@ export function runLanguageServer(connection: Connection = stdioConnection()): v
     ),
   );
   // From the package's symbol index, built once per analysis: linear in the uses, never a walk per use.
+  // The locations are made in slices with a turn of the event loop between them, so a cheap request
+  // (a hover) sent meanwhile is answered between two slices, and a `$/cancelRequest` for this one
+  // is honoured at the next slice instead of after the last.
   connection.onReferences(
-    cancellable(async (p: ReferenceParams) => {
+    cancellable(async (p: ReferenceParams, token) => {
       const path = requestPath(p.textDocument.uri);
       const doc = await workspace.document(path);
       const { index, docs } = await packageView(workspace, path);
       const at = index.at(path, doc.lines.offsetAt(p.position));
       if (at?.key === undefined) return [];
-      const lines = new Map(docs.map((d) => [d.path, d.lines]));
-      return (index.byKey.get(at.key) ?? [])
-        .filter((o) => p.context.includeDeclaration || !o.declaration)
-        .flatMap((o) => {
-          const l = lines.get(o.file);
-          return l === undefined ? [] : [{ uri: uris.get(o.file) ?? toUri(o.file), range: l.range(o.from, o.to) }];
-        });
+      if (token.isCancellationRequested) throw cancelled();
+      const files = new Map(docs.map((d) => [d.path, { lines: d.lines, uri: uris.get(d.path) ?? toUri(d.path) }]));
+      const found = index.byKey.get(at.key) ?? [];
+      const out: { uri: string; range: ReturnType<TextLines["range"]> }[] = [];
+      for (let i = 0; i < found.length; i++) {
+        if (i > 0 && i % REQUEST_SLICE === 0) {
+          await nextTurn();
+          if (token.isCancellationRequested) throw cancelled();
+        }
+        const o = found[i]!;
+        if (!p.context.includeDeclaration && o.declaration) continue;
+        const f = files.get(o.file);
+        if (f !== undefined) out.push({ uri: f.uri, range: f.lines.range(o.from, o.to) });
+      }
+      return out;
     }),
   );
   connection.onDocumentSymbol(

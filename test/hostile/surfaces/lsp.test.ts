@@ -13,6 +13,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LspConnection } from "../../../bench/lsp-connection.js";
+import { G_SOURCE, usesPackage } from "../../../bench/lsp-uses.js";
 import { buildBrowserBundle } from "../../../scripts/build-browser.mjs";
 import { check } from "../../../src/check/check.js";
 import { NodeFs } from "../../../src/fs/node-fs.js";
@@ -213,4 +215,61 @@ describe("an oversized open document and the hostile corpus", () => {
       await client.stop();
     }
   });
+});
+
+describe("a long request neither blocks a cheap one nor ignores $/cancelRequest", () => {
+  /** The server with `g.yao` of a package of `uses` calls of g open and checked, and references asked once (the index built). */
+  async function serverWith(uses: number) {
+    const { root: pkg, declaring } = usesPackage(join(root, `uses-${uses}.hns`), uses);
+    const child = spawn(process.execPath, [BIN, "lsp", "--stdio"], { cwd: REPO_ROOT });
+    let published: (() => void) | undefined;
+    const c = new LspConnection(child, (m) => {
+      if (m.method === "textDocument/publishDiagnostics") published?.();
+    });
+    await c.initialize(pkg, {});
+    const u = uri(declaring);
+    const checked = new Promise<void>((r) => (published = r));
+    c.notify("textDocument/didOpen", { textDocument: { uri: u, languageId: "yao", version: 1, text: G_SOURCE } });
+    await checked;
+    const at = { textDocument: { uri: u }, position: { line: 0, character: 4 } };
+    const references = { ...at, context: { includeDeclaration: true } };
+    expect((await c.request("textDocument/references", references)).length).toBe(uses + 2);
+    return { c, child, at, references };
+  }
+
+  it("a hover sent after a long references request is answered first; a cancel while it runs is honoured", async () => {
+    const { c, child, at, references } = await serverWith(64_000);
+    try {
+      const order: string[] = [];
+      const refs = c.request("textDocument/references", references).then((r: unknown[]) => {
+        order.push("references");
+        return r.length;
+      });
+      const hover = c.request("textDocument/hover", at).then(() => order.push("hover"));
+      expect(await refs).toBe(64_002);
+      await hover;
+      expect(order).toEqual(["hover", "references"]);
+
+      // Cancelled while it runs: hovers sent behind it are answered between its slices (each one a
+      // turn of the server's event loop), so when the first is answered the references request is
+      // past its start, and the ones still queued keep it running until the cancellation arrives.
+      const running = c.requestWithId("textDocument/references", references);
+      let settledYet = false;
+      const settled = running.answer.then(
+        () => "answered",
+        (e: Error) => e.message,
+      );
+      void settled.then(() => (settledYet = true));
+      const hovers = Array.from({ length: 40 }, () => c.request("textDocument/hover", at));
+      await hovers[0];
+      expect(settledYet).toBe(false);
+      c.cancel(running.id);
+      expect(await settled).toMatch(/"code":-32800/);
+      await Promise.all(hovers);
+      // The server goes on: the next request is answered in full.
+      expect((await c.request("textDocument/references", references)).length).toBe(64_002);
+    } finally {
+      child.kill();
+    }
+  }, 120_000);
 });
