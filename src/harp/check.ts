@@ -94,7 +94,7 @@ export async function checkHarpPackage(diskFs: PackageFs, path: string, opts: Ch
       diagnostic(
         "harp.not_a_directory",
         `${path} is not a directory; a HARP package is a directory with harp.json at its root`,
-        { severity: "error", file: path },
+        { severity: "error", file: path, hint: "Give the path of the package directory (the one holding harp.json)." },
       ),
     ]);
   }
