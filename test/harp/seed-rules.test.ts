@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { MemoryFs } from "../../src/fs/memory-fs.js";
+import { MemoryFs, type MemoryEntry } from "../../src/fs/memory-fs.js";
 import { checkHarp } from "../../src/harp/index.js";
 import { REPO } from "./helpers.js";
 
@@ -33,7 +33,7 @@ const manifest = (extra: Record<string, unknown> = {}) =>
     2,
   );
 
-const codes = async (files: Record<string, string>, path: string) =>
+const codes = async (files: Record<string, string | MemoryEntry>, path: string) =>
   (await checkHarp(MemoryFs.from(files), path)).diagnostics.map((d) => [d.code, d.severity]);
 
 const root = mkdtempSync(join(tmpdir(), "yaoc-harp-rules-"));
