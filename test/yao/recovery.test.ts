@@ -12,6 +12,7 @@ import { NodeFs } from "../../src/fs/node-fs.js";
 import { loadPackage } from "../../src/hns/load.js";
 import { analyzeProgram, analyzeSources, type AnalysisResult } from "../../src/yao/analyze.js";
 import { analyzePackage } from "../../src/yao/package-analysis.js";
+import { morphzProfile, toolsFromManifest } from "../../src/yao/profile.js";
 import { readAll } from "../../src/syntax/reader.js";
 import { REPO } from "./helpers.js";
 
@@ -233,5 +234,68 @@ describe("the error cap", () => {
     expect(r.diagnostics.at(-1)!.code).toBe("yao.error_limit");
     // Fail-fast, the same body reports one.
     expect(analyzeFn(body, { returns: "(List Bool)", recover: false }).diagnostics).toHaveLength(1);
+  });
+});
+
+describe("mutants of valid programs", () => {
+  /**
+   * Each valid golden program, with one or two of its literals and names replaced by something of
+   * another type or an unknown name: fail-fast and recovering analyses agree on the verdict and the
+   * first error, and recovery reports at least everything fail-fast does. Two mutations usually
+   * make two independent errors, the case recovery exists for.
+   */
+  it("agree with fail-fast on verdict and first error, one or two mutations at a time", () => {
+    const dir = join(REPO, "fixtures/yao/golden");
+    const programs = readdirSync(dir)
+      .filter((f) => f.endsWith(".yao") && f !== "linked-module.yao")
+      .sort();
+    expect(programs.length).toBeGreaterThan(3);
+    const replacements = ['"x"', "nope", "(frob)", "true"];
+    // The golden programs' profile (src/cli/golden/suites.ts): read{path:String} and dynamic search.
+    const profile = morphzProfile(
+      toolsFromManifest(["read", "search"], {
+        read: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+      }).tools,
+    );
+    let mutants = 0;
+    let moreErrors = 0;
+    for (const name of programs) {
+      const text = readFileSync(join(dir, name), "utf8");
+      const clean = analyzeSources({ source: text, file: name, profile });
+      expect(clean.diagnostics, name).toEqual([]);
+      // Atoms after an operator or a value position: numbers, strings and bare names other than heads.
+      const atoms = [...text.matchAll(/(?<=\s)(?:-?\d+(?:\.\d+)?|"[^"\n]*"|[a-z][\w-]*)(?=[\s)])/g)]
+        .filter((m) => text[m.index - 1] !== "(")
+        .map((m) => ({ at: m.index, length: m[0].length }));
+      expect(atoms.length, name).toBeGreaterThan(0);
+      const mutate = (picks: readonly { at: number; length: number }[], by: readonly string[]): string => {
+        let out = text;
+        // From the end, so earlier offsets stay valid.
+        [...picks]
+          .map((p, i) => ({ ...p, by: by[i]! }))
+          .sort((a, b) => b.at - a.at)
+          .forEach((p) => {
+            out = out.slice(0, p.at) + p.by + out.slice(p.at + p.length);
+          });
+        return out;
+      };
+      for (let i = 0; i < atoms.length; i += 2) {
+        for (const j of [i + 3, i + 7]) {
+          if (j >= atoms.length) continue;
+          const picks = [atoms[i]!, atoms[j]!];
+          const by = [replacements[i % 4]!, replacements[j % 4]!];
+          for (const source of [mutate([picks[0]!], [by[0]!]), mutate(picks, by)]) {
+            const recovering = analyzeSources({ source, file: name, profile });
+            const failFast = analyzeSources({ source, file: name, profile, recover: false });
+            compare(recovering, failFast);
+            mutants++;
+            if (recovering.diagnostics.length > failFast.diagnostics.length) moreErrors++;
+          }
+        }
+      }
+    }
+    expect(mutants).toBeGreaterThan(50);
+    // Recovery found further independent errors in some of them.
+    expect(moreErrors).toBeGreaterThan(0);
   });
 });
