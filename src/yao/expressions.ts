@@ -981,7 +981,8 @@ export class ExpressionAnalyzer {
     if (def === undefined || def.kind !== "union") fail("invalid_type", `'${typeName}' is not a union`, value.span);
     const cases: MatchCase[] = [];
     const covered = new Set<string>();
-    for (const c of n.items.slice(2)) {
+    let caseFailed = false;
+    const matchCase = (c: SNode): void => {
       if (c.kind !== "list") fail("type_mismatch", "match case must be (PATTERN BODY)", c.span);
       if (c.items.length !== 2) fail("type_mismatch", "match case must contain pattern and body", c.span);
       const [pattern, bodyNode] = c.items as [SNode, SNode];
@@ -1027,9 +1028,26 @@ export class ExpressionAnalyzer {
       }
       const body = this.operand(bodyNode, caseScope, d);
       cases.push({ variant: variantName, bindings, body, span: c.span });
+    };
+    for (const c of n.items.slice(2)) {
+      if (this.recover === undefined) {
+        matchCase(c);
+        continue;
+      }
+      // A case whose pattern fails is reported and left out; the other cases are still checked.
+      try {
+        matchCase(c);
+      } catch (e) {
+        if (!(e instanceof YaoError) || UNRECOVERED.has(e.code)) throw e;
+        this.recover(e);
+        caseFailed = true;
+      }
     }
+    // With a case left out, exhaustiveness cannot be judged: it is not reported as a consequence.
+    if (caseFailed && cases.length === 0) return recovered(n);
     const missing = def.variants.filter((v) => !covered.has(v.name)).map((v) => v.name);
-    if (missing.length > 0) fail("type_mismatch", `non-exhaustive match; missing ${missing.join(", ")}`, n.span);
+    if (missing.length > 0 && !caseFailed)
+      fail("type_mismatch", `non-exhaustive match; missing ${missing.join(", ")}`, n.span);
     const ty = this.commonOf(
       cases.map((c) => c.body.ty),
       n,

@@ -51,6 +51,30 @@ describe("every independent error of a function", () => {
     ]);
   });
 
+  it("each failing case of a match is reported, the other cases are checked, and exhaustiveness is not a consequence", () => {
+    const types = "(types (union Shape (circle (r Float)) (square (side Float)) (dot)))";
+    const r = analyzeSources({
+      source: `(eval ${types} (match (variant Shape.dot) ((case Shape.circl (r x)) 1) ((case Shape.square (sid s)) 2) ((case Shape.dot) (not 1))))`,
+    });
+    expect(messages(r)).toEqual([
+      "unknown variant 'Shape.circl'",
+      "variant has no field 'sid'",
+      "expected Bool, found Int",
+    ]);
+    // Fail-fast reports the first only; with no failing case a missing one is still reported.
+    expect(
+      messages(
+        analyzeSources({
+          source: `(eval ${types} (match (variant Shape.dot) ((case Shape.circl (r x)) 1) ((case Shape.square (sid s)) 2)))`,
+          recover: false,
+        }),
+      ),
+    ).toEqual(["unknown variant 'Shape.circl'"]);
+    expect(
+      messages(analyzeSources({ source: `(eval ${types} (match (variant Shape.dot) ((case Shape.dot) (not 1))))` })),
+    ).toEqual(["expected Bool, found Int", "non-exhaustive match; missing circle, square"]);
+  });
+
   it("the entry reports each of its independent errors too", () => {
     const r = analyzeSources({ source: '(eval (seq (bind a (add 1 "x")) (frob) (not 1)))' });
     expect(r.diagnostics.map((d) => d.code)).toEqual([
