@@ -26,4 +26,22 @@ describe("docs/architecture.md", () => {
     const dirs = readdirSync(join(REPO_ROOT, "src")).filter((d) => statSync(join(REPO_ROOT, "src", d)).isDirectory());
     expect(dirs.filter((d) => !folders.includes(`\`src/${d}\``))).toEqual([]);
   });
+
+  it("gives every folder under src/ a row of the code map, with an invariant and tests that exist", () => {
+    const map = page.slice(page.indexOf("## Code map"), page.indexOf("## The check facade"));
+    const rows = [...map.matchAll(/^\| `src\/([\w-]+)` \| ([^|]+) \| ([^|]+) \|$/gm)];
+    expect(rows.length).toBeGreaterThan(15);
+    const dirs = readdirSync(join(REPO_ROOT, "src")).filter((d) => statSync(join(REPO_ROOT, "src", d)).isDirectory());
+    const mapped = new Set(rows.map((r) => r[1]!));
+    expect(dirs.filter((d) => !mapped.has(d))).toEqual([]);
+    for (const [, folder, invariant, tests] of rows) {
+      expect(invariant!.trim().length, folder).toBeGreaterThan(10);
+      const named = [...tests!.matchAll(/test\/[\w./-]+\.ts/g)].map((m) => m[0]);
+      expect(named.length, folder).toBeGreaterThan(0);
+      expect(
+        named.filter((t) => !existsSync(join(REPO_ROOT, t))),
+        folder,
+      ).toEqual([]);
+    }
+  });
 });
