@@ -1,6 +1,7 @@
 /**
  * `yaoc run`: check a program like `yaoc ir` does, then evaluate its typed IR with `yaoc/eval`;
- * `yaoc run --resume STATE --completion FILE` continues a suspended state with one completion.
+ * `yaoc run --resume STATE --completion FILE` continues a suspended state with one completion, and
+ * `yaoc run --resume STATE --cancel [REASON]` cancels it.
  * Output is one JSON object (`--format json`) or a readable summary; the state goes into the JSON
  * output or to a new file (`--state-out`, never an existing path: a state is never rewritten in
  * place). Exit 0 for a value or a suspension, 1 for a failure or an ill-typed program, 2 for usage
@@ -14,6 +15,8 @@ import { evalDiagnostic } from "../eval/codes.js";
 import { NodeFs } from "../fs/node-fs.js";
 import { FsError } from "../fs/package-fs.js";
 import {
+  BUDGET_NAMES,
+  cancelState,
   CompletionError,
   continueState,
   displayValue,
@@ -22,6 +25,7 @@ import {
   resumeState,
   startProgram,
   valueText,
+  type Budgets,
   type EvalFailure,
   type RunOptions,
   type RunResult,
@@ -37,6 +41,9 @@ const MAX_TOOLS_BYTES = 16 * 1024 * 1024;
 interface RunCliOptions {
   tools?: string;
   maxSteps?: number;
+  budget?: Partial<Record<keyof Budgets, number>>;
+  elapsedMs?: number;
+  cancel?: string | boolean;
   format: "human" | "json";
   resume?: string;
   completion?: string;
@@ -188,10 +195,25 @@ async function emit(
 }
 
 function runOptions(opts: RunCliOptions, tools: Record<string, unknown> | undefined): RunOptions {
+  const budgets = { ...opts.budget, ...(opts.maxSteps !== undefined ? { steps: opts.maxSteps } : {}) };
   return {
-    ...(opts.maxSteps !== undefined ? { budgets: { steps: opts.maxSteps } } : {}),
+    ...(Object.keys(budgets).length > 0 ? { budgets } : {}),
     ...(tools !== undefined ? { tools } : {}),
+    ...(opts.elapsedMs !== undefined ? { elapsedMs: opts.elapsedMs } : {}),
   };
+}
+
+/** `--budget` names, as kebab-case words: tool-effects, model-rounds, elapsed-ms, … */
+const BUDGET_FLAGS: ReadonlyMap<string, keyof Budgets> = new Map(
+  BUDGET_NAMES.map((n) => [n.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`), n] as const),
+);
+
+function budgetFlag(v: string, previous: Partial<Record<keyof Budgets, number>> = {}) {
+  const m = /^([a-z-]+)=(\d+)$/.exec(v);
+  const name = m === null ? undefined : BUDGET_FLAGS.get(m[1]!);
+  if (m === null || name === undefined || !Number.isSafeInteger(Number(m[2])))
+    throw new InvalidArgumentError(`expected NAME=N with NAME one of ${[...BUDGET_FLAGS.keys()].join(", ")}`);
+  return { ...previous, [name]: Number(m[2]) };
 }
 
 async function runProgram(path: string, opts: RunCliOptions): Promise<void> {
@@ -229,6 +251,12 @@ async function runProgram(path: string, opts: RunCliOptions): Promise<void> {
 async function resume(opts: RunCliOptions): Promise<void> {
   const state = await readBounded(opts.resume!, MAX_STATE_BYTES, "state");
   const tools = await toolSchemas(opts.tools);
+  if (opts.cancel !== undefined && opts.cancel !== false) {
+    if (opts.completion !== undefined) throw new UsageError("give either --completion FILE or --cancel, not both");
+    const reason = typeof opts.cancel === "string" ? opts.cancel : "";
+    await emit(cancelState(state, reason, runOptions(opts, tools)), opts, undefined, new Map());
+    return;
+  }
   if (opts.completion === undefined) {
     // Without a completion, continue a state that stopped at its step limit.
     await emit(continueState(state, runOptions(opts, tools)), opts, undefined, new Map());
@@ -241,6 +269,13 @@ async function resume(opts: RunCliOptions): Promise<void> {
   } catch (e) {
     if (e instanceof CompletionError) throw new UsageError(`${opts.completion}: ${e.message}`);
     throw e;
+  }
+  if (opts.elapsedMs !== undefined) {
+    if (completion.elapsedMs !== undefined && completion.elapsedMs !== opts.elapsedMs)
+      throw new UsageError(
+        `${opts.completion} gives elapsed_ms ${completion.elapsedMs} and --elapsed-ms ${opts.elapsedMs}`,
+      );
+    completion = { ...completion, elapsedMs: opts.elapsedMs };
   }
   await emit(resumeState(state, completion, runOptions(opts, tools)), opts, undefined, new Map());
 }
@@ -265,6 +300,17 @@ export function registerRunCommand(program: Command): void {
       "--completion <file>",
       'the answer to one pending request: {"id":ID,"value":V} or {"id":ID,"error":{"message":M}}',
     )
+    .option(
+      "--budget <name=n>",
+      "override a budget (repeatable): steps, tool-effects, infer-effects, branches, nesting, map-elements, model-rounds, elapsed-ms",
+      budgetFlag,
+    )
+    .option(
+      "--elapsed-ms <n>",
+      "with --resume: the ms elapsed since the run started, checked against the elapsed-ms budget",
+      positiveInt,
+    )
+    .option("--cancel [reason]", "with --resume: cancel the run (a cancelled failure; every pending request is void)")
     .option("--state-out <file>", "write the new state to this new file (never an existing one)")
     .addOption(new Option("--format <format>", "output format").choices(["human", "json"]).default("human"))
     .action((path: string | undefined, opts: RunCliOptions) =>
@@ -275,6 +321,8 @@ export function registerRunCommand(program: Command): void {
           return;
         }
         if (opts.completion !== undefined) throw new UsageError("--completion needs --resume STATE");
+        if (opts.cancel !== undefined || opts.elapsedMs !== undefined)
+          throw new UsageError(`${opts.cancel !== undefined ? "--cancel" : "--elapsed-ms"} needs --resume STATE`);
         if (path === undefined) throw new UsageError("yaoc run needs a PROGRAM (or --resume STATE --completion FILE)");
         await runProgram(path, opts);
       })(),

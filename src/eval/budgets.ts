@@ -14,6 +14,17 @@ export interface Budgets {
   readonly nesting: number;
   /** Elements of one `map` collection. */
   readonly mapElements: number;
+  /**
+   * Model rounds one nested `infer` may take. The host runs the model and reports the rounds it
+   * took with the completion (`"rounds"`); the request names the ceiling (`"model_rounds"`).
+   */
+  readonly modelRounds: number;
+  /**
+   * Elapsed wall time of the whole run, in ms, or null for no deadline. The machine has no clock:
+   * the host reports the time elapsed since the run started with a completion (`"elapsed_ms"`)
+   * or when it continues a state, so the state stays deterministic.
+   */
+  readonly elapsedMs: number | null;
 }
 
 export const DEFAULT_BUDGETS: Budgets = Object.freeze({
@@ -23,6 +34,8 @@ export const DEFAULT_BUDGETS: Budgets = Object.freeze({
   branches: 32,
   nesting: 4,
   mapElements: 64,
+  modelRounds: 4,
+  elapsedMs: null,
 });
 
 export const BUDGET_NAMES: readonly (keyof Budgets)[] = [
@@ -32,6 +45,8 @@ export const BUDGET_NAMES: readonly (keyof Budgets)[] = [
   "branches",
   "nesting",
   "mapElements",
+  "modelRounds",
+  "elapsedMs",
 ];
 
 /** Human words for each budget, for `resource` failure messages. */
@@ -42,15 +57,24 @@ export const BUDGET_WORDS: Readonly<Record<keyof Budgets, string>> = {
   branches: "parallel branch",
   nesting: "Program Value nesting",
   mapElements: "map element",
+  modelRounds: "model round",
+  elapsedMs: "elapsed-time",
 };
 
-/** The defaults with `overrides` applied; every value must be a non-negative safe integer. */
+/**
+ * The defaults with `overrides` applied; every value must be a non-negative safe integer (the
+ * elapsed-time budget may also be null: no deadline).
+ */
 export function budgetsWith(overrides: Partial<Budgets> = {}): Budgets {
-  const out: Record<string, number> = { ...DEFAULT_BUDGETS };
+  const out: Record<string, number | null> = { ...DEFAULT_BUDGETS };
   for (const name of BUDGET_NAMES) {
     const v = overrides[name];
     if (v === undefined) continue;
-    if (!Number.isSafeInteger(v) || v < 0)
+    if (v === null && name === "elapsedMs") {
+      out[name] = null;
+      continue;
+    }
+    if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 0)
       throw new RangeError(`budget ${name} must be a non-negative integer, got ${v}`);
     out[name] = v;
   }

@@ -45,7 +45,7 @@ export const EVAL_CODES = defineCodes([
     code: "eval.resource",
     severity: "error",
     summary:
-      "A budget ran out: typed-IR steps (--max-steps), tool effects (128), inference effects (8), par branches (32), Program Value nesting (4) or map elements (64). `fallback` catches it.",
+      "A budget ran out: typed-IR steps (--max-steps), tool effects (128), inference effects (8), par branches (32), Program Value nesting (4), map elements (64), model rounds per infer (4, as the host reports them) or the elapsed-time budget (as the host reports the time). `fallback` catches it.",
     clause: "Yao Evaluation Semantics §11; Morphz runtime profile budgets",
     layer: "L2",
     reason: "size_eval_budget",
@@ -53,7 +53,8 @@ export const EVAL_CODES = defineCodes([
   {
     code: "eval.cancelled",
     severity: "error",
-    summary: "The run was cancelled by its principal or supervisor. `fallback` never catches it.",
+    summary:
+      "The run was cancelled by its principal or supervisor (`cancelState`, `yaoc run --resume STATE --cancel`); every pending request is void. `fallback` never catches it.",
     clause: "Yao Evaluation Semantics §10 (cancelled)",
     layer: "L7",
     reason: "audit_eval_cancelled",

@@ -20,6 +20,7 @@ import {
   DEFAULT_ERROR_CLASS,
   REQUEST_KINDS,
   type Completion,
+  type CompletionBase,
   type EffectRequest,
   type RequestKind,
 } from "./requests.js";
@@ -31,7 +32,14 @@ export { BUDGET_NAMES, DEFAULT_BUDGETS, budgetsWith, type Budgets } from "./budg
 export { decodeValue, fromPlainJson, toPlainJson } from "./decode.js";
 export { FAILURE_CLASSES, isCatchable, type EvalFailure, type FailureClass } from "./failures.js";
 export { jsonSchema } from "./json-schema.js";
-export { requestId, REQUEST_KINDS, type Completion, type EffectRequest, type RequestKind } from "./requests.js";
+export {
+  requestId,
+  REQUEST_KINDS,
+  type Completion,
+  type CompletionBase,
+  type EffectRequest,
+  type RequestKind,
+} from "./requests.js";
 export { MAX_STATE_BYTES, STATE_FORMAT, STATE_VERSION } from "./state.js";
 export { floatText, parseValueText, valueText, ValueTextError } from "./value-text.js";
 export { displayValue } from "./display.js";
@@ -47,6 +55,11 @@ export interface RunOptions {
   readonly integrityKey?: Uint8Array;
   /** Stop after this many steps with outcome "running" (for tests and cooperative schedulers). */
   readonly stepLimit?: number;
+  /**
+   * `continueState`: the wall time elapsed since the run started, in ms, as the host measures it
+   * (a completion carries its own as `elapsed_ms`). Checked against the elapsed-time budget.
+   */
+  readonly elapsedMs?: number;
 }
 
 export type Outcome =
@@ -174,6 +187,38 @@ export function continueState(state: string, options: RunOptions = {}): RunResul
   }
   const { machine: m, extras } = decoded;
   m.hooks = admissionHooks(m, extras);
+  // A suspended or finished machine has nothing to run: it answers as it stands, unchanged.
+  if (m.status() !== "running") return { result: outcomeOf(m), rejected: false, state: () => state };
+  if (options.elapsedMs !== undefined) {
+    const over = m.reportElapsed(options.elapsedMs);
+    if (over !== undefined) m.failReady("resource", over);
+  }
+  return finish(m, extras, options);
+}
+
+/**
+ * Cancel a run that has not finished (semantics §10: a `cancelled` failure, never caught by
+ * `fallback`): it ends at once with that failure, and every pending request is void, so a later
+ * completion for one is refused. Cancelling a cancelled machine again changes nothing; a machine
+ * that finished otherwise is refused as `integrity`.
+ */
+export function cancelState(state: string, reason = "", options: RunOptions = {}): RunResult {
+  let decoded;
+  try {
+    decoded = decodeState(state, options.integrityKey);
+  } catch (e) {
+    if (e instanceof StateError) return integrity(`corrupt machine state: ${e.message}`, state);
+    throw e;
+  }
+  const { machine: m, extras } = decoded;
+  const status = m.status();
+  if (status === "failure" && m.root.result !== undefined && "failure" in m.root.result) {
+    if (m.root.result.failure.class === "cancelled")
+      return { result: outcomeOf(m), rejected: false, state: () => state };
+  }
+  if (status === "value" || status === "failure")
+    return integrity(`the machine has finished (${status}); there is nothing to cancel`, state);
+  m.cancel(reason === "" ? "the run was cancelled" : `the run was cancelled: ${reason}`);
   return finish(m, extras, options);
 }
 
@@ -198,9 +243,21 @@ export function parseCompletion(text: string): Completion {
   const given = ["value", "text", "error"].filter((k) => v.has(k));
   if (given.length !== 1) throw new CompletionError('a completion has exactly one of "value", "text" or "error"');
   for (const k of v.keys())
-    if (!["id", "kind", "value", "text", "error"].includes(k))
+    if (!["id", "kind", "value", "text", "error", "rounds", "elapsed_ms"].includes(k))
       throw new CompletionError(`unknown completion field '${k}'`);
-  const base = kind === undefined ? { id } : { id, kind: kind as RequestKind };
+  const count = (name: string, least: number): number | undefined => {
+    const x = v.get(name);
+    if (x === undefined) return undefined;
+    if (typeof x !== "bigint" || x < BigInt(least) || x > BigInt(Number.MAX_SAFE_INTEGER))
+      throw new CompletionError(`"${name}" must be an integer of at least ${least}`);
+    return Number(x);
+  };
+  const rounds = count("rounds", 1);
+  const elapsedMs = count("elapsed_ms", 0);
+  const base: { -readonly [K in keyof CompletionBase]: CompletionBase[K] } = { id };
+  if (kind !== undefined) base.kind = kind as RequestKind;
+  if (rounds !== undefined) base.rounds = rounds;
+  if (elapsedMs !== undefined) base.elapsedMs = elapsedMs;
   if (v.has("value")) return { ...base, value: v.get("value")! };
   if (v.has("text")) {
     const t = v.get("text");
@@ -227,6 +284,8 @@ export class CompletionError extends Error {}
 function completionText(c: Completion): string {
   const m = new Map<string, Value>([["id", c.id]]);
   if (c.kind !== undefined) m.set("kind", c.kind);
+  if (c.rounds !== undefined) m.set("rounds", BigInt(c.rounds));
+  if (c.elapsedMs !== undefined) m.set("elapsed_ms", BigInt(c.elapsedMs));
   if ("value" in c) m.set("value", c.value);
   else if ("text" in c) m.set("text", c.text);
   else {
@@ -270,8 +329,20 @@ export function resumeState(state: string, completion: Completion, options: RunO
     return integrity(`request ${completion.id} is a ${p.kind} request, not ${completion.kind}`, state);
   if ("text" in completion && p.kind !== "infer")
     return integrity(`only an infer request is completed with "text"; ${completion.id} is a ${p.kind} request`, state);
+  if (completion.rounds !== undefined && p.kind !== "infer")
+    return integrity(`only an infer completion reports model rounds; ${completion.id} is a ${p.kind} request`, state);
   m.completed.set(completion.id, text);
-  if ("error" in completion) {
+  // Budgets the host reports on: the deadline first (it ends the waiting thread whatever the answer).
+  const late = completion.elapsedMs === undefined ? undefined : m.reportElapsed(completion.elapsedMs);
+  if (late !== undefined) m.complete(completion.id, { error: { class: "resource", message: late } });
+  else if (completion.rounds !== undefined && completion.rounds > m.budgets.modelRounds)
+    m.complete(completion.id, {
+      error: {
+        class: "resource",
+        message: `the infer took ${completion.rounds} model rounds; the model round budget is ${m.budgets.modelRounds}`,
+      },
+    });
+  else if ("error" in completion) {
     const cls = completion.error.class ?? DEFAULT_ERROR_CLASS[p.kind];
     m.complete(completion.id, { error: { class: cls, message: completion.error.message } });
   } else if ("text" in completion) m.complete(completion.id, { text: completion.text });

@@ -96,6 +96,8 @@ export interface Used {
   toolEffects: number;
   inferEffects: number;
   branches: number;
+  /** The largest elapsed time (ms since the run started) the host has reported. */
+  elapsedMs: number;
 }
 
 export type Status = "running" | "suspended" | "value" | "failure";
@@ -275,7 +277,7 @@ export interface MachineHooks {
 
 export class Machine {
   seq = 0;
-  readonly used: Used = { steps: 0, toolEffects: 0, inferEffects: 0, branches: 0 };
+  readonly used: Used = { steps: 0, toolEffects: 0, inferEffects: 0, branches: 0, elapsedMs: 0 };
   readonly pending = new Map<string, Pending>();
   /** Completed request id → canonical text of the completion, for idempotent duplicates. */
   readonly completed = new Map<string, string>();
@@ -329,6 +331,55 @@ export class Machine {
       if (t.result !== undefined) this.finished(t);
     }
     return this.status();
+  }
+
+  /** The span of the node a thread stands at: the one it evaluates, or the one its top frame belongs to. */
+  private spanAt(t: Thread): SourceSpan | undefined {
+    const c = t.control;
+    if (c?.m === "eval") return this.index.nodes[c.n]!.span;
+    const top = t.stack[t.stack.length - 1];
+    return top === undefined ? undefined : this.index.nodes[top.n]!.span;
+  }
+
+  /**
+   * Record the elapsed time the host reports (ms since the run started; the largest report wins,
+   * so a worker with a slower clock cannot give time back). Returns the resource failure message
+   * when the elapsed-time budget is exhausted.
+   */
+  reportElapsed(ms: number): string | undefined {
+    if (ms > this.used.elapsedMs) this.used.elapsedMs = ms;
+    const limit = this.budgets.elapsedMs;
+    if (limit === null || this.used.elapsedMs <= limit) return undefined;
+    return `the ${BUDGET_WORDS.elapsedMs} budget of ${limit} ms is exhausted (${this.used.elapsedMs} ms elapsed)`;
+  }
+
+  /** Every ready thread fails where it stands with `f` (an exhausted deadline before a continue). */
+  failReady(cls: EvalFailure["class"], message: string): void {
+    for (const t of this.ready) {
+      const span = this.spanAt(t);
+      t.control = { m: "fail", f: span === undefined ? { class: cls, message } : { class: cls, message, span } };
+    }
+  }
+
+  /**
+   * Cancel the run (semantics §7.3, §10): the failure is not catchable, so the root ends with it
+   * at once; every branch and pending request goes with it. The span is where the machine stood:
+   * the first pending request's node, or the root's current node.
+   */
+  cancel(message: string): void {
+    const first = [...this.pending.values()].sort(
+      (a, b) => Number(a.request.get("sequence")) - Number(b.request.get("sequence")),
+    )[0];
+    const span =
+      first !== undefined
+        ? this.spanAt(first.thread)
+        : (this.spanAt(this.root) ?? this.index.nodes[this.index.programs[0]!.root]!.span);
+    const f: EvalFailure = span === undefined ? { class: "cancelled", message } : { class: "cancelled", message, span };
+    this.root.stack = [];
+    this.root.control = undefined;
+    this.root.result = { failure: f };
+    this.pending.clear();
+    this.ready = [];
   }
 
   /** A terminal branch thread may complete its `par`. */
@@ -796,6 +847,8 @@ export class Machine {
       ["types", types],
     ];
     if (k.result.kind !== "program") fields.push(["schema", schemaToValue(jsonSchema(k.result, program.types))]);
+    // The ceiling the host's model loop must stay within; it reports the rounds it took.
+    fields.push(["model_rounds", BigInt(this.budgets.modelRounds)]);
     this.emit(t, n, s, "infer", fields);
   }
 

@@ -17,14 +17,20 @@ export function requestId(programHash: string, sequence: number): string {
   return `yao-effect:${sha256Hex(`${programHash}\n${sequence}`).slice(0, 32)}:${sequence}`;
 }
 
+/** What every completion may carry besides its answer. */
+export interface CompletionBase {
+  readonly id: string;
+  readonly kind?: RequestKind;
+  /** An infer completion: the model rounds the host's model loop took (at most the request's `model_rounds`). */
+  readonly rounds?: number;
+  /** The wall time elapsed since the run started, in ms, as the host measures it (the machine has no clock). */
+  readonly elapsedMs?: number;
+}
+
 export type Completion =
-  | { readonly id: string; readonly kind?: RequestKind; readonly value: Value }
-  | { readonly id: string; readonly kind?: RequestKind; readonly text: string }
-  | {
-      readonly id: string;
-      readonly kind?: RequestKind;
-      readonly error: { readonly message: string; readonly class?: FailureClass };
-    };
+  | (CompletionBase & { readonly value: Value })
+  | (CompletionBase & { readonly text: string })
+  | (CompletionBase & { readonly error: { readonly message: string; readonly class?: FailureClass } });
 
 /** The failure class an error completion gets when it names none. */
 export const DEFAULT_ERROR_CLASS: Readonly<Record<RequestKind, FailureClass>> = {

@@ -28,7 +28,8 @@ import { parseValueText, valueText, ValueTextError } from "./value-text.js";
 import type { Value } from "./values.js";
 
 export const STATE_FORMAT = "yaoc-eval-state";
-export const STATE_VERSION = 1;
+/** 2: the model-round and elapsed-time budgets, and the elapsed time used. */
+export const STATE_VERSION = 2;
 /** A state file larger than this is refused before it is parsed. */
 export const MAX_STATE_BYTES = 64 * 1024 * 1024;
 
@@ -373,7 +374,9 @@ export function decodeState(text: string, key?: Uint8Array): DecodedState {
   if (o.program_hash !== hashes[0]) bad("the state's program_hash is not its root program's");
 
   const b = obj(o.budgets, "budgets");
-  const budgets = Object.fromEntries(BUDGET_NAMES.map((n) => [n, int(b[n], `budget ${n}`)])) as unknown as Budgets;
+  const budgets = Object.fromEntries(
+    BUDGET_NAMES.map((n) => [n, n === "elapsedMs" && b[n] === null ? null : int(b[n], `budget ${n}`)]),
+  ) as unknown as Budgets;
   const reader = new Reader(index);
   reader.readScopes(arr(o.scopes, "scopes"));
   const root = reader.thread(o.root, null);
@@ -384,6 +387,7 @@ export function decodeState(text: string, key?: Uint8Array): DecodedState {
   m.used.toolEffects = int(used.toolEffects, "used tool effects");
   m.used.inferEffects = int(used.inferEffects, "used inference effects");
   m.used.branches = int(used.branches, "used branches");
+  m.used.elapsedMs = int(used.elapsedMs, "used elapsed time");
   m.seq = int(o.sequence, "the effect sequence");
   m.ready = arr(o.ready, "ready threads").map(
     (id) => reader.threads.get(str(id, "a thread id")) ?? bad(`ready thread ${String(id)} does not exist`),

@@ -116,6 +116,49 @@ describe("yaoc run", () => {
     expect(readFileSync(s, "utf8")).toBe(state);
   });
 
+  it("--budget overrides budgets, --elapsed-ms reports the time, --cancel cancels; each writes a new state", () => {
+    const p = file(
+      "deadline.yao",
+      '(eval (requires (tools read)) (seq (call read (path "a")) (call read (path "b"))))',
+    );
+    const s = join(dir, "d1.json");
+    const start = yaoc([
+      "run",
+      p,
+      "--tools",
+      tools,
+      "--budget",
+      "elapsed-ms=100",
+      "--budget",
+      "model-rounds=2",
+      "--state-out",
+      s,
+    ]);
+    expect(start.code).toBe(0);
+    expect(JSON.parse(readFileSync(s, "utf8")).budgets).toMatchObject({ elapsedMs: 100, modelRounds: 2 });
+    const bad = yaoc(["run", p, "--budget", "speed=1"]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain("expected NAME=N with NAME one of steps, tool-effects");
+    const id = (JSON.parse(readFileSync(s, "utf8")) as { pending: string[][] }).pending[0]![0]!;
+    const c = file("d-c.json", JSON.stringify({ id, value: "a" }));
+    const late = yaoc(["run", "--resume", s, "--completion", c, "--elapsed-ms", "101", "--format", "json"]);
+    expect(late.code).toBe(1);
+    expect(json(late.out)).toMatchObject({
+      class: "resource",
+      message: "the elapsed-time budget of 100 ms is exhausted (101 ms elapsed)",
+    });
+    const both = yaoc(["run", "--resume", s, "--completion", c, "--cancel"]);
+    expect(both.code).toBe(2);
+    expect(both.err).toContain("not both");
+    const s2 = join(dir, "d2.json");
+    const cancelled = yaoc(["run", "--resume", s, "--cancel", "the user stopped it", "--state-out", s2]);
+    expect(cancelled.code).toBe(1);
+    expect(cancelled.out).toContain("cancelled failure (at 1:36): the run was cancelled: the user stopped it");
+    const after = yaoc(["run", "--resume", s2, "--completion", c, "--format", "json"]);
+    expect(after.code).toBe(1);
+    expect(json(after.out)).toMatchObject({ class: "integrity", rejected: true });
+  });
+
   it("runs an HNS package's entry", () => {
     const r = yaoc(["run", "examples/review.hns", "--format", "json"]);
     expect(r.code).toBe(0);

@@ -34,7 +34,7 @@ describe("docs/eval.md", () => {
       'value {"$yao":{"fields":[{"name":"a","value":"contents of a.txt"},{"name":"b","value":"contents of b.txt"}],"kind":"structural_record"}}',
     );
     const state = JSON.parse(readFileSync(join(dir, "run-state.json"), "utf8")) as Record<string, unknown>;
-    expect(state).toMatchObject({ format: "yaoc-eval-state", version: 1, pending: [] });
+    expect(state).toMatchObject({ format: "yaoc-eval-state", version: 2, pending: [] });
     expect(existsSync(join(dir, "run-state.json.tmp"))).toBe(false);
   });
 });

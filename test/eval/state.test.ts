@@ -74,7 +74,7 @@ describe("machine state", () => {
     expect(a).toEqual(b);
     const state = JSON.parse(a[0]!) as Record<string, unknown>;
     expect(state.format).toBe("yaoc-eval-state");
-    expect(state.version).toBe(1);
+    expect(state.version).toBe(2);
     expect(Object.keys(state)).toEqual([...Object.keys(state)].sort());
   });
 
@@ -84,7 +84,7 @@ describe("machine state", () => {
     const id = (r.result.outcome === "suspended" && (r.result.requests[0]!.get("id") as string)) || "";
     for (const edited of [
       state.replace("a.txt", "b.txt"),
-      state.replace('"version":1', '"version":2'),
+      state.replace('"version":2', '"version":3'),
       state.slice(0, state.length / 2),
       "",
       "[]",
