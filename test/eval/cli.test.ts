@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -110,6 +110,16 @@ describe("yaoc run", () => {
     const tooBig = yaoc(["run", "--resume", s, "--completion", huge]);
     expect(tooBig.code).toBe(2);
     expect(tooBig.err).toContain("larger than 16777216 bytes");
+    // A sparse file: the size is refused before a byte of it is read.
+    const bigState = join(dir, "big-state.json");
+    writeFileSync(bigState, "");
+    truncateSync(bigState, 64 * 1024 * 1024 + 1);
+    const bigOut = yaoc(["run", "--resume", bigState, "--completion", c]);
+    expect(bigOut.code).toBe(2);
+    expect(bigOut.err).toContain("the state is larger than 67108864 bytes");
+    const cut = yaoc(["run", "--resume", s, "--completion", file("cut-c.json", '{"id":"x","val')]);
+    expect(cut.code).toBe(2);
+    expect(cut.err).toContain("not valid JSON");
     const foreign = yaoc(["run", "--resume", s, "--completion", c]);
     expect(foreign.code).toBe(1);
     expect(foreign.out).toContain("integrity failure");

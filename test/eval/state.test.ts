@@ -8,6 +8,9 @@ import {
   type EffectRequest,
   type RunResult,
 } from "../../src/eval/index.js";
+import { sha256Hex } from "../../src/canonical/hash.js";
+import { MAX_STATE_BYTES } from "../../src/eval/index.js";
+import { canonicalJson } from "../../src/json/jcs.js";
 import { compile, replacer } from "./helpers.js";
 
 /** Programs that reach every frame kind: pure forms, effects, par threads, fallback unwinding, functions. */
@@ -95,6 +98,32 @@ describe("machine state", () => {
       expect(out.result).toMatchObject({ outcome: "failure", failure: { class: "integrity" } });
       expect(out.state()).toBe(edited);
     }
+  });
+
+  it("refuses an oversized state before reading it, and a re-digested state with an unknown request kind", () => {
+    const r = startProgram(compile('(eval (requires (tools read)) (call read (path "a")))'));
+    const id = (r.result.outcome === "suspended" && (r.result.requests[0]!.get("id") as string)) || "";
+    const huge = resumeState(" ".repeat(MAX_STATE_BYTES + 1), { id, value: null });
+    expect(huge).toMatchObject({
+      rejected: true,
+      result: {
+        failure: {
+          class: "integrity",
+          message: `corrupt machine state: the state is larger than ${MAX_STATE_BYTES} bytes`,
+        },
+      },
+    });
+    // A writer who can recompute the plain digest still meets the shape checks.
+    const body = JSON.parse(r.state()) as Record<string, unknown> & { pending: unknown[][] };
+    delete body.digest;
+    body.pending[0]![1] = "teleport";
+    const forged = canonicalJson({ ...body, digest: `sha256:${sha256Hex(canonicalJson(body))}` });
+    const out = resumeState(forged, { id, value: null });
+    expect(out).toMatchObject({
+      rejected: true,
+      result: { failure: { class: "integrity", message: "corrupt machine state: unknown request kind 'teleport'" } },
+    });
+    expect(out.state()).toBe(forged);
   });
 
   it("with an integrity key, a state re-digested without the key is refused", () => {
