@@ -10,7 +10,7 @@ import { probeSandbox } from "../../src/harp/host/sandbox.js";
 
 export const REQUIRE_SYSTEM_TOOLS = process.env["YAOC_REQUIRE_SYSTEM_TOOLS"] === "1";
 
-// Only whether apps can run at all: the network "allow" launch (0.5–2 s) is measured by the tests that need it.
+// Only whether apps can run at all: the network "allow" launch (a second sandbox plus slirp4netns) is measured by the tests that need it.
 const sandbox = probeSandbox({ networkAllow: false });
 
 /** Why HARP apps cannot run on this machine (the host's own words), or null when they can. */

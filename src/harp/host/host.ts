@@ -437,7 +437,7 @@ export class HarpHost {
         "Pass --allow-network to consent.",
       );
     }
-    // The network "allow" launch (slirp4netns, 0.5–2 s) is measured only for an app that asks for it.
+    // The network "allow" launch (a second sandbox plus slirp4netns) is measured only for an app that asks for it.
     const caps = this.sandboxOverride ?? probeSandbox({ networkAllow: perms.network === "allow" });
     const why = caps.notes.join("; ") || "no sandbox";
     if (caps.tools === null || caps.mode === null) {

@@ -492,7 +492,7 @@ export function buildLaunch(tools: SandboxTools, spec: LaunchSpec): string[] {
 /**
  * Two measurements, each run at most once per process and only when asked for: the base launch
  * (every property but network "allow"; a sandbox launch, tens of milliseconds) and the network
- * "allow" launch (bwrap plus slirp4netns through a child Node process, 0.5–2 s). Every locked host
+ * "allow" launch (bwrap plus slirp4netns through a child Node process). Every locked host
  * command used to pay for both; now only a start of an "allow" app and the capability set measure
  * "allow", and commands that start nothing measure nothing.
  */
