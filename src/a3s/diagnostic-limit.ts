@@ -5,23 +5,18 @@
  * The package result then ends with one `a3s.diagnostic_limit` line saying how many were left out.
  */
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import { A3S_CODES, diagnostic, type A3sCode } from "./codes.js";
+import { DIAGNOSTIC_LIMIT, LIMIT_HINT, limitMessage, type Omissions } from "../diagnostics/collector.js";
+import { diagnostic } from "./codes.js";
 
-export const A3S_DIAGNOSTIC_LIMIT = 200;
+/** The one cap of src/diagnostics/collector.ts. */
+export const A3S_DIAGNOSTIC_LIMIT = DIAGNOSTIC_LIMIT;
 
-const SEVERITY = new Map<string, string>(A3S_CODES.map((r) => [r.code, r.severity]));
-
-/** What was counted but not built. */
+/** What the parts of one package counted but did not build, added up. */
 export class Omitted {
   count = 0;
   errors = 0;
 
-  add(code: A3sCode): void {
-    this.count++;
-    if (SEVERITY.get(code) === "error") this.errors++;
-  }
-
-  merge(other: Omitted): void {
+  merge(other: Omissions): void {
     this.count += other.count;
     this.errors += other.errors;
   }
@@ -36,11 +31,10 @@ export function limitDiagnostics(list: readonly Diagnostic[], omitted: Omitted, 
   }
   if (omitted.count === 0) return kept;
   kept.push(
-    diagnostic(
-      "a3s.diagnostic_limit",
-      `${omitted.count} more diagnostic${omitted.count === 1 ? "" : "s"} not shown (${omitted.errors} error${omitted.errors === 1 ? "" : "s"}): the check reports at most ${A3S_DIAGNOSTIC_LIMIT}`,
-      { file, hint: "fix these and check again to see the rest" },
-    ),
+    diagnostic("a3s.diagnostic_limit", limitMessage(omitted.count, omitted.errors, A3S_DIAGNOSTIC_LIMIT), {
+      file,
+      hint: LIMIT_HINT,
+    }),
   );
   return kept;
 }

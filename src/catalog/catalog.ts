@@ -5,7 +5,7 @@
  * safe under crashes, racing installers and gc racing install is explained in docs/catalog.md.
  */
 import { compareCodePoints, loadableSource, type IdentityInput } from "../canonical/package-identity.js";
-import { diagnostic, hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { CheckResult } from "../diagnostics/result.js";
 import type { PackageFs } from "../fs/package-fs.js";
 import { check, type PackageCheckResult } from "../check/check.js";
@@ -13,7 +13,7 @@ import { MemoryFs } from "../fs/memory-fs.js";
 import { DEFAULT_LOAD_LIMITS, type LoadLimits } from "../hns/context.js";
 import { loadFromSource } from "../hns/load.js";
 import type { HnsPackage } from "../hns/model.js";
-import type { CatalogCode } from "./codes.js";
+import { diagnostic, type CatalogCode } from "./codes.js";
 import {
   BINDING_NAME,
   BINDINGS_DIR,
@@ -454,7 +454,6 @@ export class Catalog {
             "catalog.unreferenced",
             `${this.where(`${OBJECTS_DIR}/${entry.name}`)} is not referenced by any binding${state}`,
             {
-              severity: "info",
               hint: "it is left over from an interrupted or conflicting install; `yaoc catalog gc` removes it",
             },
           ),
@@ -781,7 +780,6 @@ export class Catalog {
 
   private stray(path: string): Diagnostic {
     return diagnostic("catalog.stray_file", `${this.where(path)} is not part of the catalog layout and is ignored`, {
-      severity: "warning",
       hint: "remove it; the catalog never reads or trusts files it did not write",
     });
   }

@@ -1,5 +1,5 @@
 /** Package catalog diagnostics (HNS v0.1 §6.3, §10.3, §12, §14, §15; loader reference §8, H8). */
-import { defineCodes } from "../diagnostics/codes.js";
+import { defineCodes, diagnosticsFor } from "../diagnostics/codes.js";
 
 export const CATALOG_CODES = defineCodes([
   {
@@ -131,3 +131,6 @@ export const CATALOG_CODES = defineCodes([
 ]);
 
 export type CatalogCode = (typeof CATALOG_CODES)[number]["code"];
+
+/** Builds a catalog diagnostic; the code must be a row and the severity is the row's. */
+export const diagnostic = diagnosticsFor(CATALOG_CODES);

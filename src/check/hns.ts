@@ -5,10 +5,12 @@
  * it against the tool's input schema when one is given. Composed here so no stage knows another and
  * no analyzer callback is handed down; reported in the common CheckResult shape.
  */
-import { diagnostic, hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { DIAGNOSTIC_LIMIT } from "../diagnostics/collector.js";
 import { orderDiagnostics } from "../diagnostics/order.js";
 import type { CheckResult } from "../diagnostics/result.js";
 import type { PackageFs } from "../fs/package-fs.js";
+import { diagnostic } from "../hns/codes.js";
 import type { LoadLimits } from "../hns/context.js";
 import { loadPackage } from "../hns/load.js";
 import type { HnsPackage } from "../hns/model.js";
@@ -35,7 +37,7 @@ export type HnsCheck = CheckResult & {
 };
 
 /** Errors shown per package; beyond it a closing note says how many more there were. */
-export const MAX_PACKAGE_ERRORS = 200;
+export const MAX_PACKAGE_ERRORS = DIAGNOSTIC_LIMIT;
 
 export async function checkHns(fs: PackageFs, path: string, options: HnsCheckOptions = {}): Promise<HnsCheck> {
   const loaded = await loadPackage(fs, path, options.limits === undefined ? {} : { limits: options.limits });
@@ -146,7 +148,6 @@ function capErrors(ds: readonly Diagnostic[], path: string): Diagnostic[] {
         "hns.error_limit",
         `${path}: ${MAX_PACKAGE_ERRORS} errors shown, ${more}; fix these and check again to see the rest`,
         {
-          severity: "info",
           file: path,
         },
       ),

@@ -7,7 +7,8 @@
 import { promises as fsp, constants } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { type Command, InvalidArgumentError, Option } from "commander";
-import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { diagnostic } from "../catalog/codes.js";
 import { renderHuman } from "../diagnostics/render.js";
 import { jsonDiagnostic } from "../output/format-json.js";
 import { NodeFs } from "../fs/node-fs.js";

@@ -11,7 +11,6 @@
  * Human and GitHub output stream: each package's diagnostics are written as soon as it is checked.
  * On a terminal, stderr shows a progress line while more than one package is being checked.
  */
-import { diagnostic } from "../diagnostics/diagnostic.js";
 import { renderHumanResult, renderHumanSummaryOf, type SummaryCounts } from "../diagnostics/render.js";
 import { renderGithub } from "../output/format-github.js";
 import { renderResults, type OutputFormat } from "../output/format.js";
@@ -257,7 +256,7 @@ async function checkStdin(
   try {
     bytes = await (options.readStdin ?? readProcessStdin)();
   } catch (e) {
-    const d = diagnostic("cli.stdin", `cannot read standard input: ${e instanceof Error ? e.message : String(e)}`, {
+    const d = cliDiagnostic("cli.stdin", `cannot read standard input: ${e instanceof Error ? e.message : String(e)}`, {
       file: name,
       hint: "pipe one single-file package into `yaoc check -`",
     });
@@ -307,7 +306,7 @@ function noMatch(pattern: string): CheckResult {
     valid: false,
     identity: null,
     diagnostics: [
-      diagnostic("cli.no_match", `the pattern ${pattern} matches no file or directory`, {
+      cliDiagnostic("cli.no_match", `the pattern ${pattern} matches no file or directory`, {
         hint: "check the pattern; quote it so the shell does not expand it, and note that hidden entries, node_modules and .git are skipped",
       }),
     ],

@@ -6,7 +6,8 @@
  * Each row also carries the evidence reason code (seed 002 §4): `{action, layer, reason}` where the
  * action follows from the severity (error → block, warning → advise, info → allow).
  */
-import { diagnostic, type Diagnostic, type Severity } from "./diagnostic.js";
+import { diagnostic, type DiagnosticFields } from "./build.js";
+import type { Diagnostic, Severity } from "./diagnostic.js";
 
 /**
  * Guard layers of seed 002 §4.1: L1 structure, L2 size, L3 dangerous pattern, L4 permission,
@@ -55,19 +56,29 @@ export type CodeWithSeverity<T extends readonly CodeInfo[], S extends Severity> 
   { readonly severity: S }
 >["code"];
 
-/** Where a diagnostic points; severity is not here because it comes from the code's row. */
-export type DiagnosticPlace = Omit<NonNullable<Parameters<typeof diagnostic>[2]>, "severity"> & {
+/**
+ * Where a diagnostic points, and its hint, label and notes; severity is not here because it comes
+ * from the code's row. The one definition every frontend and the collector use.
+ */
+export type DiagnosticPlace = DiagnosticFields & {
   /** Report at the row's `downgradedTo` severity; only for rows that declare one. */
   readonly downgraded?: boolean;
 };
+
+/** Builds a diagnostic of one table's codes (severity from the row). */
+export type DiagnosticMaker<Code extends string> = (code: Code, message: string, where?: DiagnosticPlace) => Diagnostic;
+
+/** The severity of each code of a table, for counting findings that are never built. */
+export function severitiesOf<const T extends readonly CodeInfo[]>(rows: T): (code: CodeOf<T>) => Severity {
+  const byCode = new Map<string, Severity>(rows.map((r) => [r.code, r.severity]));
+  return (code) => byCode.get(code) ?? "error";
+}
 
 /**
  * A frontend's diagnostic constructor: the code must be a row of `rows` and the severity is the
  * row's, so a call site can neither mistype a code nor restate (and drift from) its severity.
  */
-export function diagnosticsFor<const T extends readonly CodeInfo[]>(
-  rows: T,
-): (code: CodeOf<T>, message: string, where?: DiagnosticPlace) => Diagnostic {
+export function diagnosticsFor<const T extends readonly CodeInfo[]>(rows: T): DiagnosticMaker<CodeOf<T>> {
   const byCode = new Map<string, CodeInfo>(rows.map((r) => [r.code, r]));
   return (code, message, { downgraded, ...where } = {}) => {
     const row = byCode.get(code);

@@ -4,20 +4,20 @@
  * inside the package and do not escape through links (§7.5.2, §17), `start.platforms` selection
  * for a given platform (§7.5.3), entrypoints.openapi, and the package tree itself.
  */
-import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { CheckResult } from "../diagnostics/result.js";
 import { resolveContainedFile } from "../fs/contained.js";
 import { FsError, type PackageFs } from "../fs/package-fs.js";
 import { joinPath } from "../fs/paths.js";
 import { UNDECODABLE_NAME_HINT } from "../fs/names.js";
 import { packageView, snapshotOf, type PackageSnapshot } from "../fs/snapshot.js";
-import { harpSeverity } from "./codes.js";
+import { diagnostic } from "./codes.js";
 import { isObject } from "./validate.js";
 import { parseHarpJson } from "./json.js";
 import { isRuntimeName, selectArgv, type HarpManifest, type Platform } from "./manifest.js";
 import { walkPackage, treeDigest, type PackageTree } from "./tree.js";
 import { argPathProblem, argRelativePaths } from "./path-scan.js";
-import { MANIFEST_FILE, ManifestReporter, stripDotSlash, validateManifestText } from "./validate.js";
+import { MANIFEST_FILE, type ManifestReporter, stripDotSlash, validateManifestText } from "./validate.js";
 
 export const MAX_MANIFEST_BYTES = 1024 * 1024;
 
@@ -87,14 +87,13 @@ export async function checkHarpPackage(diskFs: PackageFs, path: string, opts: Ch
   });
 
   const st = await fs.stat(path).catch(() => null);
-  if (st === null)
-    return fail([diagnostic("harp.not_a_directory", `${path} does not exist`, { severity: "error", file: path })]);
+  if (st === null) return fail([diagnostic("harp.not_a_directory", `${path} does not exist`, { file: path })]);
   if (st.kind !== "directory") {
     return fail([
       diagnostic(
         "harp.not_a_directory",
         `${path} is not a directory; a HARP package is a directory with harp.json at its root`,
-        { severity: "error", file: path, hint: "Give the path of the package directory (the one holding harp.json)." },
+        { file: path, hint: "Give the path of the package directory (the one holding harp.json)." },
       ),
     ]);
   }
@@ -104,7 +103,6 @@ export async function checkHarpPackage(diskFs: PackageFs, path: string, opts: Ch
   } catch (e) {
     return fail([
       diagnostic("harp.not_a_directory", `${path}: ${e instanceof Error ? e.message : String(e)}`, {
-        severity: "error",
         file: path,
       }),
     ]);
@@ -116,7 +114,6 @@ export async function checkHarpPackage(diskFs: PackageFs, path: string, opts: Ch
       return fail(
         [
           diagnostic("harp.manifest_missing", `the package has no ${MANIFEST_FILE} at its root`, {
-            severity: "error",
             file: path,
             hint: "Every HARP package has exactly one harp.json at its root (HARP §7.1).",
           }),
@@ -125,10 +122,7 @@ export async function checkHarpPackage(diskFs: PackageFs, path: string, opts: Ch
       );
     }
     const why = res.reason === "escape" ? "is a link that leaves the package" : res.detail;
-    return fail(
-      [diagnostic("harp.manifest_unreadable", `${MANIFEST_FILE}: ${why}`, { severity: "error", file: manifestFile })],
-      realRoot,
-    );
+    return fail([diagnostic("harp.manifest_unreadable", `${MANIFEST_FILE}: ${why}`, { file: manifestFile })], realRoot);
   }
   if (res.stat.size > MAX_MANIFEST_BYTES) {
     return fail(
@@ -136,7 +130,7 @@ export async function checkHarpPackage(diskFs: PackageFs, path: string, opts: Ch
         diagnostic(
           "harp.manifest_too_large",
           `${MANIFEST_FILE} has ${res.stat.size} bytes; the limit is ${MAX_MANIFEST_BYTES}`,
-          { severity: "error", file: manifestFile },
+          { file: manifestFile },
         ),
       ],
       realRoot,
@@ -156,33 +150,29 @@ export async function checkHarpPackage(diskFs: PackageFs, path: string, opts: Ch
           ? "harp.manifest_unreadable"
           : "harp.json_syntax";
     const msg = e instanceof FsError ? e.message : `${MANIFEST_FILE} is not valid UTF-8`;
-    return fail([diagnostic(code, msg, { severity: "error", file: manifestFile })], realRoot);
+    return fail([diagnostic(code, msg, { file: manifestFile })], realRoot);
   }
   sources.set(manifestFile, text);
 
   const v = validateManifestText(text, MANIFEST_FILE);
-  const r = new ManifestReporter(MANIFEST_FILE, v.json);
-  // One by one: a spread of an unbounded list into push() overflows the call stack.
-  for (const d of v.diagnostics) r.diagnostics.push(d);
+  // The package rules report into the manifest's collector, so one cap covers the whole check.
+  const r = v.reporter;
 
   let tree: PackageTree | null = null;
   if (v.manifest !== null) {
     await checkFiles(fs, realRoot, v.manifest, r, opts);
     tree = await walkPackage(fs, realRoot, { hash: opts.digest ?? true });
     for (const p of tree.problems) {
-      r.diagnostics.push(
-        diagnostic(p.code ?? "harp.package_file_rejected", `${p.path}: ${p.reason}`, {
-          severity: harpSeverity(p.code ?? "harp.package_file_rejected"),
-          file: `${display}/${p.path}`,
-          hint:
-            p.code === "harp.non_utf8_name"
-              ? UNDECODABLE_NAME_HINT
-              : "Remove the entry; a host copies only regular files, directories and links that stay inside the package.",
-        }),
-      );
+      r.emit(p.code ?? "harp.package_file_rejected", `${p.path}: ${p.reason}`, {
+        file: `${display}/${p.path}`,
+        hint:
+          p.code === "harp.non_utf8_name"
+            ? UNDECODABLE_NAME_HINT
+            : "Remove the entry; a host copies only regular files, directories and links that stay inside the package.",
+      });
     }
   }
-  const valid = v.manifest !== null && !r.diagnostics.some((d) => d.severity === "error");
+  const valid = v.manifest !== null && !r.hasErrors();
   const manifest = valid ? v.manifest : null;
   const identity = valid && tree !== null && (opts.digest ?? true) ? treeDigest(tree) : null;
   const extra: Record<string, unknown> = {};
@@ -197,7 +187,7 @@ export async function checkHarpPackage(diskFs: PackageFs, path: string, opts: Ch
       kind: "harp",
       valid,
       identity,
-      diagnostics: r.diagnostics.map((d) => (d.file === MANIFEST_FILE ? { ...d, file: manifestFile } : d)),
+      diagnostics: r.closed().map((d) => (d.file === MANIFEST_FILE ? { ...d, file: manifestFile } : d)),
       extra,
       sources,
     },

@@ -2,7 +2,7 @@
  * HARP v1 diagnostic codes. Clause numbers refer to the HARP spec (seed 001); C-numbers to the
  * conformance cases listed in docs/harp.md.
  */
-import { defineCodes } from "../diagnostics/codes.js";
+import { defineCodes, diagnosticsFor } from "../diagnostics/codes.js";
 
 export const HARP_CODES = defineCodes([
   // Reading the manifest.
@@ -364,6 +364,15 @@ export const HARP_CODES = defineCodes([
     layer: "L3",
     reason: "danger_package_file",
   },
+  {
+    code: "harp.diagnostic_limit",
+    severity: "info",
+    summary:
+      "Closing note: the package has more than 200 diagnostics; only the first 200 are shown (the rest are counted, never built, and their errors still make the package invalid).",
+    clause: "yaoc",
+    layer: "L6",
+    reason: "meta_diagnostic_limit",
+  },
 ]);
 
 export type HarpCode = (typeof HARP_CODES)[number]["code"];
@@ -374,3 +383,6 @@ const bySeverity = new Map(HARP_CODES.map((r) => [r.code, r.severity] as const))
 export function harpSeverity(code: HarpCode): "error" | "warning" | "info" {
   return bySeverity.get(code)!;
 }
+
+/** Builds a HARP diagnostic; the code must be a row and the severity is the row's. */
+export const diagnostic = diagnosticsFor(HARP_CODES);

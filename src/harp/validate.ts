@@ -6,9 +6,9 @@
  */
 import type { ErrorObject } from "ajv";
 import { DiagnosticCollector } from "../diagnostics/collector.js";
-import { diagnostic, type Diagnostic, type Span } from "../diagnostics/diagnostic.js";
+import type { Diagnostic, Span } from "../diagnostics/diagnostic.js";
 import { relativePathProblem } from "../fs/contained.js";
-import { harpSeverity, type HarpCode } from "./codes.js";
+import { HARP_CODES, type HarpCode } from "./codes.js";
 import { escapePointerToken, parseHarpJson, type JsonValue, type ParsedJson } from "./json.js";
 import { isRuntimeName, RESERVED_FIELDS, RESERVED_KINDS, type HarpManifest } from "./manifest.js";
 import { argPathProblem, findPath } from "./path-scan.js";
@@ -25,15 +25,26 @@ export interface ManifestValidation {
   readonly manifest: HarpManifest | null;
   readonly diagnostics: readonly Diagnostic[];
   readonly json: ParsedJson | null;
+  /** The collector the package check goes on reporting into, under the same cap. */
+  readonly reporter: ManifestReporter;
 }
 
-/** Emits diagnostics for one manifest file, looking spans up by JSON Pointer. */
-export class ManifestReporter extends DiagnosticCollector<HarpCode> {
+/**
+ * Emits diagnostics for one manifest file, looking spans up by JSON Pointer. Past the one cap
+ * (src/diagnostics/collector.ts) a finding is counted and nothing is built; `closed()` ends the
+ * list with `harp.diagnostic_limit`.
+ */
+export class ManifestReporter extends DiagnosticCollector<typeof HARP_CODES> {
   constructor(
     readonly file: string,
     private readonly json: ParsedJson | null,
   ) {
-    super(harpSeverity);
+    super(HARP_CODES);
+  }
+
+  /** The diagnostics, closed by the limit note when some were only counted. */
+  closed(): Diagnostic[] {
+    return this.closedWith("harp.diagnostic_limit", this.file);
   }
 
   /**
@@ -57,6 +68,7 @@ export class ManifestReporter extends DiagnosticCollector<HarpCode> {
   }
 
   report(code: HarpCode, pointer: string | undefined, message: string, hint?: string, label?: string): void {
+    if (!this.room) return this.omit(code);
     this.emit(code, message, {
       file: this.file,
       span: pointer === undefined ? undefined : this.spanOf(pointer, VALUE_CODES.has(code) ? "value" : "key"),
@@ -116,8 +128,8 @@ export function validateManifestText(text: string, file: string = MANIFEST_FILE)
           ? "harp.json_too_deep"
           : "harp.json_syntax";
     const where = e.pointer !== undefined ? e.pointer : file;
-    const d = diagnostic(code, `${where}: ${e.message}`, {
-      severity: "error",
+    const r = new ManifestReporter(file, null);
+    r.emit(code, `${where}: ${e.message}`, {
       file,
       span: e.span,
       pointer: e.pointer,
@@ -126,7 +138,7 @@ export function validateManifestText(text: string, file: string = MANIFEST_FILE)
           ? "Keep one occurrence of the member; readers disagree on which duplicate wins."
           : "harp.json must be plain JSON (RFC 8259): no comments, no trailing commas, double-quoted strings.",
     });
-    return { manifest: null, diagnostics: [d], json: null };
+    return { manifest: null, diagnostics: r.closed(), json: null, reporter: r };
   }
   const json = parsed.json;
   const r = new ManifestReporter(file, json);
@@ -139,7 +151,7 @@ export function validateManifestText(text: string, file: string = MANIFEST_FILE)
       `${file} must contain a JSON object, not ${typeName(value)}`,
       "Start from the minimal manifest of HARP §7.2.",
     );
-    return { manifest: null, diagnostics: r.diagnostics, json };
+    return { manifest: null, diagnostics: r.closed(), json, reporter: r };
   }
   if (!("schemaVersion" in value)) {
     const looksStatic = "globals" in value;
@@ -149,7 +161,7 @@ export function validateManifestText(text: string, file: string = MANIFEST_FILE)
       `${file} has no "schemaVersion", so it is not a HARP manifest${looksStatic ? " (it looks like a Harp static-site generator config)" : ""}`,
       'A HARP v1 manifest starts with "schemaVersion": 1 (HARP §7.2).',
     );
-    return { manifest: null, diagnostics: r.diagnostics, json };
+    return { manifest: null, diagnostics: r.closed(), json, reporter: r };
   }
   const sv = value["schemaVersion"];
   if (typeof sv === "number" && Number.isInteger(sv) && sv > 1) {
@@ -160,15 +172,40 @@ export function validateManifestText(text: string, file: string = MANIFEST_FILE)
       `/schemaVersion: this host supports HARP schemaVersion 1 only, the manifest declares ${sv}`,
       "Use a host that supports this schemaVersion, or write a v1 manifest.",
     );
-    return { manifest: null, diagnostics: r.diagnostics, json };
+    return { manifest: null, diagnostics: r.closed(), json, reporter: r };
   }
 
-  for (const err of schemaErrors(value)) reportSchemaError(r, err, value);
+  for (const err of schemaErrors(value)) {
+    // Past the cap a schema error is counted, never worded (60,000 unknown members cost one walk).
+    if (r.room) reportSchemaError(r, err, value);
+    else r.omit(schemaErrorCode(err));
+  }
   checkArgvLexically(r, value);
   scanStrings(r, value, "");
 
-  const ok = !r.diagnostics.some((d) => d.severity === "error");
-  return { manifest: ok ? (value as unknown as HarpManifest) : null, diagnostics: r.diagnostics, json };
+  const ok = !r.hasErrors();
+  return { manifest: ok ? (value as unknown as HarpManifest) : null, diagnostics: r.closed(), json, reporter: r };
+}
+
+/** The code reportSchemaError gives an ajv error, for counting it past the cap (every one is an error). */
+function schemaErrorCode(e: ErrorObject): HarpCode {
+  switch (e.keyword) {
+    case "required":
+      return "harp.missing_field";
+    case "additionalProperties":
+      return "harp.unknown_field";
+    case "type":
+      return "harp.wrong_type";
+    case "minLength":
+    case "maxLength":
+    case "minItems":
+    case "maxItems":
+    case "minimum":
+    case "maximum":
+      return "harp.out_of_range";
+    default:
+      return "harp.invalid_value";
+  }
 }
 
 function reportSchemaError(r: ManifestReporter, e: ErrorObject, root: JsonValue): void {

@@ -96,7 +96,7 @@ function result(
     kind: "hcp",
     valid,
     identity: valid ? digest : null,
-    diagnostics: report.diagnostics,
+    diagnostics: report.closed(path),
     extra,
     sources,
   };

@@ -391,6 +391,15 @@ export const HCP_CODES = defineCodes([
     layer: "L1",
     reason: "struct_path_not_regular_file",
   },
+  {
+    code: "hcp.diagnostic_limit",
+    severity: "info",
+    summary:
+      "Closing note: the pack has more than 200 diagnostics; only the first 200 are shown (the rest are counted, never built, and their errors still make the pack invalid).",
+    clause: "HCP (yaoc's diagnostic cap)",
+    layer: "L6",
+    reason: "meta_diagnostic_limit",
+  },
 ]);
 
 export type HcpCode = (typeof HCP_CODES)[number]["code"];

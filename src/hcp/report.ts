@@ -3,8 +3,8 @@
  * code table (DiagnosticCollector), so a code cannot be emitted without a row.
  */
 import { DiagnosticCollector } from "../diagnostics/collector.js";
-import type { RelatedLocation, Span } from "../diagnostics/diagnostic.js";
-import { severityOf, type HcpCode } from "./codes.js";
+import type { Diagnostic, RelatedLocation, Span } from "../diagnostics/diagnostic.js";
+import { HCP_CODES, type HcpCode } from "./codes.js";
 import type { JsonMember, JsonNode, JsonObject } from "./json-reader.js";
 import type { TextPositions } from "../diagnostics/text-positions.js";
 
@@ -26,28 +26,38 @@ export interface Where {
   readonly related?: readonly RelatedLocation[];
 }
 
-export class PackReporter extends DiagnosticCollector<HcpCode> {
+export class PackReporter extends DiagnosticCollector<typeof HCP_CODES> {
   constructor() {
-    super(severityOf);
+    super(HCP_CODES);
+  }
+
+  /** The diagnostics, closed by `hcp.diagnostic_limit` when some past the cap were only counted. */
+  closed(file: string): Diagnostic[] {
+    return this.closedWith("hcp.diagnostic_limit", file);
   }
 
   /** Report at a JSON value (its whole span) with its pointer. */
   atValue(code: HcpCode, doc: JsonDoc, node: JsonNode, pointer: string, message: string, hint?: string): void {
-    this.emit(code, message, { file: doc.file, span: doc.positions.span(node.start, node.end), pointer, hint });
+    this.emit(code, message, () => ({ file: doc.file, span: doc.positions.span(node.start, node.end), pointer, hint }));
   }
 
   /** Report at a member name (used when the name itself is the problem, e.g. a bad verb_key). */
   atKey(code: HcpCode, doc: JsonDoc, member: JsonMember, pointer: string, message: string, hint?: string): void {
-    this.emit(code, message, {
+    this.emit(code, message, () => ({
       file: doc.file,
       span: doc.positions.span(member.keyStart, member.keyEnd),
       pointer,
       hint,
-    });
+    }));
   }
 
   /** Report a missing member at the `{` of the object that should hold it. */
   atObject(code: HcpCode, doc: JsonDoc, obj: JsonObject, pointer: string, message: string, hint?: string): void {
-    this.emit(code, message, { file: doc.file, span: doc.positions.span(obj.start, obj.start + 1), pointer, hint });
+    this.emit(code, message, () => ({
+      file: doc.file,
+      span: doc.positions.span(obj.start, obj.start + 1),
+      pointer,
+      hint,
+    }));
   }
 }

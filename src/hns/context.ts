@@ -1,7 +1,8 @@
 /** Load-time state shared by the single-file and directory pipelines. */
 import type { Diagnostic, Span } from "../diagnostics/diagnostic.js";
-import { diagnostic, type HNS_CODES } from "./codes.js";
+import { diagnostic, HNS_CODES } from "./codes.js";
 import type { CodeWithSeverity } from "../diagnostics/codes.js";
+import { Collector, DIAGNOSTIC_LIMIT, DiagnosticCollector } from "../diagnostics/collector.js";
 import type { PackageFs } from "../fs/package-fs.js";
 import type { SNode } from "../syntax/tree.js";
 
@@ -32,9 +33,13 @@ export class LoadFailure extends Error {
 }
 
 export class LoadContext {
-  readonly warnings: Diagnostic[] = [];
-  /** Independent errors recorded so far, in detection order. */
-  readonly errors: Diagnostic[] = [];
+  /** Warnings under the one cap: past it they are counted, never built (a manifest of 40,000 unknown fields). */
+  private readonly warningList = new DiagnosticCollector(HNS_CODES, MAX_LOAD_WARNINGS);
+  /**
+   * Independent errors, every one kept (the single-file and directory pipelines pop and rethrow the
+   * last one); the check layer caps them together with the analysis errors, after ordering.
+   */
+  private readonly errorList = new Collector<Diagnostic>(Number.POSITIVE_INFINITY);
   readonly sources = new Map<string, string>();
   bytesRead = 0;
 
@@ -42,6 +47,15 @@ export class LoadContext {
     readonly fs: PackageFs,
     readonly limits: LoadLimits,
   ) {}
+
+  get warnings(): readonly Diagnostic[] {
+    return this.warningList.diagnostics;
+  }
+
+  /** Independent errors recorded so far, in detection order. */
+  get errors(): Diagnostic[] {
+    return this.errorList.items;
+  }
 
   fail(
     code: CodeWithSeverity<typeof HNS_CODES, "error">,
@@ -93,12 +107,14 @@ export class LoadContext {
     }
   }
 
-  /** Warnings past MAX_LOAD_WARNINGS: counted, never built (a manifest of 40,000 unknown fields). */
-  omittedWarnings = 0;
+  /** Warnings past MAX_LOAD_WARNINGS: counted, never built. */
+  get omittedWarnings(): number {
+    return this.warningList.omitted.count;
+  }
 
   /** False once MAX_LOAD_WARNINGS warnings are recorded: the caller skips building the next one. */
   get warningRoom(): boolean {
-    return this.warnings.length < MAX_LOAD_WARNINGS;
+    return this.warningList.room;
   }
 
   warnAt(
@@ -107,17 +123,16 @@ export class LoadContext {
     node: SNode,
     hint?: string | (() => string | undefined),
   ): void {
-    if (!this.warningRoom) {
-      this.omittedWarnings++;
-      return;
-    }
-    const text = typeof hint === "function" ? hint() : hint;
-    this.warnings.push(diagnostic(code, message, { file: node.span.file, span: node.span, hint: text }));
+    this.warningList.emit(code, message, () => ({
+      file: node.span.file,
+      span: node.span,
+      hint: typeof hint === "function" ? hint() : hint,
+    }));
   }
 
   /** The warnings, closed by an `hns.warning_limit` note when some were only counted. */
   reportedWarnings(file: string): Diagnostic[] {
-    if (this.omittedWarnings === 0) return this.warnings;
+    if (this.omittedWarnings === 0) return this.warnings.slice();
     return [
       ...this.warnings,
       diagnostic(
@@ -129,5 +144,5 @@ export class LoadContext {
   }
 }
 
-/** At most this many loader warnings are built and reported per package. */
-export const MAX_LOAD_WARNINGS = 200;
+/** At most this many loader warnings are built and reported per package: the one cap. */
+export const MAX_LOAD_WARNINGS = DIAGNOSTIC_LIMIT;

@@ -1,6 +1,7 @@
 /** The single-file `.hns` pipeline, in the reference's order (loader reference §3). */
 import { checkContract } from "./contract.js";
-import { diagnostic, START_OF_FILE } from "../diagnostics/diagnostic.js";
+import { START_OF_FILE } from "../diagnostics/diagnostic.js";
+import { diagnostic } from "./codes.js";
 import { didYouMean } from "../diagnostics/suggest.js";
 import { headName, type SList, type SNode } from "../syntax/tree.js";
 import { LoadFailure, type LoadContext } from "./context.js";

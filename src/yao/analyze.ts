@@ -7,7 +7,8 @@
  */
 import type { EffectSet, YaoProgram, YaoType } from "../../ir/yao-ir-0.1.js";
 import { canonicalSource } from "../canonical/typed.js";
-import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { diagnostic } from "./codes.js";
 import { utf8Length } from "../syntax/utf8.js";
 import { readOne } from "../syntax/reader.js";
 import { fileOf, type SNode } from "../syntax/tree.js";
@@ -90,7 +91,6 @@ function run(body: (sink: ErrorSink) => ReturnType<typeof analyzeRoot>, file: st
           "yao.error_limit",
           `analysis stopped after ${MAX_REPORTED_ERRORS} errors; fix these and check again to see the rest`,
           {
-            severity: "info",
             file,
           },
         ),

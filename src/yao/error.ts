@@ -7,6 +7,7 @@
  * independent problem. The first error recorded is the one the reference would report.
  */
 import { START_OF_FILE, type Diagnostic, type Span } from "../diagnostics/diagnostic.js";
+import { Collector, DIAGNOSTIC_LIMIT } from "../diagnostics/collector.js";
 import { diagnostic, type YaoAnalyzerCode } from "./codes.js";
 import type { SourceSpan } from "../syntax/tree.js";
 import type { Worded } from "./message.js";
@@ -64,8 +65,8 @@ export function fail(
   throw new YaoError(code, message, span, typeof teaching === "string" ? { hint: teaching } : teaching);
 }
 
-/** Errors reported per package before the analysis stops (the closing note says so). */
-export const MAX_REPORTED_ERRORS = 200;
+/** Errors reported per package before the analysis stops (the closing note says so): the one cap. */
+export const MAX_REPORTED_ERRORS = DIAGNOSTIC_LIMIT;
 
 /** Thrown when the sink is full: the analysis stops, and what was recorded is reported. */
 export class ErrorLimitReached extends Error {
@@ -76,13 +77,17 @@ export class ErrorLimitReached extends Error {
 
 /** Collects independent errors; `attempt` runs one unit and returns its recovery value on error. */
 export class ErrorSink {
-  readonly errors: YaoError[] = [];
+  private readonly kept = new Collector<YaoError>(MAX_REPORTED_ERRORS);
+
+  get errors(): YaoError[] {
+    return this.kept.items;
+  }
 
   record(e: YaoError): void {
     // A message about the recovery type is a consequence of an error already reported.
     if (e.message.includes("{error}")) return;
-    this.errors.push(e);
-    if (this.errors.length >= MAX_REPORTED_ERRORS) throw new ErrorLimitReached();
+    this.kept.add(e, true);
+    if (!this.kept.room) throw new ErrorLimitReached();
   }
 
   attempt<T>(body: () => T, recover: (e: YaoError) => T): T {

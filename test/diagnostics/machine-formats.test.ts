@@ -2,7 +2,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { diagnostic, type Span } from "../../src/diagnostics/diagnostic.js";
+// A renderer input of any code: tests may use the builder that is private to src/diagnostics.
+import { diagnostic } from "../../src/diagnostics/build.js";
+import type { Span } from "../../src/diagnostics/diagnostic.js";
 import { TextPositions } from "../../src/diagnostics/text-positions.js";
 import { escapeData, escapeProperty, renderGithub } from "../../src/output/format-github.js";
 import { toJsonDiagnostic, jsonDiagnostics } from "../../src/output/format-json.js";

@@ -4,7 +4,9 @@
  * one line saying how many more, and a bounded window of a very long line.
  */
 import { describe, expect, it } from "vitest";
-import { diagnostic, type Diagnostic } from "../../src/diagnostics/diagnostic.js";
+// A renderer input of any code: tests may use the builder that is private to src/diagnostics.
+import { diagnostic } from "../../src/diagnostics/build.js";
+import type { Diagnostic } from "../../src/diagnostics/diagnostic.js";
 import { HUMAN_DIAGNOSTIC_LIMIT, renderHuman } from "../../src/diagnostics/render.js";
 import type { CheckResult } from "../../src/diagnostics/result.js";
 

@@ -1,6 +1,8 @@
 /** The building blocks of teaching diagnostics: did-you-mean, display width and ordering. */
 import { describe, expect, it } from "vitest";
-import { diagnostic, type Diagnostic } from "../../src/diagnostics/diagnostic.js";
+// A renderer input of any code: tests may use the builder that is private to src/diagnostics.
+import { diagnostic } from "../../src/diagnostics/build.js";
+import type { Diagnostic } from "../../src/diagnostics/diagnostic.js";
 import { displayWidth } from "../../src/diagnostics/display-width.js";
 import { orderDiagnostics } from "../../src/diagnostics/order.js";
 import { renderDiagnosticText } from "../../src/diagnostics/render.js";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { diagnostic } from "../../src/diagnostics/diagnostic.js";
+// A renderer input of any code: tests may use the builder that is private to src/diagnostics.
+import { diagnostic } from "../../src/diagnostics/build.js";
 import { buildAttestation, renderJsonl, renderMarkdown, type AttestInputs } from "../../src/evidence/attest.js";
 import type { SensitivityReport } from "../../src/evidence/golden.js";
 

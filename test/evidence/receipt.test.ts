@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { diagnostic } from "../../src/diagnostics/diagnostic.js";
+// A renderer input of any code: tests may use the builder that is private to src/diagnostics.
+import { diagnostic } from "../../src/diagnostics/build.js";
 import type { CheckResult } from "../../src/diagnostics/result.js";
 import { canonicalize, physicalDifference } from "../../src/evidence/canonicalize.js";
 import {

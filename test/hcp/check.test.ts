@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MemoryFs } from "../../src/fs/memory-fs.js";
+import { DIAGNOSTIC_LIMIT } from "../../src/diagnostics/collector.js";
 import { checkHcp, HCP_CODES, packDigest } from "../../src/hcp/index.js";
 
 const VERBS = ["t.list", "t.show", "t.make", "t.edit", "t.drop"];
@@ -120,16 +121,22 @@ describe("checkHcp", () => {
     expect(r.diagnostics).toEqual([]);
   });
 
-  it("stays linear on a megabyte manifest full of bad verbs", async () => {
+  it("answers a megabyte manifest full of bad verbs with the capped list and a count of the rest", async () => {
     const verbs: Record<string, unknown> = {};
     for (let i = 0; i < 10_000; i++) verbs[`Bad Verb/${i}`] = { argv: ["$@"] };
     const surface = JSON.stringify({ id: "acme", verbs });
     expect(surface.length).toBeLessThan(1024 * 1024);
-    const t0 = performance.now();
+    // The test timeout is the hang guard (quadratic position lookups would take minutes); no time is asserted.
     const r = await checkHcp(MemoryFs.from(files(surface, { surface_id: "acme" })), "/p");
-    // A hang guard, not a speed test: quadratic position lookups would take minutes.
-    expect(performance.now() - t0).toBeLessThan(30_000);
-    expect(r.diagnostics.filter((d) => d.code === "hcp.verb.passthrough")).toHaveLength(10_000);
+    expect(r.valid).toBe(false);
+    expect(r.diagnostics).toHaveLength(DIAGNOSTIC_LIMIT + 1);
+    const note = r.diagnostics.at(-1)!;
+    expect(note.code).toBe("hcp.diagnostic_limit");
+    const more = Number(/^(\d+) more diagnostics not shown/.exec(note.message)?.[1]);
+    // Every bad verb is at least one passthrough finding: shown or counted, none is lost.
+    const passthrough = r.diagnostics.filter((d) => d.code === "hcp.verb.passthrough").length;
+    expect(passthrough).toBeLessThanOrEqual(DIAGNOSTIC_LIMIT);
+    expect(DIAGNOSTIC_LIMIT + more).toBeGreaterThanOrEqual(10_000);
   }, 60_000);
 });
 

@@ -9,6 +9,9 @@ import { checkA3s } from "../../src/a3s/index.js";
 import { A3S_DIAGNOSTIC_LIMIT } from "../../src/a3s/diagnostic-limit.js";
 import { MemoryFs } from "../../src/fs/memory-fs.js";
 import { checkSource } from "../../src/index.js";
+import { checkHarp } from "../../src/harp/index.js";
+import { checkHcp } from "../../src/hcp/index.js";
+import { DIAGNOSTIC_LIMIT } from "../../src/diagnostics/collector.js";
 
 const HEADER = 'extension "acme/x" {\n  schema_version = 3\n  version = "1.0.0"\n';
 
@@ -77,5 +80,87 @@ describe("HNS: many findings in one manifest", () => {
   it("control: three unknown fields are all reported, with no note", async () => {
     const r = await checkSource("p.hns", pkg(3));
     expect(r.diagnostics.map((d) => d.code)).toEqual(["hns.unknown_field", "hns.unknown_field", "hns.unknown_field"]);
+  });
+});
+
+/** `N more diagnostics not shown (E errors)` of a closing note, as numbers. */
+function counted(message: string): { more: number; errors: number } {
+  const m = /^(\d+) more diagnostics? not shown \((\d+) errors?\)/.exec(message);
+  expect(m, message).not.toBeNull();
+  return { more: Number(m![1]), errors: Number(m![2]) };
+}
+
+describe("HARP: many findings in one manifest", () => {
+  const manifest = (unknown: number) => {
+    const m: Record<string, unknown> = {
+      schemaVersion: 1,
+      id: "notes",
+      name: "Notes",
+      version: "1.0.0",
+      runtime: { kind: "http" },
+      start: { argv: ["node", "server.mjs"] },
+    };
+    for (let i = 0; i < unknown; i++) m[`f${i}`] = 1;
+    return JSON.stringify(m);
+  };
+  const harp = (text: string) =>
+    checkHarp(MemoryFs.from({ "/p/harp.json": text, "/p/server.mjs": "" }), "/p", { digest: false });
+
+  it("60,000 unknown harp.json members (under the size limit) give a capped answer that counts every one", async () => {
+    const text = manifest(60_000);
+    expect(text.length).toBeLessThan(1024 * 1024);
+    const r = await harp(text);
+    expect(r.valid).toBe(false);
+    expect(r.diagnostics).toHaveLength(DIAGNOSTIC_LIMIT + 1);
+    expect(r.diagnostics.filter((d) => d.code === "harp.unknown_field")).toHaveLength(DIAGNOSTIC_LIMIT);
+    const note = r.diagnostics.at(-1)!;
+    expect(note.code).toBe("harp.diagnostic_limit");
+    expect(note.severity).toBe("info");
+    expect(counted(note.message)).toEqual({ more: 60_000 - DIAGNOSTIC_LIMIT, errors: 60_000 - DIAGNOSTIC_LIMIT });
+  });
+
+  it("control: exactly 200 unknown members are all shown, with no closing note", async () => {
+    const r = await harp(manifest(DIAGNOSTIC_LIMIT));
+    expect(r.diagnostics).toHaveLength(DIAGNOSTIC_LIMIT);
+    expect(r.diagnostics.map((d) => d.code)).not.toContain("harp.diagnostic_limit");
+  });
+});
+
+describe("HCP: many findings in one pack", () => {
+  const pack = (verbs: number) => {
+    const v: Record<string, unknown> = {};
+    for (let i = 0; i < verbs; i++) v[`Verb${i}`] = { summary: "x", argv: ["a"] };
+    const surface = JSON.stringify({
+      id: "acme.tickets",
+      kind: "cli",
+      plane: "runtime",
+      binding: { mode: "local" },
+      wrap: { bin: "./bin/tickets" },
+      verbs: v,
+    });
+    return MemoryFs.from({
+      "/p/HARNESS.md": "# Tickets\n",
+      "/p/surface.json": surface,
+      "/p/policy.json": JSON.stringify({ surface_id: "acme.tickets" }),
+      "/p/bin/tickets": "#!/bin/sh\n",
+    });
+  };
+
+  it("20,000 upper-case verb keys give a capped answer that counts every finding", async () => {
+    const r = await checkHcp(pack(20_000), "/p");
+    expect(r.valid).toBe(false);
+    expect(r.diagnostics).toHaveLength(DIAGNOSTIC_LIMIT + 1);
+    const note = r.diagnostics.at(-1)!;
+    expect(note.code).toBe("hcp.diagnostic_limit");
+    const { more, errors } = counted(note.message);
+    // At least one finding (the upper-case key) per verb, shown or counted.
+    expect(DIAGNOSTIC_LIMIT + more).toBeGreaterThanOrEqual(20_000);
+    expect(errors).toBeGreaterThan(0);
+  });
+
+  it("control: three bad verb keys are all shown, with no closing note", async () => {
+    const r = await checkHcp(pack(3), "/p");
+    expect(r.diagnostics.filter((d) => d.code === "hcp.verb.key_not_lowercase")).toHaveLength(3);
+    expect(r.diagnostics.map((d) => d.code)).not.toContain("hcp.diagnostic_limit");
   });
 });

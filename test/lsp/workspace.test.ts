@@ -1,6 +1,7 @@
 /** The language server's browser-safe core (src/lsp/workspace.ts) over an in-memory file system. */
 import { describe, expect, it } from "vitest";
-import { diagnostic } from "../../src/diagnostics/diagnostic.js";
+// A renderer input of any code: tests may use the builder that is private to src/diagnostics.
+import { diagnostic } from "../../src/diagnostics/build.js";
 import { MemoryFs } from "../../src/fs/memory-fs.js";
 import { toLspDiagnostic } from "../../src/lsp/node-server.js";
 import { Workspace } from "../../src/lsp/workspace.js";

@@ -30,8 +30,9 @@ import {
   type AclIssue,
 } from "../../../grammar/acl.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
-import { diagnostic, type A3sCode } from "../codes.js";
+import { A3S_CODES, diagnostic, type A3sCode } from "../codes.js";
 import { A3S_DIAGNOSTIC_LIMIT, Omitted } from "../diagnostic-limit.js";
+import { DiagnosticCollector } from "../../diagnostics/collector.js";
 import type { AclBlock } from "./ast.js";
 import { parseReference, REFERENCE_MAX_DEPTH, rustTokenDebug } from "./reference-emulation.js";
 import { referenceMessage } from "../messages.js";
@@ -43,7 +44,7 @@ export const ACL_MAX_BYTES = 1024 * 1024;
 export interface AclParse {
   readonly blocks: AclBlock[] | null;
   readonly referenceError: Diagnostic | null;
-  readonly strict: Diagnostic[];
+  readonly strict: readonly Diagnostic[];
   /** Strict findings past the diagnostic limit: counted, never built. */
   readonly omitted: Omitted;
   readonly index: TextPositions;
@@ -54,26 +55,31 @@ const CANONICAL_NUMBER = /^-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
 export function parseAcl(text: string, file: string): AclParse {
   // Lines break at LF only, as the reference counts them.
   const index = new TextPositions(text, "lf");
-  const strict: Diagnostic[] = [];
-  const omitted = new Omitted();
+  const findings = new DiagnosticCollector(A3S_CODES, A3S_DIAGNOSTIC_LIMIT);
+  const strict = findings.diagnostics;
+  const counted = (): Omitted => {
+    const o = new Omitted();
+    o.merge(findings.omitted);
+    return o;
+  };
   const at = (start: number, end: number) => ({ file, span: index.span(start, end) });
   // Every finding of the unbounded loops (one per token, comment or attribute) goes through here.
   const report = (code: A3sCode, build: () => Diagnostic): void => {
-    if (strict.length < A3S_DIAGNOSTIC_LIMIT) strict.push(build());
-    else omitted.add(code);
+    if (findings.room) findings.adopt(build());
+    else findings.omit(code);
   };
 
   // The size limit is in UTF-8 bytes and comes before lexing, so an oversized document costs
   // nothing beyond measuring it.
   if (text.length > ACL_MAX_BYTES || utf8Length(text) > ACL_MAX_BYTES) {
-    strict.push(
+    findings.adopt(
       diagnostic(
         "a3s.acl.too_large",
         `the manifest is larger than ${ACL_MAX_BYTES} bytes (ACL 0.3 document limit)`,
         at(0, 0),
       ),
     );
-    return { blocks: null, referenceError: null, strict, omitted, index };
+    return { blocks: null, referenceError: null, strict, omitted: counted(), index };
   }
 
   // A UTF-8 BOM is an editor artefact, not content; the reference drops it like any stray character.
@@ -174,7 +180,7 @@ export function parseAcl(text: string, file: string): AclParse {
   let blocks: AclBlock[] | null = null;
   const depth = maxNesting(significant);
   if (depth.depth > REFERENCE_MAX_DEPTH) {
-    strict.push(
+    findings.adopt(
       diagnostic(
         "a3s.acl.too_deep",
         `brackets and braces nest deeper than ${REFERENCE_MAX_DEPTH} levels (ACL 0.3 depth limit)`,
@@ -188,8 +194,8 @@ export function parseAcl(text: string, file: string): AclParse {
       const found = parsed.error.token;
       const offset = Number.isNaN(found.startOffset) || found.image === "" ? text.length : found.startOffset;
       if (!flagged.has(offset))
-        strict.push(syntaxDiagnostic(parsed.error.context.ruleStack, found, offset, significant, at));
-    } else if (omitted.errors === 0 && strict.every((d) => d.severity !== "error")) {
+        findings.adopt(syntaxDiagnostic(parsed.error.context.ruleStack, found, offset, significant, at));
+    } else if (findings.omitted.errors === 0 && strict.every((d) => d.severity !== "error")) {
       blocks = parsed.blocks;
     }
   }
@@ -201,7 +207,7 @@ export function parseAcl(text: string, file: string): AclParse {
       blocks = ref.blocks;
     } else if (ref.limit === true) {
       if (!strict.some((d) => d.code === "a3s.acl.too_deep")) {
-        strict.push(
+        findings.adopt(
           diagnostic(
             "a3s.acl.too_deep",
             `blocks nest deeper than ${REFERENCE_MAX_DEPTH} levels`,
@@ -219,7 +225,7 @@ export function parseAcl(text: string, file: string): AclParse {
       );
     }
   }
-  return { blocks, referenceError, strict, omitted, index };
+  return { blocks, referenceError, strict, omitted: counted(), index };
 }
 
 type At = (start: number, end: number) => { file: string; span: ReturnType<TextPositions["span"]> };

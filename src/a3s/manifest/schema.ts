@@ -6,8 +6,9 @@
  * Later diagnostics are extras the reference would only show after the first is fixed.
  */
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
-import { diagnostic, type A3sCode } from "../codes.js";
+import { A3S_CODES, type A3sCode } from "../codes.js";
 import { A3S_DIAGNOSTIC_LIMIT, Omitted } from "../diagnostic-limit.js";
+import { DiagnosticCollector } from "../../diagnostics/collector.js";
 import type { AclAttribute, AclBlock, AclRange, AclValue } from "../acl/ast.js";
 import { referenceMessage } from "../messages.js";
 import { validateOkfContract, type OkfBundleContract } from "../okf/contract.js";
@@ -170,33 +171,40 @@ export function isHttpBasePath(p: string): boolean {
   return !p.split("/").some((s) => s === "." || s === "..");
 }
 
-/** Collects diagnostics; `Fail` aborts the current block when nothing sensible can follow. */
+/**
+ * Words schema findings in the reference's terms and locates them in the manifest; the collecting
+ * and the cap are the one collector's (past the cap nothing is worded or located).
+ */
 class Checker {
-  readonly diagnostics: Diagnostic[] = [];
-  /** Findings past the diagnostic limit: counted, never built (diagnostic-limit.ts). */
-  readonly omitted = new Omitted();
+  private readonly found = new DiagnosticCollector(A3S_CODES, A3S_DIAGNOSTIC_LIMIT);
 
   constructor(
     private readonly file: string,
     private readonly index: TextPositions,
   ) {}
 
+  get diagnostics(): Diagnostic[] {
+    return this.found.diagnostics.slice();
+  }
+
+  /** Findings past the diagnostic limit: counted, never built (diagnostic-limit.ts). */
+  get omitted(): Omitted {
+    const o = new Omitted();
+    o.merge(this.found.omitted);
+    return o;
+  }
+
   error(code: A3sCode, wording: string, range: AclRange | undefined, referenceCode = INVALID, hint?: string): void {
-    if (this.diagnostics.length >= A3S_DIAGNOSTIC_LIMIT) {
-      this.omitted.add(code);
-      return;
-    }
-    this.diagnostics.push(
-      diagnostic(code, referenceMessage(referenceCode, wording), {
-        file: this.file,
-        span: range === undefined ? undefined : this.index.span(range.start, range.end),
-        hint,
-      }),
-    );
+    if (!this.found.room) return this.found.omit(code);
+    this.found.emit(code, referenceMessage(referenceCode, wording), {
+      file: this.file,
+      span: range === undefined ? undefined : this.index.span(range.start, range.end),
+      hint,
+    });
   }
 
   get count(): number {
-    return this.diagnostics.length + this.omitted.count;
+    return this.found.total;
   }
 }
 

@@ -7,11 +7,10 @@
  */
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { diagnostic } from "../../diagnostics/diagnostic.js";
 import { encodeName } from "../../fs/names.js";
 import { readPackageSnapshot } from "../../fs/node-snapshot.js";
 import { SnapshotFs, type PackageSnapshot } from "../../fs/snapshot.js";
-import { harpSeverity } from "../codes.js";
+import { diagnostic } from "../codes.js";
 import { treeDigest, walkPackage, type PackageTree } from "../tree.js";
 import { HostError } from "./host-error.js";
 
@@ -59,7 +58,6 @@ export async function writeBundleFromSnapshot(
         "harp.install_failed",
         `the written bundle does not match the checked package (checked ${expected}, written ${writtenDigest ?? written.failure?.message ?? "unreadable"}); nothing was published`,
         {
-          severity: harpSeverity("harp.install_failed"),
           hint: "Install again; if it keeps failing, something is changing the app directory while yaoc writes it.",
         },
       ),

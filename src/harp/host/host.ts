@@ -22,12 +22,12 @@ import {
 import { get as httpGet } from "node:http";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
-import { diagnostic, type Diagnostic } from "../../diagnostics/diagnostic.js";
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { NodeFs } from "../../fs/node-fs.js";
 import { checkHarpPackage } from "../check.js";
 import { writeBundleFromSnapshot } from "./bundle-from-snapshot.js";
 import { HostError } from "./host-error.js";
-import { harpSeverity, type HarpCode } from "../codes.js";
+import { diagnostic, type HarpCode } from "../codes.js";
 import {
   DEFAULT_HEALTH_PATH,
   DEFAULT_TIMEOUT_MS,
@@ -76,7 +76,7 @@ const ID_RE = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 export { HostError };
 
 function fail(code: HarpCode, message: string, hint?: string): never {
-  throw new HostError([diagnostic(code, message, { severity: harpSeverity(code), hint })]);
+  throw new HostError([diagnostic(code, message, { hint })]);
 }
 
 export interface HostOptions {
@@ -629,9 +629,7 @@ export class HarpHost {
       if (this.isRunning(id)) await this.stopUnlocked(id).catch(() => undefined);
       if (e instanceof HostError) throw e;
       throw new HostError([
-        diagnostic("harp.start_failed", `starting "${id}" failed: ${e instanceof Error ? e.message : String(e)}`, {
-          severity: "error",
-        }),
+        diagnostic("harp.start_failed", `starting "${id}" failed: ${e instanceof Error ? e.message : String(e)}`),
       ]);
     } finally {
       clearInterval(keepAlive);
