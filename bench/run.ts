@@ -39,6 +39,7 @@ import { check } from "../src/check/check.js";
 import { readAll } from "../src/syntax/reader.js";
 import { evalFigures } from "./eval.js";
 import { lspFigures } from "./lsp.js";
+import { surfaceFigures } from "./surfaces.js";
 import { cacheAndMemoryFigures, watchFigure } from "./registry.js";
 import { minimalRead } from "./baselines/minimal-reader.js";
 import {
@@ -346,6 +347,16 @@ async function main(): Promise<void> {
     const tmp = mkdtempSync(join(tmpdir(), "yaoc-bench-"));
     try {
       process.stdout.write(`${JSON.stringify(await lspFigures(REPO, tmp, QUICK), null, 2)}\n`);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+    return;
+  }
+  if (process.argv.includes("--surfaces")) {
+    // Only figures s-* (bench/surfaces.ts, issue 35), printed and not written, like --lsp.
+    const tmp = mkdtempSync(join(tmpdir(), "yaoc-bench-"));
+    try {
+      process.stdout.write(`${JSON.stringify(await surfaceFigures(REPO, tmp, QUICK ? 5 : ROUNDS), null, 2)}\n`);
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }
