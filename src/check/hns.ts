@@ -14,7 +14,6 @@ import { diagnostic } from "../hns/codes.js";
 import type { LoadLimits } from "../hns/context.js";
 import { loadPackage } from "../hns/load.js";
 import type { HnsPackage } from "../hns/model.js";
-import { verifyToolContracts } from "../eval/tool-contracts.js";
 import type { AnalysisResult } from "../yao/analyze.js";
 import { analyzePackage } from "../yao/package-analysis.js";
 
@@ -115,6 +114,9 @@ async function analyzeWithContracts(
   const analysis = analyzePackage(pkg, { toolSchemas });
   if (analysis.program === undefined || analysis.functions === undefined)
     return { analysis, diagnostics: analysis.diagnostics };
+  // Imported on first use like the validator behind it: the walk is evaluation code, and keeping
+  // it out of the browser entry holds the initial load within its budget (test/browser/bundle-size).
+  const { verifyToolContracts } = await import("../eval/tool-contracts.js");
   const contracts = await verifyToolContracts(analysis.program, analysis.functions, toolSchemas);
   return {
     analysis,
