@@ -122,7 +122,7 @@ async function referenceFigures(bin: string, tmp: string, rounds: number): Promi
   }
 }
 
-async function memoryFsFigures(rounds: number): Promise<Row[]> {
+export async function memoryFsFigures(rounds: number): Promise<Row[]> {
   // 64 chains side by side, so the walk is long enough to time; depth within the Node snapshot's limit (128).
   const chain = (depth: number): MemoryFs => {
     const fs = new MemoryFs();

@@ -167,9 +167,12 @@ export class MemoryFs implements PackageFs, SnapshotSource {
     const display = (rel: string) => (rel === "" ? root : `${root}/${rel}`);
 
     // First the metadata: entry count, depth and the bytes the snapshot would hold, before any content.
-    const over = this.metadataProblem(resolved.node, limits, display);
+    const fileLimits = this.limitsByNode(resolved.node, limits);
+    const over = metadataProblem(resolved.node, limits, fileLimits, display);
     if (over !== null) return fail(over);
 
+    // Then the entries, in code-point order, each child's path made once from its parent's: the walk
+    // does one step per entry and never resolves a path from the root.
     const entries = new Map<string, SnapshotEntry>();
     const stack: { node: Node; rel: string }[] = [{ node: resolved.node, rel: "" }];
     while (stack.length > 0) {
@@ -177,13 +180,19 @@ export class MemoryFs implements PackageFs, SnapshotSource {
       const e = node.entry;
       if (e.kind === "directory") {
         entries.set(rel, { kind: "directory", path: rel });
-        const names = [...node.children!.keys()].sort(compareCodePoints).reverse();
-        for (const name of names)
-          stack.push({ node: node.children!.get(name)!, rel: rel === "" ? name : `${rel}/${name}` });
+        const children = node.children!;
+        const prefix = rel === "" ? "" : `${rel}/`;
+        if (children.size === 1) {
+          for (const [name, child] of children) stack.push({ node: child, rel: prefix + name });
+          continue;
+        }
+        const names = [...children.keys()].sort(compareCodePoints);
+        for (let i = names.length - 1; i >= 0; i--)
+          stack.push({ node: children.get(names[i]!)!, rel: prefix + names[i]! });
       } else if (e.kind === "symlink") {
         entries.set(rel, { kind: "symlink", path: rel, target: e.target });
       } else if (e.kind === "file") {
-        const maxFileBytes = limits.fileLimits?.get(rel) ?? limits.maxFileBytes;
+        const maxFileBytes = fileLimits.get(node) ?? limits.maxFileBytes;
         const size = e.data.length;
         const executable = e.executable ?? false;
         if (size > maxFileBytes) {
@@ -203,29 +212,21 @@ export class MemoryFs implements PackageFs, SnapshotSource {
         entries.set(rel, { kind: e.kind, path: rel });
       }
     }
-    return freezeSnapshot({ requested, root, entries, rootState: "present", failure: null });
+    return freezeSnapshot({ requested, root, entries, rootState: "present", failure: null }, { owned: true });
   }
 
-  /** The first limit the tree under `top` passes by its metadata alone, in the Node reader's words. */
-  private metadataProblem(top: Node, limits: SnapshotLimits, display: (rel: string) => string): string | null {
-    let count = 1;
-    let bytes = 0;
-    const stack: { node: Node; rel: string; depth: number }[] = [{ node: top, rel: "", depth: 0 }];
-    while (stack.length > 0) {
-      const { node, rel, depth } = stack.pop()!;
-      if (node.children === undefined) continue;
-      if (depth >= limits.maxDepth) return `${display(rel)}: directories nest more than ${limits.maxDepth} levels deep`;
-      for (const [name, child] of node.children) {
-        if (++count > limits.maxEntries) return `the package has more than ${limits.maxEntries} entries`;
-        const childRel = rel === "" ? name : `${rel}/${name}`;
-        if (child.entry.kind === "file") {
-          const max = limits.fileLimits?.get(childRel) ?? limits.maxFileBytes;
-          if (child.entry.data.length <= max) bytes += child.entry.data.length;
-        } else if (child.children !== undefined) stack.push({ node: child, rel: childRel, depth: depth + 1 });
-      }
+  /**
+   * The per-file limits by the node they name (looked up once each, without following links, as
+   * the walk names entries), so the walks compare nodes instead of building every entry's path.
+   */
+  private limitsByNode(top: Node, limits: SnapshotLimits): Map<Node, number> {
+    const out = new Map<Node, number>();
+    for (const [rel, max] of limits.fileLimits ?? []) {
+      let node: Node | undefined = top;
+      for (const name of rel === "" ? [] : rel.split("/")) node = node?.children?.get(name);
+      if (node !== undefined) out.set(node, max);
     }
-    if (top.entry.kind === "file") bytes = top.entry.data.length;
-    return metadataOverLimit(bytes, limits);
+    return out;
   }
 
   private resolvePath(path: string): Resolved {
@@ -270,6 +271,53 @@ export class MemoryFs implements PackageFs, SnapshotSource {
     }
     return { node: at[at.length - 1]!, parts: names };
   }
+}
+
+/** A directory met by the metadata walk; its path is spelled out only for the depth message. */
+interface Frame {
+  readonly node: Node;
+  readonly name: string;
+  readonly up: Frame | null;
+  readonly depth: number;
+}
+
+function relOf(f: Frame): string {
+  const names: string[] = [];
+  for (let at: Frame | null = f; at !== null && at.up !== null; at = at.up) names.push(at.name);
+  return names.reverse().join("/");
+}
+
+/**
+ * The first limit the tree under `top` passes by its metadata alone, in the Node reader's words.
+ * One step per entry and no path strings (a chain of folders would make them quadratic in its
+ * depth); a directory whose children alone pass the entry limit is refused before they are visited.
+ */
+function metadataProblem(
+  top: Node,
+  limits: SnapshotLimits,
+  fileLimits: ReadonlyMap<Node, number>,
+  display: (rel: string) => string,
+): string | null {
+  let count = 1;
+  let bytes = 0;
+  const stack: Frame[] = [{ node: top, name: "", up: null, depth: 0 }];
+  while (stack.length > 0) {
+    const frame = stack.pop()!;
+    const children = frame.node.children;
+    if (children === undefined) continue;
+    if (frame.depth >= limits.maxDepth)
+      return `${display(relOf(frame))}: directories nest more than ${limits.maxDepth} levels deep`;
+    count += children.size;
+    if (count > limits.maxEntries) return `the package has more than ${limits.maxEntries} entries`;
+    for (const [name, child] of children) {
+      if (child.entry.kind === "file") {
+        const max = fileLimits.get(child) ?? limits.maxFileBytes;
+        if (child.entry.data.length <= max) bytes += child.entry.data.length;
+      } else if (child.children !== undefined) stack.push({ node: child, name, up: frame, depth: frame.depth + 1 });
+    }
+  }
+  if (top.entry.kind === "file") bytes = top.entry.data.length;
+  return metadataOverLimit(bytes, limits);
 }
 
 interface Resolved {

@@ -97,10 +97,13 @@ export function snapshotOf(fs: PackageFs): PackageSnapshot | null {
   return fs instanceof SnapshotFs ? fs.snapshot : null;
 }
 
-/** Freeze a snapshot built by a reader (entries map and every entry). */
-export function freezeSnapshot(s: PackageSnapshot): PackageSnapshot {
+/**
+ * Freeze a snapshot built by a reader (entries map and every entry). `owned`: the reader made the
+ * map for this snapshot and keeps no reference to it, so it is wrapped as it is rather than copied.
+ */
+export function freezeSnapshot(s: PackageSnapshot, options: { readonly owned?: boolean } = {}): PackageSnapshot {
   for (const e of s.entries.values()) Object.freeze(e);
-  const entries = new Map(s.entries);
+  const entries = options.owned === true && s.entries instanceof Map ? s.entries : new Map(s.entries);
   const frozenMap: ReadonlyMap<string, SnapshotEntry> = {
     get: (k) => entries.get(k),
     has: (k) => entries.has(k),
@@ -269,6 +272,11 @@ export class SnapshotFs implements PackageFs {
 
   /** Resolve every symbolic link in `rel` within the snapshot; throws FsError(not_found | loop). */
   private resolve(rel: string, display = rel, hops = { n: 0 }): Located {
+    // Every reader records the children of directories only, so an entry that is present has no
+    // link above it: it resolves to itself (or, a link, from its target) in one lookup, instead of
+    // one lookup per component, each hashing a longer prefix (quadratic in the depth).
+    const direct = this.snapshot.entries.get(rel);
+    if (direct !== undefined && direct.kind !== "symlink") return { inside: true, rel };
     const parts = rel === "" ? [] : rel.split("/");
     let current = "";
     for (let i = 0; i < parts.length; i++) {
