@@ -8,11 +8,12 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runHash } from "../../src/cli/hash-command.js";
 import { discoverCases } from "../../src/cli/evidence.js";
 import { NodeFs } from "../../src/fs/node-fs.js";
 import { CACHE_FORMAT } from "../../src/cache/key.js";
+import { captureOutput } from "../support/capture.js";
 import { yaoc } from "../support/cli.js";
 import { REPO_ROOT } from "../support/shared.js";
 
@@ -30,27 +31,18 @@ function entryCount(dir: string): number {
 
 /** `yaoc hash` in this process (the same `runHash` the command line calls), output captured. */
 async function hash(path: string, cacheDir?: string): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const o = vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
-    out += String(chunk);
-    return true;
-  });
-  const e = vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
-    err += String(chunk);
-    return true;
-  });
-  try {
-    const code = await runHash(
+  const {
+    value: code,
+    out,
+    err,
+  } = await captureOutput(() =>
+    runHash(
       new NodeFs(),
       path,
       cacheDir === undefined ? {} : { cache: { dir: cacheDir, maxBytes: 256 * 1024 * 1024 } },
-    );
-    return { code, out, err };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
+    ),
+  );
+  return { code, out, err };
 }
 
 describe("hash --cache", () => {

@@ -19,7 +19,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCheck } from "../../src/cli/check-command.js";
 import { NodeFs } from "../../src/fs/node-fs.js";
 import type { OutputFormat } from "../../src/output/format.js";
@@ -27,6 +27,7 @@ import { decodeEntry, encodeEntry } from "../../src/cache/entry.js";
 import { NodeCacheStore } from "../../src/cache/node-store.js";
 import { VERSION } from "../../src/version.js";
 import { CACHE_FORMAT } from "../../src/cache/key.js";
+import { captureOutput } from "../support/capture.js";
 import { BIN, yaoc } from "../support/cli.js";
 import { REPO_ROOT } from "../support/shared.js";
 
@@ -55,27 +56,18 @@ async function check(
   format: OutputFormat,
   cacheDir?: string,
 ): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const o = vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
-    out += String(chunk);
-    return true;
-  });
-  const e = vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
-    err += String(chunk);
-    return true;
-  });
-  try {
-    const code = await runCheck(new NodeFs(), inputs, {
+  const {
+    value: code,
+    out,
+    err,
+  } = await captureOutput(() =>
+    runCheck(new NodeFs(), inputs, {
       format,
       analyze: true,
       ...(cacheDir !== undefined ? { cache: { dir: cacheDir, maxBytes: 256 * 1024 * 1024 } } : {}),
-    });
-    return { code, out, err };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
+    }),
+  );
+  return { code, out, err };
 }
 
 function keyOf(file: string): string {
