@@ -7,6 +7,9 @@ import { describe, expect, test } from "vitest";
 import { okfErrorDiagnostic, parseOkfContractJson } from "../../src/a3s/okf/bundle.js";
 import { DEFAULT_OKF_LIMITS } from "../../src/a3s/okf/contract.js";
 import { inspectOkfBundleFiles, verifyInspection, type OkfError } from "../../src/a3s/okf/inspect.js";
+import { TextPositions } from "../../src/diagnostics/text-positions.js";
+import { renderDiagnosticText } from "../../src/diagnostics/render.js";
+import { jsonDiagnostics } from "../../src/output/format-json.js";
 import { CONCEPT, firstError, inspect, ROWS } from "./okf-message-cases.js";
 
 const enc = new TextEncoder();
@@ -42,6 +45,29 @@ describe("OKF inspection messages are the reference's sentences, located", () =>
     expect(e.message.startsWith("OKF document 'a.md' has invalid YAML frontmatter: ")).toBe(true);
     expect(e.message.length).toBeGreaterThan("OKF document 'a.md' has invalid YAML frontmatter: ".length);
     expect(e.at?.line).toBe(3);
+  });
+
+  test("invalid YAML frontmatter after a tab and wide characters: the one position module places it, and the code frame and JSON agree", () => {
+    // The parser stops at `x`: before it on the line are a CJK character (2 columns, 3 bytes), a
+    // tab and an emoji (2 columns, 4 bytes, a surrogate pair in UTF-16).
+    const doc = '---\nt: "中\t😀" x\n---\n';
+    const e = firstError({ "a.md": doc });
+    expect(e.message).toBe("OKF document 'a.md' has invalid YAML frontmatter: Unexpected scalar at node end");
+    const positions = new TextPositions(doc, "lf");
+    const x = doc.indexOf(" x") + 1;
+    expect(e.at).toEqual(positions.position(x));
+    expect(e.at).toEqual({ line: 2, column: 10, byte: 18 });
+    const d = okfErrorDiagnostic(e, "okf/k");
+    const sources = new Map([[d.file!, doc]]);
+    // JSON reports the display column of the same module: t : ␠ " 中(2) tab(1) 😀(2) " ␠ → column 12.
+    const json = jsonDiagnostics([d], sources)[0]!;
+    expect([json.line, json.column, json.byte]).toEqual([2, 12, 18]);
+    expect(json.column).toBe(positions.displayColumn(e.at!));
+    // The code frame's caret stands under `x`: the same widths, the tab kept as a tab.
+    const frame = renderDiagnosticText(d, sources).split("\n");
+    const source = frame.findIndex((l) => l.endsWith('t: "中\t😀" x'));
+    expect(source).toBeGreaterThan(0);
+    expect(frame[source + 1]).toBe(`  | ${" ".repeat(6)}\t${" ".repeat(4)}^`);
   });
 
   test("missing bundle target: a warning diagnostic with the reference's sentence, located at the link", () => {

@@ -175,13 +175,16 @@ export function markdownFacts(body: string): MdFacts {
 
 /**
  * `bodyLine` is the 1-based line of the document where the body starts; `yaml` is the frontmatter
- * text (lines 2…), kept to locate keys. An invalid block says where the parser stopped.
+ * text (lines 2…), kept to locate keys. An invalid block says where the parser stopped as a UTF-16
+ * offset into the document: the caller turns it into a line and column with the document's one
+ * TextPositions, so tabs, wide and combining characters before the error count as in every other
+ * position and code frame (this function counts no columns of its own).
  */
 type Frontmatter =
   | { present: false; body: string; bodyLine: 1 }
   | { present: true; value: unknown; body: string; bodyLine: number; yaml: string }
   | { error: "unterminated" }
-  | { error: "invalid"; detail: string; line: number; column: number };
+  | { error: "invalid"; detail: string; offset: number };
 
 const MAX_FRONTMATTER_CHARS = 64 * 1024;
 const MAX_FRONTMATTER_DEPTH = 32;
@@ -206,6 +209,7 @@ export function splitFrontmatter(text: string): Frontmatter {
   for (let i = 1; i < lines.length; i++) {
     if (bare(lines[i]!) === "---") {
       const yamlText = lines.slice(1, i).join("");
+      const yamlStart = lines[0]!.length;
       const body = lines.slice(i + 1).join("");
       // The YAML parser is neither linear nor flat on adversarial input (deep flow collections):
       // bound what reaches it.
@@ -213,28 +217,28 @@ export function splitFrontmatter(text: string): Frontmatter {
         return {
           error: "invalid",
           detail: `YAML frontmatter is larger than ${MAX_FRONTMATTER_CHARS} characters`,
-          line: 2,
-          column: 1,
+          offset: yamlStart,
         };
       if (flowDepth(yamlText) > MAX_FRONTMATTER_DEPTH)
         return {
           error: "invalid",
           detail: `YAML frontmatter nests deeper than ${MAX_FRONTMATTER_DEPTH} levels`,
-          line: 2,
-          column: 1,
+          offset: yamlStart,
         };
       const doc = parseDocument(yamlText, { version: "1.2", schema: "core", uniqueKeys: true, prettyErrors: false });
       if (doc.errors.length > 0) {
         const e = doc.errors[0]!;
-        const before = yamlText.slice(0, Math.min(e.pos[0], yamlText.length));
-        const nl = before.lastIndexOf("\n");
-        const column = [...before.slice(nl + 1)].length + 1;
-        return { error: "invalid", detail: e.message.split("\n")[0]!, line: before.split("\n").length + 1, column };
+        // The parser's position is a UTF-16 index into the YAML text, which starts after line 1.
+        return {
+          error: "invalid",
+          detail: e.message.split("\n")[0]!,
+          offset: yamlStart + Math.min(e.pos[0], yamlText.length),
+        };
       }
       try {
         return { present: true, value: doc.toJS({ maxAliasCount: 100 }), body, bodyLine: i + 2, yaml: yamlText };
       } catch (e) {
-        return { error: "invalid", detail: e instanceof Error ? e.message : String(e), line: 2, column: 1 };
+        return { error: "invalid", detail: e instanceof Error ? e.message : String(e), offset: yamlStart };
       }
     }
   }
@@ -468,7 +472,7 @@ export function inspectOkfBundleFiles(files: readonly DigestFile[], limits: OkfL
           detail: "no closing '---' line",
         });
       else {
-        const at = positions.position(positions.offsetOf(fm));
+        const at = positions.position(fm.offset);
         errors.push({
           code: "use.okf.bundle_invalid",
           path: p,
