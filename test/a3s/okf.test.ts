@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { parseOkfContractJson } from "../../src/a3s/okf/bundle.js";
 import { DEFAULT_OKF_LIMITS, type OkfLimits } from "../../src/a3s/okf/contract.js";
 import { inspectOkfBundleFiles, markdownFacts, verifyInspection } from "../../src/a3s/okf/inspect.js";
 import { REPO } from "./helpers.js";
+import { okfContractCasesOn } from "./okf-contract-cases.js";
 import { ATLAS_BUNDLE, bundleFacts } from "./own-package.js";
 
 const enc = new TextEncoder();
@@ -125,31 +125,9 @@ describe("Markdown link extraction (pulldown-cmark Options::all behaviour)", () 
 });
 
 describe("OKF contract JSON (reference §5.1, okf_bundle_contracts.rs; fixtures/a3s/okf/bundle-v02.contract.json)", () => {
-  const raw = readFileSync(join(REPO, "fixtures", "a3s", "okf", "bundle-v02.contract.json"));
-  const edit = (f: (o: Record<string, any>) => void) => {
-    const o = JSON.parse(raw.toString("utf8"));
-    f(o);
-    return new TextEncoder().encode(JSON.stringify(o));
-  };
-  test("our contract parses, and our bundle matches it", () => {
-    const c = parseOkfContractJson(raw);
-    if (!c.ok) throw new Error(c.error.message);
-    const i = inspectOkfBundleFiles(bundle, c.contract.limits);
-    expect(i.ok && verifyInspection(c.contract, i.inspection)).toBeNull();
-  });
-  test("extra executor field", () =>
-    expect(parseOkfContractJson(edit((o) => (o["executor"] = "tool:index")))).toMatchObject({
-      ok: false,
-      error: { code: "use.okf.contract_invalid" },
-    }));
-  test("root ../knowledge", () =>
-    expect(parseOkfContractJson(edit((o) => (o["root"] = "../knowledge")))).toMatchObject({
-      ok: false,
-      error: { code: "use.okf.path_escape" },
-    }));
-  test("maxFiles 1", () =>
-    expect(parseOkfContractJson(edit((o) => (o["limits"]["maxFiles"] = 1)))).toMatchObject({
-      ok: false,
-      error: { code: "use.okf.contract_invalid" },
-    }));
+  okfContractCasesOn(
+    "our contract",
+    readFileSync(join(REPO, "fixtures", "a3s", "okf", "bundle-v02.contract.json")),
+    bundle,
+  );
 });

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
-import { parseOkfContractJson } from "../../src/a3s/okf/bundle.js";
 import type { OkfLimits } from "../../src/a3s/okf/contract.js";
-import { inspectOkfBundleFiles, verifyInspection } from "../../src/a3s/okf/inspect.js";
+import { inspectOkfBundleFiles } from "../../src/a3s/okf/inspect.js";
+import { okfContractCasesOn } from "../a3s/okf-contract-cases.js";
 import { A3S as SHARED_A3S, describeReference, referenceJson } from "./reference.js";
 
 interface Case {
@@ -87,36 +87,11 @@ describeReference("okf-bundle-snapshots.json: full inspection equality", () => {
 });
 
 describeReference("OKF contract JSON of the A3S Use core fixtures", () => {
+  // The core fixture's contract describes the first snapshot's bundle; the cases: test/a3s/okf-contract-cases.ts.
   const snapshots = referenceJson<Snapshot[]>("reference", "a3s", "okf-bundle-snapshots.json");
-  const bundle = snapshots[0]!.files.map((f) => ({
-    path: f.path,
-    bytes: new Uint8Array(Buffer.from(f.base64, "base64")),
-  }));
-  const raw = readFileSync(join(SHARED_A3S, "Use", "crates", "core", "fixtures", "okf", "bundle-contract-v1.json"));
-  const edit = (f: (o: Record<string, any>) => void) => {
-    const o = JSON.parse(raw.toString("utf8"));
-    f(o);
-    return new TextEncoder().encode(JSON.stringify(o));
-  };
-  test("the shared contract parses, and the bundle matches it", () => {
-    const c = parseOkfContractJson(raw);
-    if (!c.ok) throw new Error(c.error.message);
-    const i = inspectOkfBundleFiles(bundle, c.contract.limits);
-    expect(i.ok && verifyInspection(c.contract, i.inspection)).toBeNull();
-  });
-  test("extra executor field", () =>
-    expect(parseOkfContractJson(edit((o) => (o["executor"] = "tool:index")))).toMatchObject({
-      ok: false,
-      error: { code: "use.okf.contract_invalid" },
-    }));
-  test("root ../knowledge", () =>
-    expect(parseOkfContractJson(edit((o) => (o["root"] = "../knowledge")))).toMatchObject({
-      ok: false,
-      error: { code: "use.okf.path_escape" },
-    }));
-  test("maxFiles 1", () =>
-    expect(parseOkfContractJson(edit((o) => (o["limits"]["maxFiles"] = 1)))).toMatchObject({
-      ok: false,
-      error: { code: "use.okf.contract_invalid" },
-    }));
+  okfContractCasesOn(
+    "the reference's contract",
+    readFileSync(join(SHARED_A3S, "Use", "crates", "core", "fixtures", "okf", "bundle-contract-v1.json")),
+    snapshots[0]!.files.map((f) => ({ path: f.path, bytes: new Uint8Array(Buffer.from(f.base64, "base64")) })),
+  );
 });
