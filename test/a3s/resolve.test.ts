@@ -1,8 +1,9 @@
 import { describe, expect, test } from "vitest";
 import { readVerifiedRecord, type VerifiedRecord } from "../../src/a3s/resolve/verified-record.js";
-import { canonicalDigest, type CJson } from "../../src/a3s/package/cjson.js";
+import type { CJson } from "../../src/a3s/package/cjson.js";
 import { verifyLock } from "../../src/a3s/resolve/lock.js";
 import { buildLock, lockDigest, resolve } from "../../src/a3s/resolve/resolver.js";
+import { catalogRecordCasesOn, verifiedInput } from "./catalog-record-cases.js";
 import { atlasRecord } from "./own-package.js";
 
 /** Our own catalog-v3 record (test/a3s/own-package.ts); the reference's: test/reference/a3s-resolve.test.ts. */
@@ -18,7 +19,7 @@ interface Opts {
   requiresUse?: string;
 }
 
-export function verified(id: string, version: string, o: Opts = {}): Record<string, CJson> {
+export function verified(id: string, version: string, o: Opts = {}) {
   const record: Record<string, CJson> = {
     ...BASE,
     packageId: id,
@@ -30,17 +31,7 @@ export function verified(id: string, version: string, o: Opts = {}): Record<stri
   if (o.requiresUse) record["requiresUse"] = o.requiresUse;
   if (o.deps && o.deps.length > 0)
     record["dependencies"] = o.deps.map(([packageId, versionRequirement]) => ({ packageId, versionRequirement }));
-  const provenance = {
-    registryName: o.registry ?? "official",
-    registryUrl: `https://${o.registry ?? "official"}.example`,
-    rootSha256: canonicalDigest(o.registry ?? "official"),
-    rootVersion: 1,
-    timestampVersion: 1,
-    snapshotVersion: 1,
-    targetsVersion: 1,
-    catalogRecordDigest: canonicalDigest(record),
-  };
-  return { record, provenance };
+  return verifiedInput(record, o.registry);
 }
 
 function rec(id: string, version: string, o: Opts = {}): VerifiedRecord {
@@ -52,9 +43,7 @@ function rec(id: string, version: string, o: Opts = {}): VerifiedRecord {
 const versions = (sel: Map<string, VerifiedRecord>) => Object.fromEntries([...sel].map(([k, v]) => [k, v.versionText]));
 
 describe("resolver (reference §3.3 scenarios of plugin_package_dependencies.rs)", () => {
-  test("our record is a valid catalog-v3 record", () => {
-    expect(readVerifiedRecord(verified("acme/knowledge", "1.0.0"))).toMatchObject({ ok: true });
-  });
+  catalogRecordCasesOn("our record", BASE);
 
   test("highest compatible closure, install and removal order", () => {
     const root = rec("acme/root", "1.0.0", { deps: [["acme/base", ">=1.0.0, <2.0.0"]] });
