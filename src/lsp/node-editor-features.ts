@@ -9,6 +9,7 @@ import {
   ErrorCodes,
   InlayHintKind,
   SymbolKind,
+  type CancellationToken,
   type InitializeParams,
   LSPErrorCodes,
   ResponseError,
@@ -23,7 +24,9 @@ import {
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { quickFixes } from "./code-actions.js";
 import { inlayHints } from "./inlay-hints.js";
+import { pauseFor } from "./node-pause.js";
 import { packageView } from "./package-index.js";
+import type { Pause } from "./pause.js";
 import { prepareRename, rename, type TextEdit } from "./rename.js";
 import { classify, encodeTokens, TOKEN_MODIFIERS, TOKEN_TYPES, tokenDelta } from "./semantic-tokens.js";
 import { signatureHelp } from "./signature-help.js";
@@ -75,9 +78,10 @@ export function registerEditorFeatures(host: EditorHost, init: () => InitializeP
   /** The last semantic tokens sent per document, for deltas. */
   const lastTokens = new Map<string, { resultId: string; data: number[] }>();
   let tokenResults = 0;
-  const tokensOf = async (uri: string, path: string): Promise<{ resultId: string; data: number[] }> => {
+  const tokensOf = async (uri: string, path: string, pause: Pause): Promise<{ resultId: string; data: number[] }> => {
     const doc = await workspace.document(path);
-    const { index } = await packageView(workspace, path);
+    // Often the first request after an edit (editors ask for tokens at once): it builds the index in slices.
+    const { index } = await packageView(workspace, path, pause);
     const data = encodeTokens(classify(doc.text, path, index), doc.lines);
     const result = { resultId: String(++tokenResults), data };
     lastTokens.delete(uri);
@@ -88,20 +92,20 @@ export function registerEditorFeatures(host: EditorHost, init: () => InitializeP
   };
 
   connection.onPrepareRename(
-    guarded("prepareRename", async (p) => {
+    guarded("prepareRename", async (p, pause) => {
       const { path, position } = positionParams(host, p);
-      const r = await prepareRename(workspace, path, position);
+      const r = await prepareRename(workspace, path, position, pause);
       if ("refused" in r) return new ResponseError(LSPErrorCodes.RequestFailed, r.refused);
       return r;
     }),
   );
 
   connection.onRenameRequest(
-    guarded("rename", async (p) => {
+    guarded("rename", async (p, pause) => {
       const { path, position } = positionParams(host, p);
       const newName = (p as { newName?: unknown }).newName;
       if (typeof newName !== "string") throw invalid("rename needs newName, a string");
-      const r = await rename(workspace, path, position, newName);
+      const r = await rename(workspace, path, position, newName, pause);
       if ("refused" in r) return new ResponseError(LSPErrorCodes.RequestFailed, r.refused);
       return workspaceEdit(host, client(), r.edits, r.note);
     }),
@@ -160,19 +164,19 @@ export function registerEditorFeatures(host: EditorHost, init: () => InitializeP
   );
 
   connection.languages.semanticTokens.on(
-    guarded("semanticTokens/full", async (p) => {
+    guarded("semanticTokens/full", async (p, pause) => {
       const path = documentPath(host, p);
       const uri = (p as { textDocument: { uri: string } }).textDocument.uri;
-      return tokensOf(uri, path);
+      return tokensOf(uri, path, pause);
     }),
   );
   connection.languages.semanticTokens.onDelta(
-    guarded("semanticTokens/full/delta", async (p) => {
+    guarded("semanticTokens/full/delta", async (p, pause) => {
       const path = documentPath(host, p);
       const uri = (p as { textDocument: { uri: string } }).textDocument.uri;
       const previous = (p as { previousResultId?: unknown }).previousResultId;
       const last = lastTokens.get(uri);
-      const next = await tokensOf(uri, path);
+      const next = await tokensOf(uri, path, pause);
       if (last === undefined || last.resultId !== previous) return next;
       return { resultId: next.resultId, edits: tokenDelta(last.data, next.data) };
     }),
@@ -236,12 +240,14 @@ function invalid(message: string): ResponseError<void> {
 /** Wrap a handler: malformed parameters and failures become error responses naming the request. */
 function guarded<P, R>(
   what: string,
-  handler: (p: P) => Promise<R | ResponseError<void>>,
-): (p: P) => Promise<R | ResponseError<void>> {
-  return async (p) => {
+  handler: (p: P, pause: Pause) => Promise<R | ResponseError<void>>,
+): (p: P, token?: CancellationToken) => Promise<R | ResponseError<void>> {
+  return async (p, token) => {
     try {
       if (p === null || typeof p !== "object") return invalid(`${what}: the parameters must be an object`);
-      return await handler(p);
+      // A handler whose work grows with the package pauses between slices: other requests are
+      // answered meanwhile, and a cancellation of this one ends it at the next pause.
+      return await handler(p, pauseFor(token));
     } catch (e) {
       if (e instanceof ResponseError) return e as ResponseError<void>;
       return new ResponseError(

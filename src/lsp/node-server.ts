@@ -12,7 +12,6 @@ import {
   CompletionItemKind,
   createConnection,
   ErrorCodes,
-  LSPErrorCodes,
   ResponseError,
   StreamMessageReader,
   StreamMessageWriter,
@@ -43,10 +42,15 @@ import { NodeFs } from "../fs/node-fs.js";
 import { dirName, isWithin } from "../fs/paths.js";
 import { ConfinedFs } from "./confined-fs.js";
 import { AFTER_SHUTDOWN_METHOD, FrameGuard } from "./node-frames.js";
+import { cancelled, nextTurn, pauseFor } from "./node-pause.js";
 import { packageView } from "./package-index.js";
+import { REQUEST_SLICE } from "./pause.js";
 import { CheckScheduler, type ScheduledCheck } from "./check-scheduler.js";
 import { EDITOR_CAPABILITIES, registerEditorFeatures } from "./node-editor-features.js";
 import type { TextLines } from "./yao-document.js";
+
+/** Re-exported for the tests that size a long request by its slices. */
+export { REQUEST_SLICE };
 import { Workspace, type CompletionInfo, type SymbolInfo } from "./workspace.js";
 
 const DOCS_URL = pathToFileURL(fileURLToPath(new URL("../../../docs/diagnostics.md", import.meta.url))).href;
@@ -104,18 +108,6 @@ function realPathOf(path: string): string | null {
       at = parent;
     }
   }
-}
-
-/** Items a long request handles between two turns of the event loop (a few milliseconds of work). */
-export const REQUEST_SLICE = 2048;
-
-/** One turn of the event loop: what arrived on stdin meanwhile (a cancellation, a cheap request) is handled. */
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
-
-function cancelled(): ResponseError<void> {
-  return new ResponseError(LSPErrorCodes.RequestCancelled, "request cancelled");
 }
 
 function toUri(path: string): string {
@@ -372,7 +364,9 @@ export function runLanguageServer(connection: Connection = stdioConnection()): v
     cancellable(async (p: ReferenceParams, token) => {
       const path = requestPath(p.textDocument.uri);
       const doc = await workspace.document(path);
-      const { index, docs } = await packageView(workspace, path);
+      const pause = pauseFor(token);
+      // The first request after an edit builds the index: in slices too, between its files.
+      const { index, docs } = await packageView(workspace, path, pause);
       const at = index.at(path, doc.lines.offsetAt(p.position));
       if (at?.key === undefined) return [];
       if (token.isCancellationRequested) throw cancelled();
@@ -380,10 +374,7 @@ export function runLanguageServer(connection: Connection = stdioConnection()): v
       const found = index.byKey.get(at.key) ?? [];
       const out: { uri: string; range: ReturnType<TextLines["range"]> }[] = [];
       for (let i = 0; i < found.length; i++) {
-        if (i > 0 && i % REQUEST_SLICE === 0) {
-          await nextTurn();
-          if (token.isCancellationRequested) throw cancelled();
-        }
+        if (i > 0 && i % REQUEST_SLICE === 0) await pause();
         const o = found[i]!;
         if (!p.context.includeDeclaration && o.declaration) continue;
         const f = files.get(o.file);

@@ -7,6 +7,7 @@
  */
 import type { SNode } from "../syntax/tree.js";
 import type { YaoDocument } from "./yao-document.js";
+import { NO_PAUSE, type Pause } from "./pause.js";
 import { SymbolIndex } from "./symbol-index.js";
 import { MAX_PACKAGE_STATES, type PackageState, type Workspace } from "./workspace.js";
 
@@ -18,21 +19,37 @@ export interface PackageView {
 
 const cache = new WeakMap<Workspace, Map<PackageState, PackageView>>();
 
-export async function packageView(workspace: Workspace, path: string): Promise<PackageView> {
+/**
+ * The view of the package `path` belongs to. `pause` is called between the slices of the work a
+ * new view takes (after the check, after each document, in the index build), so a long first
+ * request after an edit gives way to others; a view found current costs no pause.
+ */
+export async function packageView(workspace: Workspace, path: string, pause: Pause = NO_PAUSE): Promise<PackageView> {
   let state = await workspace.packageState(path);
   if (!(await checkedTextsAreCurrent(workspace, state))) {
+    await pause();
     await workspace.check(path);
+    await pause();
     state = await workspace.packageState(path);
   }
   const files = state.files.includes(path) ? state.files : [...state.files, path];
   const docs: YaoDocument[] = [];
-  for (const f of files) docs.push(await workspace.document(f));
+  for (const f of files) {
+    const known = workspace.hasDocument(f);
+    docs.push(await workspace.document(f));
+    if (!known) await pause();
+  }
   const views = cache.get(workspace) ?? cache.set(workspace, new Map()).get(workspace)!;
   const last = views.get(state);
   if (last !== undefined && last.docs.length === docs.length && last.docs.every((d, i) => d === docs[i])) return last;
   // A new check replaces the package's state: drop views of older states of any package.
   if (last === undefined) for (const s of views.keys()) if (s.files.some((f) => files.includes(f))) views.delete(s);
-  const view = { state, docs, index: new SymbolIndex(docs, state.pkg?.manifest.tools ?? [], state.analysis) };
+  const index = await SymbolIndex.build(docs, state.pkg?.manifest.tools ?? [], state.analysis, pause);
+  // Another request may have built a view of the same texts while this one paused: keep one.
+  const raced = views.get(state);
+  if (raced !== undefined && raced.docs.length === docs.length && raced.docs.every((d, i) => d === docs[i]))
+    return raced;
+  const view = { state, docs, index };
   views.set(state, view);
   // Bounded like the workspace's package states, so views of packages checked long ago do not pile up.
   while (views.size > MAX_PACKAGE_STATES) views.delete(views.keys().next().value!);

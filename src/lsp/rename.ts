@@ -11,9 +11,10 @@ import { RESERVED_FUNCTION_NAMES } from "../yao/expressions.js";
 import { isIdentifier } from "../yao/text.js";
 import { ARTIFACT_KEYWORDS, BUILTIN_TYPES, OPERATORS } from "./operators.js";
 import { packageView } from "./package-index.js";
+import { NO_PAUSE, type Pause, REQUEST_SLICE } from "./pause.js";
 import type { Occurrence, SymbolIndex } from "./symbol-index.js";
 import type { Workspace } from "./workspace.js";
-import type { LspPosition, LspRange } from "./yao-document.js";
+import type { LspPosition, LspRange, YaoDocument } from "./yao-document.js";
 
 export interface TextEdit {
   readonly range: LspRange;
@@ -46,20 +47,27 @@ export async function prepareRename(
   workspace: Workspace,
   path: string,
   position: LspPosition,
+  pause: Pause = NO_PAUSE,
 ): Promise<{ range: LspRange; placeholder: string } | Refusal> {
-  const target = await targetAt(workspace, path, position);
+  const target = await targetAt(workspace, path, position, pause);
   if ("refused" in target) return target;
   const doc = await workspace.document(path);
   return { range: doc.lines.range(target.occurrence.from, target.occurrence.to), placeholder: target.occurrence.name };
 }
 
+/**
+ * The edits of a rename, made from the index like references: in slices of `REQUEST_SLICE`
+ * occurrences with a `pause` between them, so a rename of thousands of uses gives way to other
+ * requests and stops at the next slice when cancelled.
+ */
 export async function rename(
   workspace: Workspace,
   path: string,
   position: LspPosition,
   newName: string,
+  pause: Pause = NO_PAUSE,
 ): Promise<RenamePlan | Refusal> {
-  const target = await targetAt(workspace, path, position);
+  const target = await targetAt(workspace, path, position, pause);
   if ("refused" in target) return target;
   const { occurrence, index } = target;
   const what = WHAT[occurrence.category]!;
@@ -69,12 +77,16 @@ export async function rename(
   const clash = collision(newName, occurrence, index);
   if (clash !== undefined) return { refused: clash };
   const edits = new Map<string, TextEdit[]>();
-  for (const o of index.byKey.get(occurrence.key!) ?? []) {
-    const doc = await workspace.document(o.file);
-    (edits.get(o.file) ?? edits.set(o.file, []).get(o.file)!).push({
-      range: doc.lines.range(o.from, o.to),
-      newText: newName,
-    });
+  const found = index.byKey.get(occurrence.key!) ?? [];
+  let file: { path: string; doc: YaoDocument; edits: TextEdit[] } | undefined;
+  for (let i = 0; i < found.length; i++) {
+    if (i > 0 && i % REQUEST_SLICE === 0) await pause();
+    const o = found[i]!;
+    if (file?.path !== o.file) {
+      const doc = await workspace.document(o.file);
+      file = { path: o.file, doc, edits: edits.get(o.file) ?? edits.set(o.file, []).get(o.file)! };
+    }
+    file.edits.push({ range: file.doc.lines.range(o.from, o.to), newText: newName });
   }
   const count = [...edits.values()].reduce((n, e) => n + e.length, 0);
   const files = edits.size === 1 ? "1 file" : `${edits.size} files`;
@@ -88,9 +100,10 @@ async function targetAt(
   workspace: Workspace,
   path: string,
   position: LspPosition,
+  pause: Pause,
 ): Promise<{ occurrence: Occurrence; index: SymbolIndex } | Refusal> {
   const doc = await workspace.document(path);
-  const { index } = await packageView(workspace, path);
+  const { index } = await packageView(workspace, path, pause);
   const occurrence = index.at(path, doc.lines.offsetAt(position));
   if (occurrence === undefined)
     return {

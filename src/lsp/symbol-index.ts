@@ -12,6 +12,7 @@ import type { AnalysisResult } from "../yao/analyze.js";
 import { hirChildren } from "../yao/hir-children.js";
 import { isFormName } from "../yao/forms.js";
 import { BUILTIN_TYPES } from "./operators.js";
+import type { Pause } from "./pause.js";
 import { headOf, symbolName, type YaoDocument, type YNode } from "./yao-document.js";
 
 export type SymbolCategory =
@@ -89,6 +90,31 @@ export class SymbolIndex {
     for (const doc of docs) this.collectDeclarations(doc);
     const reads = fieldReads(analysis);
     for (const doc of docs) new FileWalker(this, doc, readsOf(reads, doc.path)).walk();
+  }
+
+  /**
+   * The same index built with a `pause` after each file's declarations and each file's walk, so
+   * the language server answers other requests (and honours a cancellation) while a large
+   * package's index is built; a pause that throws abandons the build.
+   */
+  static async build(
+    docs: readonly YaoDocument[],
+    tools: readonly string[],
+    analysis: AnalysisResult | undefined,
+    pause: Pause,
+  ): Promise<SymbolIndex> {
+    const index = new SymbolIndex([], tools, undefined);
+    for (const doc of docs) {
+      index.collectDeclarations(doc);
+      await pause();
+    }
+    const reads = fieldReads(analysis);
+    await pause();
+    for (const doc of docs) {
+      new FileWalker(index, doc, readsOf(reads, doc.path)).walk();
+      await pause();
+    }
+    return index;
   }
 
   add(o: Occurrence): void {

@@ -128,6 +128,11 @@ export class Workspace {
     for (const doc of this.docs.keys()) if (!this.fs.has(doc)) this.docs.delete(doc);
   }
 
+  /** Whether the document at `path` is held already (asking for it then costs no read or parse). */
+  hasDocument(path: string): boolean {
+    return this.docs.has(path);
+  }
+
   /** The document at `path`: the editor's text when open, else the file's text ("" when unreadable). */
   async document(path: string): Promise<YaoDocument> {
     const cached = this.docs.get(path);

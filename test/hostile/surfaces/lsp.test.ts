@@ -225,28 +225,60 @@ describe("an oversized open document and the hostile corpus", () => {
   });
 });
 
-describe("a long request neither blocks a cheap one nor ignores $/cancelRequest", () => {
-  /** The server with `g.yao` of a package of `uses` calls of g open and checked, and references asked once (the index built). */
-  async function serverWith(uses: number) {
-    const { root: pkg, declaring } = usesPackage(join(root, `uses-${uses}.hns`), uses);
+/**
+ * The one set-up of the scale tests: a server with `g.yao` of a package of `uses` calls of g open
+ * and checked, and references asked once (the index built). `process` is the real `yaoc lsp`
+ * process; `in-process` runs the server in this process over in-memory streams, so the test runs
+ * between the server's turns of the event loop and "a message arrives while the request is in its
+ * slices" does not depend on how a loaded machine schedules two processes.
+ */
+let servers = 0;
+async function usesServer(uses: number, where: "process" | "in-process") {
+  const { root: pkg, declaring } = usesPackage(join(root, `uses-${uses}-${where}-${servers++}.hns`), uses);
+  let transport: ChildProcessWithoutNullStreams;
+  let stop: () => void;
+  if (where === "process") {
     const child = spawn(process.execPath, [BIN, "lsp", "--stdio"], { cwd: REPO_ROOT });
-    let published: (() => void) | undefined;
-    const c = new LspConnection(child, (m) => {
-      if (m.method === "textDocument/publishDiagnostics") published?.();
-    });
-    await c.initialize(pkg, {});
-    const u = uri(declaring);
-    const checked = new Promise<void>((r) => (published = r));
-    c.notify("textDocument/didOpen", { textDocument: { uri: u, languageId: "yao", version: 1, text: G_SOURCE } });
-    await checked;
-    const at = { textDocument: { uri: u }, position: { line: 0, character: 4 } };
-    const references = { ...at, context: { includeDeclaration: true } };
-    expect((await c.request("textDocument/references", references)).length).toBe(uses + 2);
-    return { c, child, at, references };
+    transport = child;
+    stop = () => child.kill();
+  } else {
+    const toServer = new PassThrough();
+    const fromServer = new PassThrough();
+    runLanguageServer(
+      createConnection(ProposedFeatures.all, new StreamMessageReader(toServer), new StreamMessageWriter(fromServer)),
+    );
+    transport = { stdin: toServer, stdout: fromServer } as unknown as ChildProcessWithoutNullStreams;
+    stop = () => toServer.end();
   }
+  let published: (() => void) | undefined;
+  const c = new LspConnection(transport, (m) => {
+    if (m.method === "textDocument/publishDiagnostics") published?.();
+  });
+  await c.initialize(pkg, {});
+  const u = uri(declaring);
+  const checked = new Promise<void>((r) => (published = r));
+  c.notify("textDocument/didOpen", { textDocument: { uri: u, languageId: "yao", version: 1, text: G_SOURCE } });
+  await checked;
+  const at = { textDocument: { uri: u }, position: { line: 0, character: 4 } };
+  const references = { ...at, context: { includeDeclaration: true } };
+  expect((await c.request("textDocument/references", references)).length).toBe(uses + 2);
+  return { c, at, references, uri: u, stop };
+}
 
+/** Whether `answer` has settled yet, read synchronously, and how it settled. */
+function watch(answer: Promise<unknown>) {
+  const state = { settled: false };
+  const how = answer.then(
+    () => "answered",
+    (e: Error) => e.message,
+  );
+  void how.then(() => (state.settled = true));
+  return { state, how };
+}
+
+describe("a long request neither blocks a cheap one nor ignores $/cancelRequest", () => {
   it("a hover sent after a long references request is answered first", async () => {
-    const { c, child, at, references } = await serverWith(64_000);
+    const { c, at, references, stop } = await usesServer(64_000, "process");
     try {
       const order: string[] = [];
       const refs = c.request("textDocument/references", references).then((r: unknown[]) => {
@@ -261,54 +293,75 @@ describe("a long request neither blocks a cheap one nor ignores $/cancelRequest"
       // The server goes on: the next request is answered in full.
       expect((await c.request("textDocument/references", references)).length).toBe(64_002);
     } finally {
-      child.kill();
+      stop();
     }
   }, 120_000);
 });
 
 describe("$/cancelRequest for a request that is already running", () => {
-  /**
-   * The server in this process, over in-memory streams: the test then runs between the server's
-   * turns of the event loop, so "the cancellation arrives while the request is in its slices" does
-   * not depend on how a loaded machine schedules two processes.
-   */
-  it("stops a running references request at its next slice with RequestCancelled, and the server goes on", async () => {
-    const { root: pkg, declaring } = usesPackage(join(root, "cancel-in-process.hns"), 64_000);
-    const toServer = new PassThrough();
-    const fromServer = new PassThrough();
-    runLanguageServer(
-      createConnection(ProposedFeatures.all, new StreamMessageReader(toServer), new StreamMessageWriter(fromServer)),
-    );
-    let published: (() => void) | undefined;
-    const c = new LspConnection(
-      { stdin: toServer, stdout: fromServer } as unknown as ChildProcessWithoutNullStreams,
-      (m) => {
-        if (m.method === "textDocument/publishDiagnostics") published?.();
-      },
-    );
-    await c.initialize(pkg, {});
-    const u = uri(declaring);
-    const checked = new Promise<void>((r) => (published = r));
-    c.notify("textDocument/didOpen", { textDocument: { uri: u, languageId: "yao", version: 1, text: G_SOURCE } });
-    await checked;
-    const at = { textDocument: { uri: u }, position: { line: 0, character: 4 } };
-    const references = { ...at, context: { includeDeclaration: true } };
-    expect((await c.request("textDocument/references", references)).length).toBe(64_002);
+  let server: Awaited<ReturnType<typeof usesServer>>;
+  beforeAll(async () => {
+    server = await usesServer(64_000, "in-process");
+  }, 120_000);
+  afterAll(() => server?.stop());
 
+  it("stops a running references request at its next slice with RequestCancelled, and the server goes on", async () => {
+    const { c, at, references } = server;
     const running = c.requestWithId("textDocument/references", references);
-    const settled = running.answer.then(
-      () => "answered",
-      (e: Error) => e.message,
-    );
-    let settledYet = false;
-    void settled.then(() => (settledYet = true));
+    const { state, how } = watch(running.answer);
     // A hover sent behind it is answered between two of its slices: it is running now.
     await c.request("textDocument/hover", at);
-    expect(settledYet).toBe(false);
+    expect(state.settled).toBe(false);
     c.cancel(running.id);
-    expect(await settled).toMatch(/"code":-32800/);
+    expect(await how).toMatch(/"code":-32800/);
     // The server goes on: the next request is answered in full.
     expect((await c.request("textDocument/references", references)).length).toBe(64_002);
-    toServer.end();
+  }, 120_000);
+
+  it("rename of every use is made in slices: a hover is answered meanwhile, and a cancellation stops it", async () => {
+    const { c, at } = server;
+    const running = c.requestWithId("textDocument/rename", { ...at, newName: "h" });
+    const { state, how } = watch(running.answer);
+    await c.request("textDocument/hover", at);
+    expect(state.settled).toBe(false);
+    c.cancel(running.id);
+    expect(await how).toMatch(/"code":-32800/);
+    // Not cancelled, it renames every use.
+    const edit = await c.request("textDocument/rename", { ...at, newName: "h" });
+    const edits = Object.values(
+      (edit as { changes?: Record<string, unknown[]> }).changes ??
+        Object.fromEntries(
+          (
+            (edit as { documentChanges: { textDocument: { uri: string }; edits: unknown[] }[] }).documentChanges ?? []
+          ).map((d) => [d.textDocument.uri, d.edits]),
+        ),
+    ).reduce((n, e) => n + e.length, 0);
+    expect(edits).toBe(64_002);
+  }, 120_000);
+
+  it("the first request after an edit (a new check and index) gives way to a hover and honours a cancellation", async () => {
+    const { c, at, uri: u } = server;
+    let version = 1;
+    const edit = () =>
+      c.notify("textDocument/didChange", {
+        textDocument: { uri: u, version: ++version },
+        contentChanges: [{ text: `${G_SOURCE};; edit ${version}\n` }],
+      });
+    edit();
+    const running = c.requestWithId("textDocument/prepareRename", at);
+    const { state, how } = watch(running.answer);
+    // The index of the new text is built in slices (after the check, between files): the hover
+    // sent behind the request is answered before it, and the cancellation reaches it.
+    await c.request("textDocument/hover", at);
+    expect(state.settled).toBe(false);
+    c.cancel(running.id);
+    expect(await how).toMatch(/"code":-32800/);
+    // Not cancelled, the first request after the next edit is answered in full.
+    edit();
+    const order: string[] = [];
+    const prepared = c.request("textDocument/prepareRename", at).then((r: unknown) => (order.push("prepare"), r));
+    await c.request("textDocument/hover", at).then(() => order.push("hover"));
+    expect(await prepared).toEqual({ range: { start: at.position, end: { line: 0, character: 5 } }, placeholder: "g" });
+    expect(order).toEqual(["hover", "prepare"]);
   }, 120_000);
 });
