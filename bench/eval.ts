@@ -75,6 +75,10 @@ function judged(ratio: number, spread: Spread, target: number): { met: boolean; 
   return { met: ratio <= target, straddles: spread.min <= target !== spread.max <= target };
 }
 
+/** Each side's timed and untimed (warm-up) time per round, in ms. */
+const MIN_MS = 60;
+const WARM_MS = 150;
+
 const exponent = (ratio: number, by: number): number => Math.log(ratio) / Math.log(by);
 
 export async function evalFigures(rounds: number): Promise<Row[]> {
@@ -88,14 +92,22 @@ export async function evalFigures(rounds: number): Promise<Row[]> {
   const compileOnce = () => {
     if (compile(source) === undefined) throw new Error("bench program is not admitted");
   };
-  // Warm-up, then the three sides alternate round by round.
+  // Warm-up, then the three sides alternate round by round. Each round also warms up after its
+  // collection, every side alike: the collection before a round drops the evaluator's optimized
+  // code (its frames and registers have no live instance between runs), and without it the
+  // program at the limit, with a few long calls per round, paid the re-optimization with fewer
+  // calls to spread it over than the small one (o-step read 1.4 for a flat step cost).
   for (let i = 0; i < 3; i++) {
     compileOnce();
     evaluate(program);
     evaluate(small);
   }
   const [c, e, s] = await alternateRounds(
-    [() => timeRound(compileOnce), () => timeRound(() => evaluate(program)), () => timeRound(() => evaluate(small))],
+    [
+      () => timeRound(compileOnce, MIN_MS, WARM_MS),
+      () => timeRound(() => evaluate(program), MIN_MS, WARM_MS),
+      () => timeRound(() => evaluate(small), MIN_MS, WARM_MS),
+    ],
     rounds,
   );
   const evalSpread = spreadOf(roundRatios(e!, c!));

@@ -56,9 +56,20 @@ const collect = (globalThis as { gc?: () => void }).gc;
 /**
  * ms per call of f, timed over enough calls to last ≥ minMs. A promise that f returns is awaited
  * inside the timed loop; a synchronous f is called back to back, with no await between calls.
+ * With `warmMs`, f is first called untimed for that long after the collection: a forced full
+ * collection can drop optimized code whose object shapes had no live instance (bench/eval.ts), and
+ * a side whose calls are long would otherwise pay the re-optimization with fewer calls to spread
+ * it over than a side whose calls are short.
  */
-export async function timeRound(f: () => unknown, minMs = 30): Promise<number> {
+export async function timeRound(f: () => unknown, minMs = 30, warmMs = 0): Promise<number> {
   collect?.();
+  if (warmMs > 0) {
+    const warm = performance.now();
+    do {
+      const v = f();
+      if (v instanceof Promise) await v;
+    } while (performance.now() - warm < warmMs);
+  }
   let reps = 0;
   const start = performance.now();
   let elapsed = 0;

@@ -336,9 +336,9 @@ export class Machine {
   /** The span of the node a thread stands at: the one it evaluates, or the one its top frame belongs to. */
   private spanAt(t: Thread): SourceSpan | undefined {
     const c = t.control;
-    if (c?.m === "eval") return this.index.nodes[c.n]!.span;
+    if (c?.m === "eval") return this.index.node(c.n)!.span;
     const top = t.stack[t.stack.length - 1];
-    return top === undefined ? undefined : this.index.nodes[top.n]!.span;
+    return top === undefined ? undefined : this.index.node(top.n)!.span;
   }
 
   /**
@@ -373,7 +373,7 @@ export class Machine {
     const span =
       first !== undefined
         ? this.spanAt(first.thread)
-        : (this.spanAt(this.root) ?? this.index.nodes[this.index.programs[0]!.root]!.span);
+        : (this.spanAt(this.root) ?? this.index.node(this.index.programs[0]!.root)!.span);
     const f: EvalFailure = span === undefined ? { class: "cancelled", message } : { class: "cancelled", message, span };
     this.root.stack = [];
     this.root.control = undefined;
@@ -389,7 +389,7 @@ export class Machine {
     const frame = parent.stack[parent.stack.length - 1];
     if (frame?.t !== "par" || !frame.threads.every((x) => x.result !== undefined)) return;
     parent.stack.pop();
-    const e = this.index.nodes[frame.n]!;
+    const e = this.index.node(frame.n)!;
     const failed = frame.threads.filter((x) => x.result !== undefined && "failure" in x.result);
     if (failed.length === 0) {
       parent.control = {
@@ -433,10 +433,10 @@ export class Machine {
   }
 
   private evaluate(t: Thread, n: number, s: Scope): void {
-    const e = this.index.nodes[n]!;
+    const e = this.index.node(n)!;
     this.spend("steps", 1, e);
     const k = e.kind;
-    const kids = this.index.kids[n]!;
+    const kids = this.index.kids(n);
     if (ARGS_OPS.has(k.op) && !(k.op === "pure" && (k.operator === "and" || k.operator === "or"))) {
       if (argCount(e, kids) === 0) {
         this.apply(t, n, s, []);
@@ -527,8 +527,8 @@ export class Machine {
       t.control = undefined;
       return;
     }
-    const e = this.index.nodes[f.n]!;
-    const kids = this.index.kids[f.n]!;
+    const e = this.index.node(f.n)!;
+    const kids = this.index.kids(f.n);
     switch (f.t) {
       case "args": {
         f.vals.push(v);
@@ -636,14 +636,14 @@ export class Machine {
       return;
     }
     if (top.t === "fallback" && isCatchable(f.class)) {
-      const kids = this.index.kids[top.n]!;
+      const kids = this.index.kids(top.n);
       t.control = { m: "eval", n: kids[1]!, s: new Scope(top.s, top.s.depth) };
     }
     // Otherwise keep unwinding: the failure stays in the control register.
   }
 
   private apply(t: Thread, n: number, s: Scope, vals: Value[]): void {
-    const e = this.index.nodes[n]!;
+    const e = this.index.node(n)!;
     const k = e.kind;
     const ret = (v: Value) => {
       t.control = { m: "ret", v };
@@ -770,7 +770,7 @@ export class Machine {
             `function '${k.function}' received unexpected linked argument '${extra.value}'`,
             e.span,
           );
-        const kids = this.index.kids[n]!;
+        const kids = this.index.kids(n);
         t.control = { m: "eval", n: kids[kids.length - 1]!, s: local };
         return;
       }
@@ -827,7 +827,7 @@ export class Machine {
   }
 
   private emitInfer(t: Thread, n: number, s: Scope): void {
-    const e = this.index.nodes[n]!;
+    const e = this.index.node(n)!;
     const k = e.kind as Extract<HirKind, { op: "infer_body" }>;
     this.spend("inferEffects", 1, e);
     const captures = new Map<string, Value>();
@@ -853,7 +853,7 @@ export class Machine {
   }
 
   private emit(t: Thread, n: number, s: Scope, kind: RequestKind, fields: [string, Value][]): void {
-    const e = this.index.nodes[n]!;
+    const e = this.index.node(n)!;
     const sequence = ++this.seq;
     const id = requestId(this.programHash, sequence);
     const request = new Map<string, Value>([
@@ -877,7 +877,7 @@ export class Machine {
     const p = this.pending.get(id)!;
     const t = p.thread;
     const frame = t.stack.pop() as Extract<Frame, { t: "wait" }>;
-    const e = this.index.nodes[frame.n]!;
+    const e = this.index.node(frame.n)!;
     this.pending.delete(id);
     this.ready.push(t);
     if ("error" in answer) {

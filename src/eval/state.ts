@@ -15,6 +15,7 @@ import { hmac } from "@noble/hashes/hmac.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
 import type { SourceSpan } from "../../ir/span.js";
+import type { YaoProgram } from "../../ir/yao-ir-0.1.js";
 import { sha256Hex } from "../canonical/hash.js";
 import { canonicalJson } from "../json/jcs.js";
 import { readPersistedProgram } from "../yao/ir-read.js";
@@ -275,7 +276,7 @@ class Reader {
 
   node(v: unknown, ops: readonly string[] | null): number {
     const n = int(v, "a node id");
-    const e = this.index.nodes[n] ?? bad(`node ${n} does not exist`);
+    const e = this.index.node(n) ?? bad(`node ${n} does not exist`);
     if (ops !== null && !ops.includes(e.kind.op)) bad(`node ${n} is a '${e.kind.op}', not one of ${ops.join(", ")}`);
     return n;
   }
@@ -302,7 +303,7 @@ class Reader {
         return { t, n, s, vals: list(o.vals, "frame values") };
       case "logic":
       case "seq":
-        return { t, n, s, i: int(o.i, "a frame position", this.index.kids[n]!.length) };
+        return { t, n, s, i: int(o.i, "a frame position", this.index.kids(n).length) };
       case "if":
       case "match":
       case "fallback":
@@ -337,6 +338,32 @@ class Reader {
   }
 }
 
+/**
+ * Programs already read back and verified, by their exact IR text. Reading a program is a pure
+ * function of its text, so the same text gives the same program and program_hash; keeping the
+ * last few means that resuming a run again and again re-reads its program once, not at every
+ * completion, and the program's node numbering (program-index.ts, kept beside the program
+ * object) is built once too. The hash check against the state's list still runs every time.
+ */
+const verified = new Map<string, { readonly program: YaoProgram; readonly hash: string }>();
+const VERIFIED_KEPT = 8;
+
+function verifiedProgram(text: string, i: number): { readonly program: YaoProgram; readonly hash: string } {
+  const known = verified.get(text);
+  if (known !== undefined) {
+    // Most recently used last, so the oldest is the one dropped.
+    verified.delete(text);
+    verified.set(text, known);
+    return known;
+  }
+  const r = readPersistedProgram(text);
+  if (!r.ok) return bad(`program ${i}: ${r.diagnostic.message}`);
+  const read = { program: r.program, hash: r.programHash };
+  verified.set(text, read);
+  if (verified.size > VERIFIED_KEPT) verified.delete(verified.keys().next().value!);
+  return read;
+}
+
 export interface DecodedState {
   readonly machine: Machine;
   readonly extras: StateExtras;
@@ -366,10 +393,9 @@ export function decodeState(text: string, key?: Uint8Array): DecodedState {
   const hashes = arr(o.program_hashes, "program hashes").map((h, i) => str(h, `program hash ${i}`));
   if (texts.length === 0 || texts.length !== hashes.length) bad("the state lists no programs or mismatched hashes");
   texts.forEach((t, i) => {
-    const r = readPersistedProgram(t);
-    if (!r.ok) bad(`program ${i}: ${r.diagnostic.message}`);
-    if (r.ok && r.programHash !== hashes[i]) bad(`program ${i} has program_hash ${r.programHash}, not ${hashes[i]}`);
-    if (r.ok) index.add(r.program, r.programHash);
+    const r = verifiedProgram(t, i);
+    if (r.hash !== hashes[i]) bad(`program ${i} has program_hash ${r.hash}, not ${hashes[i]}`);
+    index.add(r.program, r.hash);
   });
   if (o.program_hash !== hashes[0]) bad("the state's program_hash is not its root program's");
 
