@@ -1,11 +1,11 @@
 /** CachingFs over an in-memory file system that counts what reaches it. */
 import { describe, expect, it } from "vitest";
 import { MemoryFs } from "../../src/fs/memory-fs.js";
-import { CachingFs } from "../../src/lsp/caching-fs.js";
+import { type CacheBounds, CachingFs, DEFAULT_CACHE_BOUNDS } from "../../src/lsp/caching-fs.js";
 
 const dec = new TextDecoder();
 
-function counted(files: Record<string, string>) {
+function counted(files: Record<string, string>, bounds: Partial<CacheBounds> = {}) {
   const mem = MemoryFs.from(files);
   const reads: string[] = [];
   const lists: string[] = [];
@@ -13,7 +13,7 @@ function counted(files: Record<string, string>) {
     readFile: (p: string, max: number) => (reads.push(p), mem.readFile(p, max)),
     readdir: (p: string) => (lists.push(p), mem.readdir(p)),
   });
-  return { mem, reads, lists, fs: new CachingFs(base) };
+  return { mem, reads, lists, fs: new CachingFs(base, bounds) };
 }
 
 describe("CachingFs", () => {
@@ -79,5 +79,67 @@ describe("CachingFs", () => {
     mem.writeFile("/a.yao", "two");
     fs.clear();
     expect(dec.decode(await fs.readFile("/a.yao", 10))).toBe("two");
+  });
+
+  describe("bounded caches", () => {
+    /** 2,000 files of 100 bytes in 20 folders, each asked for in every way. */
+    async function askEverything(bounds: Partial<CacheBounds>) {
+      const files: Record<string, string> = {};
+      for (let d = 0; d < 20; d++) for (let f = 0; f < 100; f++) files[`/w/d${d}/f${f}.yao`] = "x".repeat(100);
+      const c = counted(files, bounds);
+      const paths = Object.keys(files);
+      expect(paths).toHaveLength(2000);
+      let most = c.fs.held();
+      for (const path of paths) {
+        await c.fs.stat(path);
+        await c.fs.lstat(path);
+        await c.fs.realpath(path);
+        await c.fs.readFile(path, 1000);
+        const h = c.fs.held();
+        if (h.entries > most.entries) most = h;
+      }
+      for (let d = 0; d < 20; d++) await c.fs.readdir(`/w/d${d}`);
+      return { ...c, paths, most };
+    }
+
+    it("hold at most their bound of entries and bytes over many distinct paths, least recently used out first", async () => {
+      const { fs, reads, paths, most } = await askEverything({ maxEntries: 100, maxBytes: 5_000 });
+      // Six caches (stat, lstat, realpath, listings, contents, real paths) of at most 100 entries each.
+      expect(most.entries).toBeGreaterThan(100);
+      expect(most.entries).toBeLessThanOrEqual(600);
+      expect(fs.held().fileBytes).toBeLessThanOrEqual(5_000);
+      expect(fs.held().fileBytes).toBeGreaterThan(0);
+      expect(fs.held().listingBytes).toBeLessThanOrEqual(5_000);
+      // The last file read is still held; the first one was evicted and is read again.
+      const before = reads.length;
+      await fs.readFile(paths.at(-1)!, 1000);
+      expect(reads.length).toBe(before);
+      await fs.readFile(paths[0]!, 1000);
+      expect(reads.length).toBe(before + 1);
+    });
+
+    it("keep everything asked for when it fits the default bounds", async () => {
+      const { fs, reads, paths } = await askEverything({});
+      expect(fs.held().entries).toBe(4 * 2000 + 20 + 2000);
+      expect(fs.held().fileBytes).toBe(200_000);
+      const before = reads.length;
+      for (const path of paths) await fs.readFile(path, 1000);
+      expect(reads.length).toBe(before);
+      expect(DEFAULT_CACHE_BOUNDS.maxEntries).toBeGreaterThan(4 * 2000);
+    });
+
+    it("hold package snapshots within their bytes", async () => {
+      const files: Record<string, string> = {};
+      for (let p = 0; p < 10; p++) files[`/w/p${p}.hns/manifest.yao`] = "y".repeat(3000);
+      const { fs } = counted(files, { maxSnapshotBytes: 7_000 });
+      for (let p = 0; p < 10; p++) {
+        const s = await fs.snapshotPackage(`/w/p${p}.hns`);
+        expect(s.failure).toBeNull();
+      }
+      // Let each snapshot's weight be recorded (it is set when the read settles).
+      await new Promise((r) => setTimeout(r, 0));
+      expect(fs.held().snapshotBytes).toBeLessThanOrEqual(7_000);
+      expect(fs.held().snapshots).toBe(2);
+    });
   });
 });
