@@ -2,7 +2,9 @@
 // plus lazily loaded chunks. Like the CLI, `check` imports the HARP, A3S and HCP frontends only when
 // a package of that kind is checked, so a page that checks HNS/Yao packages loads the entry and its
 // static imports only ("initial"; budget 400 KiB, issue 18), and the frontends' parsers (ajv, yaml,
-// markdown-it) arrive on first use. esbuild with platform "browser" cannot resolve Node built-ins,
+// markdown-it) arrive on first use. The entry is src/browser.ts: "yaoc"'s exports with the code table
+// (ALL_CODES, codeInfo) behind `codeTable()`, and the reason rows of the lazily loaded parts' codes
+// reduced at build time (reasonRowsPlugin). esbuild with platform "browser" cannot resolve Node built-ins,
 // so a `node:` import anywhere the core reaches fails this build. Prints the sizes and the inputs
 // that dominate them; `--json` prints the same as one JSON object (read by `npm run bench`).
 import { build } from "esbuild";
@@ -14,13 +16,90 @@ const REPO = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** The budget the issue sets for the minified bundle (issue 18). */
 export const BROWSER_BUNDLE_LIMIT = 400 * 1024;
 
+const LAZY_TABLES = join(REPO, "src/codes/lazy-tables.ts");
+const SEVERITY_LETTER = { error: "e", warning: "w", info: "i" };
+
+/**
+ * One table's rows as one string, a line per row: the code after the table's common prefix, the
+ * layer digit with the severity's letter, the reason (only its family when the reason is the family
+ * and the code's last segment, as for `harp.manifest_missing` → `struct_manifest_missing`) and the
+ * downgradedTo letter if any. About a fifth of the rows' size in the entry.
+ */
+function encodeTable(rows) {
+  let prefix = rows.length === 0 ? "" : rows[0].code.slice(0, rows[0].code.indexOf(".") + 1);
+  if (!rows.every((r) => r.code.startsWith(prefix))) prefix = "";
+  const lines = rows.map((r) => {
+    const name = r.code.slice(prefix.length);
+    const last = r.code.slice(r.code.lastIndexOf(".") + 1);
+    const family = r.reason.slice(0, r.reason.indexOf("_"));
+    const reason = r.reason === `${family}_${last}` ? family : r.reason;
+    const fields = [name, `${r.layer.slice(1)}${SEVERITY_LETTER[r.severity]}`, reason];
+    if (r.downgradedTo !== undefined) fields.push(SEVERITY_LETTER[r.downgradedTo]);
+    if (fields.some((f) => f.includes(" ") || f.includes("\n") || f === "")) throw new Error(`cannot encode ${r.code}`);
+    return fields.join(" ");
+  });
+  return { prefix, text: lines.join("\n") };
+}
+
+/**
+ * reasons.ts imports lazy-tables.ts for the reason codes of the lazily loaded parts' codes; in the
+ * entry that would be every row with its summary and clause. This plugin gives reasons.ts instead
+ * a module with the same rows reduced to code, severity, layer, reason and downgradedTo, computed
+ * now from the real lazy-tables.ts (bundled and evaluated here), so they cannot drift from it.
+ * Every other importer (the frontends, the registry) keeps the real tables.
+ */
+function reasonRowsPlugin() {
+  return {
+    name: "yaoc-reason-rows",
+    setup(b) {
+      b.onResolve({ filter: /\/lazy-tables\.js$/ }, (args) =>
+        args.importer === join(REPO, "src/codes/reasons.ts")
+          ? { path: "reason-rows", namespace: "yaoc-reason-rows" }
+          : undefined,
+      );
+      b.onLoad({ filter: /.*/, namespace: "yaoc-reason-rows" }, async () => {
+        const bundled = await build({
+          entryPoints: [LAZY_TABLES],
+          bundle: true,
+          format: "esm",
+          platform: "neutral",
+          write: false,
+          absWorkingDir: REPO,
+          logLevel: "error",
+        });
+        const url = `data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString("base64")}`;
+        const { LAZY_TABLES: tables } = await import(url);
+        const encoded = JSON.stringify(tables.map(encodeTable));
+        const contents = `const SEVERITY = { e: "error", w: "warning", i: "info" };
+function decode({ prefix, text }) {
+  return text.split("\\n").map((line) => {
+    const [name, layerSeverity, reason, downgraded] = line.split(" ");
+    const code = prefix + name;
+    const row = {
+      code,
+      severity: SEVERITY[layerSeverity.slice(-1)],
+      layer: "L" + layerSeverity.slice(0, -1),
+      reason: reason.includes("_") ? reason : reason + "_" + code.slice(code.lastIndexOf(".") + 1),
+    };
+    if (downgraded !== undefined) row.downgradedTo = SEVERITY[downgraded];
+    return row;
+  });
+}
+export const LAZY_TABLES = ${encoded}.map(decode);
+`;
+        return { contents, loader: "js", resolveDir: REPO, watchFiles: [] };
+      });
+    },
+  };
+}
+
 /** Builds into dist/browser, or into `options.outdir` (a test's temporary directory). */
 export async function buildBrowserBundle(options = {}) {
   const outdir = options.outdir ?? join(REPO, "dist/browser");
   rmSync(outdir, { recursive: true, force: true });
   mkdirSync(outdir, { recursive: true });
   const result = await build({
-    entryPoints: { "yaoc.min": join(REPO, "src/index.ts") },
+    entryPoints: { "yaoc.min": join(REPO, "src/browser.ts") },
     outdir,
     chunkNames: "chunks/[name]-[hash]",
     splitting: true,
@@ -33,6 +112,7 @@ export async function buildBrowserBundle(options = {}) {
     metafile: true,
     absWorkingDir: REPO,
     logLevel: "error",
+    plugins: [reasonRowsPlugin()],
   });
   const outputs = result.metafile.outputs;
   const entryName = Object.keys(outputs).find((o) => o.endsWith("yaoc.min.js"));

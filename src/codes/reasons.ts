@@ -3,12 +3,21 @@
  * the code table itself — each `CodeInfo` row carries `layer` and `reason`, and the action follows
  * from the row's severity (error → block, warning → advise, info → allow). There is no second table.
  *
- * Rows come from the registry (`src/codes/registry.ts`, which sits above every frontend table);
- * conflicting duplicate rows are an error.
+ * Rows come from the same tables as the registry's (`src/codes/registry.ts`, in its order), but not
+ * through it: the tables of lazily loaded parts come from `lazy-tables.ts`, which the browser build
+ * reduces to the fields read here, so the JSON and receipt renderers keep the browser entry small.
+ * test/evidence/reasons.test.ts holds the two lists equal. Conflicting duplicate rows are an error.
  */
-import type { CodeInfo, GuardLayer } from "../diagnostics/codes.js";
+import { CHECK_CODES, CLI_CODES } from "../check/codes.js";
+import type { GuardLayer } from "../diagnostics/codes.js";
 import type { Severity } from "../diagnostics/diagnostic.js";
-import { ALL_CODES } from "./registry.js";
+import { HNS_CODES } from "../hns/codes.js";
+import { YAO_READER_CODES } from "../syntax/codes.js";
+import { YAO_ANALYZER_CODES } from "../yao/codes.js";
+import { EVIDENCE_CODES } from "./evidence.js";
+import { LAZY_TABLES, type ReasonRow } from "./lazy-tables.js";
+
+export type { ReasonRow } from "./lazy-tables.js";
 
 export type Action = "allow" | "advise" | "block";
 
@@ -28,9 +37,19 @@ export function actionForSeverity(severity: Severity): Action {
   return severity === "error" ? "block" : severity === "warning" ? "advise" : "allow";
 }
 
-function buildTable(): ReadonlyMap<string, CodeInfo> {
-  const table = new Map<string, CodeInfo>();
-  for (const row of ALL_CODES) {
+const TABLES: readonly (readonly ReasonRow[])[] = [
+  YAO_READER_CODES,
+  HNS_CODES,
+  YAO_ANALYZER_CODES,
+  ...LAZY_TABLES,
+  EVIDENCE_CODES,
+  CHECK_CODES,
+  CLI_CODES,
+];
+
+function buildTable(): ReadonlyMap<string, ReasonRow> {
+  const table = new Map<string, ReasonRow>();
+  for (const row of TABLES.flat()) {
     const prev = table.get(row.code);
     if (prev === undefined) table.set(row.code, row);
     else if (prev.severity !== row.severity || prev.layer !== row.layer || prev.reason !== row.reason) {
@@ -41,7 +60,7 @@ function buildTable(): ReadonlyMap<string, CodeInfo> {
 }
 
 /** Every row reason codes are derived from. */
-export const REASON_TABLE: ReadonlyMap<string, CodeInfo> = buildTable();
+export const REASON_TABLE: ReadonlyMap<string, ReasonRow> = buildTable();
 
 /** The reason code of a diagnostic code, or undefined when the code has no row. */
 export function reasonFor(code: string): ReasonCode | undefined {
@@ -49,7 +68,7 @@ export function reasonFor(code: string): ReasonCode | undefined {
   return row === undefined ? undefined : reasonOfRow(row);
 }
 
-export function reasonOfRow(row: CodeInfo): ReasonCode {
+export function reasonOfRow(row: ReasonRow): ReasonCode {
   return { action: actionForSeverity(row.severity), layer: row.layer, reason: row.reason };
 }
 

@@ -68,6 +68,11 @@ describe("reason-code completeness (§4, D7)", () => {
 });
 
 describe("reasonFor", () => {
+  it("reads the registry's rows, in its order, though it imports the tables itself", () => {
+    expect(ALL_CODES.length).toBeGreaterThan(200);
+    expect([...REASON_TABLE.values()]).toEqual(ALL_CODES);
+  });
+
   it("maps every row to a valid {action, layer, reason}", () => {
     expect(REASON_TABLE.size).toBeGreaterThanOrEqual(ALL_CODES.length);
     for (const [code, row] of REASON_TABLE) {
