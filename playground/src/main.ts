@@ -23,6 +23,7 @@ import {
   toolsFromManifest,
   type Diagnostic,
   type PackageCheckResult,
+  type Span,
 } from "../../src/index.js";
 import type { YaoProgram } from "../../ir/yao-ir-0.1.js";
 import { highlightFile } from "../../src/lsp/highlight.js";
@@ -177,14 +178,12 @@ function showDiagnostics(result: PackageCheckResult): void {
   const doc = view.state.doc;
   for (const d of result.diagnostics) {
     const file = fileOf(d);
-    const li = document.createElement("li");
+    const li = placeItem(file, d.span);
     li.className = d.severity;
     li.dataset["code"] = d.code;
-    if (d.span !== undefined) li.dataset["line"] = String(d.span.start.line);
     if (file !== undefined) li.dataset["file"] = file;
-    const where = `${file === undefined || file === "" ? (d.file ?? pkg.name) : file}${d.span ? `:${d.span.start.line}:${d.span.start.column}` : ""}`;
     li.innerHTML = `<code></code> <strong></strong>: <span></span>`;
-    li.children[0]!.textContent = where;
+    li.children[0]!.textContent = placeText(file, d.file, d.span);
     li.children[1]!.textContent = `${d.severity}[${d.code}]`;
     li.children[2]!.textContent = d.message;
     // Related notes ("declared Int here") under the diagnostic, each going to its place; then help.
@@ -192,25 +191,9 @@ function showDiagnostics(result: PackageCheckResult): void {
       const notes = document.createElement("ul");
       notes.className = "related";
       for (const r of d.related) {
-        const note = document.createElement("li");
-        const file = r.file === undefined ? fileOf(d) : fileOf({ ...d, file: r.file });
-        const at =
-          r.span === undefined
-            ? ""
-            : `${file === undefined || file === "" ? (r.file ?? pkg.name) : file}:${r.span.start.line}:${r.span.start.column}: `;
-        note.textContent = `note: ${at}${r.message}`;
-        if (r.span !== undefined) note.dataset["line"] = String(r.span.start.line);
-        note.addEventListener("click", (e) => {
-          e.stopPropagation();
-          if (file === undefined) return;
-          openFile(file);
-          if (r.span)
-            view.dispatch({
-              selection: { anchor: offsetOf(view.state.doc, r.span.start.line, r.span.start.column) },
-              scrollIntoView: true,
-            });
-          view.focus();
-        });
+        const noteFile = r.file === undefined ? file : fileOf({ ...d, file: r.file });
+        const note = placeItem(noteFile, r.span);
+        note.textContent = `note: ${r.span === undefined ? "" : `${placeText(noteFile, r.file, r.span)}: `}${r.message}`;
         notes.append(note);
       }
       li.append(notes);
@@ -221,16 +204,6 @@ function showDiagnostics(result: PackageCheckResult): void {
       help.textContent = `help: ${d.hint}`;
       li.append(help);
     }
-    li.addEventListener("click", () => {
-      if (file === undefined) return;
-      openFile(file);
-      if (d.span)
-        view.dispatch({
-          selection: { anchor: offsetOf(view.state.doc, d.span.start.line, d.span.start.column) },
-          scrollIntoView: true,
-        });
-      view.focus();
-    });
     list.append(li);
     if (file === current) {
       const from = d.span ? offsetOf(doc, d.span.start.line, d.span.start.column) : 0;
@@ -246,6 +219,34 @@ function showDiagnostics(result: PackageCheckResult): void {
     }
   }
   view.dispatch(setDiagnostics(view.state, inline));
+}
+
+/** `file:line:column` of a place (the name as the diagnostic gave it, or the package's, when it is in no open file). */
+function placeText(file: string | undefined, named: string | undefined, span: Span | undefined): string {
+  const name = file === undefined || file === "" ? (named ?? pkg.name) : file;
+  return span === undefined ? name : `${name}:${span.start.line}:${span.start.column}`;
+}
+
+/**
+ * A list item for a place in the package, the one markup of the diagnostics list and of each
+ * diagnostic's related notes: it carries the place's line and, clicked, opens its file there.
+ */
+function placeItem(file: string | undefined, span: Span | undefined): HTMLLIElement {
+  const li = document.createElement("li");
+  if (span !== undefined) li.dataset["line"] = String(span.start.line);
+  li.addEventListener("click", (e) => {
+    // A note is inside its diagnostic's item: the innermost place wins.
+    e.stopPropagation();
+    if (file === undefined) return;
+    openFile(file);
+    if (span)
+      view.dispatch({
+        selection: { anchor: offsetOf(view.state.doc, span.start.line, span.start.column) },
+        scrollIntoView: true,
+      });
+    view.focus();
+  });
+  return li;
 }
 
 function showOutputs(p: PlaygroundPackage, result: PackageCheckResult): void {
