@@ -7,18 +7,11 @@ import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { validateManifestText } from "../../src/harp/index.js";
+import { harpJson } from "../support/harp-manifest.js";
 import { REPO } from "./helpers.js";
 
-const base = {
-  schemaVersion: 1,
-  id: "notes",
-  name: "Notes",
-  version: "1.0.0",
-  runtime: { kind: "http" },
-  start: { argv: ["node", "server.mjs"] },
-};
 const secretsIn = (x: object) =>
-  validateManifestText(JSON.stringify({ ...base, "x-acme": x }, null, 2))
+  validateManifestText(harpJson({ "x-acme": x }))
     .diagnostics.filter((d) => d.code === "harp.secret_in_manifest")
     .map((d) => d.pointer);
 
@@ -104,11 +97,7 @@ describe("secret scan rows (docs/harp.md)", () => {
       aws: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
       db: "postgres://user:password@db.example/notes",
     };
-    const text = JSON.stringify(
-      { ...base, start: { argv: ["node", "server.mjs", "--header", secrets.header] }, "x-acme": secrets },
-      null,
-      2,
-    );
+    const text = harpJson({ start: { argv: ["node", "server.mjs", "--header", secrets.header] }, "x-acme": secrets });
     const found = validateManifestText(text).diagnostics.filter((d) => d.code === "harp.secret_in_manifest");
     expect(found.map((d) => d.pointer).sort()).toEqual(
       ["/start/argv/3", "/x-acme/aws", "/x-acme/bearer", "/x-acme/db", "/x-acme/header", "/x-acme/hub"].sort(),
@@ -121,9 +110,7 @@ describe("secret scan rows (docs/harp.md)", () => {
 
   it("a secret in a path-like or invalid value is not echoed by the other diagnostics either", () => {
     const token = `ghp_${"c".repeat(36)}`;
-    const r = validateManifestText(
-      JSON.stringify({ ...base, id: token, start: { argv: ["node", `/${token}`] } }, null, 2),
-    );
+    const r = validateManifestText(harpJson({ id: token, start: { argv: ["node", `/${token}`] } }));
     expect(r.diagnostics.map((d) => d.code)).toEqual(
       expect.arrayContaining(["harp.invalid_value", "harp.argv_path_escapes", "harp.secret_in_manifest"]),
     );

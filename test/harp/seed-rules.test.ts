@@ -14,24 +14,10 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { MemoryFs, type MemoryEntry } from "../../src/fs/memory-fs.js";
 import { checkHarp } from "../../src/harp/index.js";
+import { harpJson as manifest } from "../support/harp-manifest.js";
 import { REPO } from "./helpers.js";
 
 const YAOC = join(REPO, "bin/yaoc.js");
-
-const manifest = (extra: Record<string, unknown> = {}) =>
-  JSON.stringify(
-    {
-      schemaVersion: 1,
-      id: "notes",
-      name: "Notes",
-      version: "1.0.0",
-      runtime: { kind: "http" },
-      start: { argv: ["node", "server.mjs"] },
-      ...extra,
-    },
-    null,
-    2,
-  );
 
 const codes = async (files: Record<string, string | MemoryEntry>, path: string) =>
   (await checkHarp(MemoryFs.from(files), path)).diagnostics.map((d) => [d.code, d.severity]);

@@ -3,15 +3,8 @@ import { describe, expect, it } from "vitest";
 import { MemoryFs } from "../../src/fs/memory-fs.js";
 import { checkHarp, detectHarp, parseHarpJson, selectArgv, validateManifestText } from "../../src/harp/index.js";
 import { looksLikeJwt } from "../../src/harp/validate.js";
+import { HARP_BASE as base, harpJson } from "../support/harp-manifest.js";
 
-const base = {
-  schemaVersion: 1,
-  id: "notes",
-  name: "Notes",
-  version: "1.0.0",
-  runtime: { kind: "http" },
-  start: { argv: ["node", "server.mjs"] },
-};
 const text = (m: object) => JSON.stringify(m, null, 2);
 const codes = (m: object) => validateManifestText(text(m)).diagnostics.map((d) => `${d.code} ${d.pointer ?? ""}`);
 
@@ -232,7 +225,7 @@ describe("hostile input", () => {
 });
 
 describe("package checks through PackageFs", () => {
-  const manifest = (argv: string[]) => text({ ...base, start: { argv } });
+  const manifest = (argv: string[]) => harpJson({ start: { argv } });
 
   it("rejects an executable link that escapes the package (§7.5.2)", async () => {
     const fs = MemoryFs.from({ "/p/harp.json": manifest(["./bin/app"]), "/outside/app": "#!/bin/sh" });
@@ -309,14 +302,7 @@ describe("package checks through PackageFs", () => {
 });
 
 describe("a byte order mark (docs/harp.md: the strict parser rejects a BOM)", () => {
-  const manifest = JSON.stringify({
-    schemaVersion: 1,
-    id: "notes",
-    name: "Notes",
-    version: "1.0.0",
-    runtime: { kind: "http" },
-    start: { argv: ["node", "s.mjs"] },
-  });
+  const manifest = harpJson({ start: { argv: ["node", "s.mjs"] } }, { compact: true });
   it("a BOM-prefixed harp.json read from disk is a syntax error at 1:1", async () => {
     const fs = MemoryFs.from({
       "/p/harp.json": new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(manifest)]),

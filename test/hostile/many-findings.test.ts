@@ -12,6 +12,7 @@ import { checkSource } from "../../src/index.js";
 import { checkHarp } from "../../src/harp/index.js";
 import { checkHcp } from "../../src/hcp/index.js";
 import { DIAGNOSTIC_LIMIT } from "../../src/diagnostics/collector.js";
+import { harpJson } from "../support/harp-manifest.js";
 
 const HEADER = 'extension "acme/x" {\n  schema_version = 3\n  version = "1.0.0"\n';
 
@@ -92,16 +93,9 @@ function counted(message: string): { more: number; errors: number } {
 
 describe("HARP: many findings in one manifest", () => {
   const manifest = (unknown: number) => {
-    const m: Record<string, unknown> = {
-      schemaVersion: 1,
-      id: "notes",
-      name: "Notes",
-      version: "1.0.0",
-      runtime: { kind: "http" },
-      start: { argv: ["node", "server.mjs"] },
-    };
-    for (let i = 0; i < unknown; i++) m[`f${i}`] = 1;
-    return JSON.stringify(m);
+    const members: Record<string, unknown> = {};
+    for (let i = 0; i < unknown; i++) members[`f${i}`] = 1;
+    return harpJson(members, { compact: true });
   };
   const harp = (text: string) =>
     checkHarp(MemoryFs.from({ "/p/harp.json": text, "/p/server.mjs": "" }), "/p", { digest: false });
