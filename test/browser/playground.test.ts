@@ -396,7 +396,9 @@ describe.skipIf(!HAVE_CHROMIUM && !REQUIRE_SYSTEM_TOOLS)("in headless Chromium",
       .map(({ c }) => c.label);
     expect(expected[0]).toBe("path");
     await page.keyboard.press("Control+Space");
-    await page.waitForSelector(".cm-tooltip-autocomplete li");
+    // Under load the list can first show what the typing's own completion found; wait for the
+    // explicit request's full list (a list that stays at one entry times out and fails).
+    await page.waitForFunction(() => document.querySelectorAll(".cm-tooltip-autocomplete li").length > 1);
     const listed = await page.$$eval(".cm-tooltip-autocomplete li .cm-completionLabel", (l) =>
       l.map((x) => x.textContent),
     );
