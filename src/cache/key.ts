@@ -23,8 +23,8 @@ import { sha256Digest } from "../canonical/hash.js";
 import type { PackageSnapshot } from "../fs/snapshot.js";
 import { compareCodePoints } from "../text/code-point-order.js";
 
-/** Bumped when the key's framing or the entry format changes, so old entries are never read as new. */
-export const CACHE_FORMAT = 2;
+/** Bumped when the key's framing, the entry format or the store's layout changes (3: packs, ./node-store.ts), so old entries are never read as new. */
+export const CACHE_FORMAT = 3;
 
 /** What besides the package's bytes a result depends on. */
 export interface CacheContext {

@@ -125,7 +125,7 @@ export async function runCheck(
   const checkPath = (path: string): Promise<CachedCheck> =>
     cache === undefined ? checkOnePath(fs, path, analysis) : checkCachedPath(fs, path, analysis, cache);
   const inputsExpanded = await expandInputs(fs, inputs);
-  const pooled = await startWorkers(inputsExpanded, options, checkPath);
+  const pooled = await startWorkers(inputsExpanded, options, checkPath, cache?.store);
   // In-process with the cache: a single-file package is read synchronously when it is looked up
   // (check-cached.ts); the others' snapshots are read ahead while the current one is looked up.
   const readAhead =
@@ -166,10 +166,15 @@ export function openCache(
   };
 }
 
-/** After a run: wait for the entries still being written, prune past the budget if entries were written, and say once if the store could not be used. */
+/**
+ * After a run (its output written): write the run's entries as one pack, compact past the budget or
+ * past a few packs, close the packs read (a watch's next run reads them afresh), and say once if
+ * the store could not be used.
+ */
 export async function closeCache(store: NodeCacheStore, command = "check"): Promise<void> {
   await store.flush();
   store.pruneIfDue();
+  store.close();
   if (store.problem !== null)
     process.stderr.write(
       `yaoc ${command}: warning: the cache in ${store.dir} was not fully usable: ${store.problem}\n`,
@@ -275,6 +280,7 @@ async function startWorkers(
   inputs: readonly ExpandedInput[],
   options: CheckCommandOptions,
   local: (path: string) => Promise<{ result: CheckResult; ioError: boolean }>,
+  store?: NodeCacheStore,
 ): Promise<(Promise<{ result: CheckResult; ioError: boolean }> | undefined)[] | undefined> {
   const jobs = options.jobs ?? 1;
   const positions: number[] = [];
@@ -293,7 +299,14 @@ async function startWorkers(
   };
   // The pool (and node:worker_threads) is loaded only when it is used: `--jobs 1` starts faster.
   const { checkOnWorkers } = await import("./check-pool.js");
-  const promises = checkOnWorkers(options.workerUrl, paths, jobs, settings, local);
+  const promises = checkOnWorkers(
+    options.workerUrl,
+    paths,
+    jobs,
+    settings,
+    local,
+    store === undefined ? undefined : (entries) => store.adopt(entries),
+  );
   const byInput: (Promise<{ result: CheckResult; ioError: boolean }> | undefined)[] = new Array(inputs.length);
   positions.forEach((at, k) => (byInput[at] = promises[k]));
   return byInput;

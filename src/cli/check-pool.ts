@@ -19,7 +19,7 @@ import type { CheckResult } from "../diagnostics/result.js";
 export interface WorkerSettings {
   readonly analyze: boolean;
   readonly toolSchemas?: Readonly<Record<string, unknown>>;
-  /** `--cache`: each worker reads and writes the same store (writes are atomic renames). */
+  /** `--cache`: each worker reads the same store; the entries it computes come back with its replies. */
   readonly cache?: { readonly dir: string; readonly maxBytes: number };
 }
 
@@ -29,7 +29,13 @@ export interface WorkerTask {
 }
 
 export type WorkerReply =
-  | { readonly index: number; readonly result: CheckResult; readonly ioError: boolean }
+  | {
+      readonly index: number;
+      readonly result: CheckResult;
+      readonly ioError: boolean;
+      /** Cache entries the worker computed for this task, for the CLI's thread to write. */
+      readonly entries?: readonly (readonly [string, Uint8Array])[];
+    }
   | { readonly index: number; readonly error: string };
 
 export interface PooledResult {
@@ -61,6 +67,8 @@ export function checkOnWorkers(
   jobs: number,
   settings: WorkerSettings,
   local: (path: string) => Promise<PooledResult>,
+  /** Takes the cache entries workers computed (the CLI thread's store writes them with its own). */
+  adopt?: (entries: readonly (readonly [string, Uint8Array])[]) => void,
 ): Promise<PooledResult>[] {
   const queue: Pending[] = [];
   const promises = paths.map(
@@ -105,6 +113,7 @@ export function checkOnWorkers(
       const at = inHand.findIndex((p) => p.task.index === reply.index);
       if (at < 0) return;
       const [done] = inHand.splice(at, 1);
+      if ("entries" in reply && reply.entries !== undefined) adopt?.(reply.entries);
       done!.resolve(
         "error" in reply
           ? workerFailed(done!.task.path, reply.error)

@@ -15,7 +15,7 @@ import { openCache } from "./check-command.js";
 installNodeSha256();
 const settings = workerData as WorkerSettings;
 const fs = new NodeFs();
-// The CLI's thread prunes and reports store problems after the run; a worker only reads and writes.
+// The CLI's thread writes, prunes and reports store problems after the run; a worker only reads.
 const cache = settings.cache === undefined ? undefined : openCache(settings.cache, settings);
 
 // Tasks are checked one after another, in the order they came: the pool keeps a second task here
@@ -41,9 +41,10 @@ async function run(task: WorkerTask): Promise<void> {
     const r = await (cache === undefined
       ? checkOnePath(fs, task.path, options)
       : checkCachedPath(fs, task.path, options, cache));
-    // The entry is on disk before the result is posted: the pool may end this thread right after.
-    await cache?.store.flush();
-    reply = { index: task.index, result: r.result, ioError: r.ioError };
+    // The entries this check computed go with its result: the CLI's thread writes them in its
+    // one pack of the run (src/cache/node-store.ts), so a worker never writes the store.
+    const entries = cache?.store.takePending() ?? [];
+    reply = { index: task.index, result: r.result, ioError: r.ioError, ...(entries.length > 0 ? { entries } : {}) };
   } catch (e) {
     reply = { index: task.index, error: e instanceof Error ? e.message : String(e) };
   }

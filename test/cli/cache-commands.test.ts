@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runHash } from "../../src/cli/hash-command.js";
 import { discoverCases } from "../../src/cli/evidence.js";
 import { NodeFs } from "../../src/fs/node-fs.js";
-import { CACHE_FORMAT } from "../../src/cache/key.js";
+import { packFiles } from "../../src/cache/node-store.js";
+import { liveEntries } from "../support/cache-packs.js";
 import { captureOutput } from "../support/capture.js";
 import { yaoc } from "../support/cli.js";
 import { REPO_ROOT } from "../support/shared.js";
@@ -23,10 +24,9 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-/** Entry files under a cache directory. */
+/** Entries under a cache directory (the live one per key). */
 function entryCount(dir: string): number {
-  const root = join(dir, `v${CACHE_FORMAT}`);
-  return readdirSync(root).reduce((n, shard) => n + readdirSync(join(root, shard)).length, 0);
+  return liveEntries(dir).size;
 }
 
 /** `yaoc hash` in this process (the same `runHash` the command line calls), output captured. */
@@ -76,7 +76,8 @@ describe("hash --cache", () => {
     const r = yaoc(["hash", "--cache-dir", dir, pkg]);
     expect(r.code).toBe(0);
     expect(r.out).toBe(yaoc(["hash", pkg]).out);
-    expect(entryCount(dir)).toBe(1); // a hit: nothing new written
+    expect(entryCount(dir)).toBe(1);
+    expect(packFiles(dir)).toHaveLength(1); // a hit: nothing new written
     expect(yaoc(["hash", "--help"]).out).toMatch(/--cache-dir <dir>[\s\S]*--cache-max-mib <n>/);
   });
 });
@@ -94,17 +95,20 @@ describe("golden --cache", () => {
     const plain = records(plainDir);
     expect(plain.size).toBeGreaterThan(50);
     const written: number[] = [];
+    const packs: number[] = [];
     for (const round of ["cold", "warm"]) {
       const dir = join(tmp, `golden-${round}`);
       const r = yaoc(["golden", "freeze", "--cache-dir", cache, dir], { cwd: REPO_ROOT });
       expect(r.code, r.err).toBe(0);
       expect(records(dir), round).toEqual(plain);
       written.push(entryCount(cache));
+      packs.push(packFiles(cache).length);
     }
     // Nearly every case is cached (a case whose result could depend on more than its snapshot is
     // not), and the warm run found them all: it wrote nothing.
     expect(written[0]).toBeGreaterThan(plain.size * 0.9);
     expect(written[1]).toBe(written[0]);
+    expect(packs).toEqual([1, 1]);
     const v = yaoc(["golden", "verify", "--format", "json", "--cache-dir", cache], { cwd: REPO_ROOT });
     const report = JSON.parse(v.out) as { ok: boolean; cases: number; matched: number; stable: number };
     expect(v.code, v.err).toBe(0);

@@ -6,17 +6,7 @@
  * pruned past the budget; an unusable cache directory costs a warning, never a wrong result.
  */
 import { spawn } from "node:child_process";
-import {
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  utimesSync,
-  writeFileSync,
-  cpSync,
-  mkdirSync,
-} from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync, cpSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -24,9 +14,17 @@ import { runCheck } from "../../src/cli/check-command.js";
 import { NodeFs } from "../../src/fs/node-fs.js";
 import type { OutputFormat } from "../../src/output/format.js";
 import { decodeEntry, encodeEntry } from "../../src/cache/entry.js";
-import { NodeCacheStore } from "../../src/cache/node-store.js";
+import {
+  MAX_PACKS,
+  NodeCacheStore,
+  packedSize,
+  packFiles,
+  readPack,
+  type PackRecord,
+} from "../../src/cache/node-store.js";
 import { VERSION } from "../../src/version.js";
 import { CACHE_FORMAT } from "../../src/cache/key.js";
+import { liveEntries, rewriteEntries } from "../support/cache-packs.js";
 import { captureOutput } from "../support/capture.js";
 import { BIN, yaoc } from "../support/cli.js";
 import { REPO_ROOT } from "../support/shared.js";
@@ -41,10 +39,9 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-/** Every entry file of a cache directory. */
-function entries(dir: string): string[] {
-  const root = join(dir, `v${CACHE_FORMAT}`);
-  return readdirSync(root).flatMap((shard) => readdirSync(join(root, shard)).map((n) => join(root, shard, n)));
+/** The live entry of every key in a cache directory. */
+function entries(dir: string): PackRecord[] {
+  return [...liveEntries(dir).values()];
 }
 
 /**
@@ -70,13 +67,11 @@ async function check(
   return { code, out, err };
 }
 
-function keyOf(file: string): string {
-  return file.slice(file.lastIndexOf("/") + 1);
+function trusted(r: PackRecord): boolean {
+  return "check" in decodeEntry(r.bytes, r.key, VERSION);
 }
 
-function trusted(file: string): boolean {
-  return "check" in decodeEntry(readFileSync(file), keyOf(file), VERSION);
-}
+const keysOf = (rs: readonly PackRecord[]): string[] => rs.map((r) => r.key).sort();
 
 describe("check --cache", () => {
   const uncached = new Map<string, { code: number; out: string }>();
@@ -113,11 +108,11 @@ describe("check --cache", () => {
     const pkg = join(tmp, "forged-pkg.hns");
     cpSync(join(REPO_ROOT, "examples/review.hns"), pkg);
     expect(yaoc(["check", "--cache-dir", dir, pkg]).code).toBe(0);
-    const [file] = entries(dir);
-    const stored = decodeEntry(readFileSync(file!), keyOf(file!), VERSION);
+    const [entry] = entries(dir);
+    const stored = decodeEntry(entry!.bytes, entry!.key, VERSION);
     if (!("check" in stored)) throw new Error("entry not trusted");
     const forged = { ...stored.check, result: { ...stored.check.result, identity: "sha256:forged" } };
-    writeFileSync(file!, encodeEntry(keyOf(file!), VERSION, forged)!);
+    rewriteEntries(dir, (r) => encodeEntry(r.key, VERSION, forged)!);
     expect(yaoc(["check", "--cache-dir", dir, pkg]).out).toContain("sha256:forged");
     // File times are not part of the key: a touched package is still a hit.
     const later = new Date(Date.now() + 60_000);
@@ -128,29 +123,45 @@ describe("check --cache", () => {
     expect(yaoc(["check", "--cache-dir", dir, pkg]).out).not.toContain("sha256:forged");
   });
 
-  const damages: [string, (files: string[]) => void][] = [
+  const damages: [string, (dir: string) => void][] = [
     [
       "a byte flipped in every entry",
-      (files) => {
-        for (const f of files) {
-          const b = readFileSync(f);
+      (dir) =>
+        rewriteEntries(dir, (r) => {
+          const b = Uint8Array.from(r.bytes);
           const at = Math.floor(b.length / 2);
           b[at] = b[at]! ^ 0x01;
-          writeFileSync(f, b);
+          return b;
+        }),
+    ],
+    [
+      "every entry truncated",
+      (dir) => rewriteEntries(dir, (r) => r.bytes.subarray(0, Math.floor(r.bytes.length * 0.7))),
+    ],
+    [
+      "entries swapped between keys",
+      (dir) => rewriteEntries(dir, (r, all) => all[(all.indexOf(r) + 1) % all.length]!.bytes),
+    ],
+    [
+      "the pack truncated (its index whole, its entries cut)",
+      (dir) => {
+        for (const file of packFiles(dir)) {
+          const b = readFileSync(file);
+          const records = readPack(file)!;
+          const base = b.length - records.reduce((n, r) => n + r.bytes.length, 0);
+          writeFileSync(file, b.subarray(0, base + Math.floor(records[0]!.bytes.length / 2)));
         }
       },
     ],
     [
-      "every entry truncated",
-      (files) => {
-        for (const f of files) writeFileSync(f, readFileSync(f).subarray(0, Math.floor(statSync(f).size * 0.7)));
-      },
-    ],
-    [
-      "entries swapped between keys",
-      (files) => {
-        const bytes = files.map((f) => readFileSync(f));
-        files.forEach((f, i) => writeFileSync(f, bytes[(i + 1) % files.length]!));
+      "a byte of the index flipped",
+      (dir) => {
+        for (const file of packFiles(dir)) {
+          const b = readFileSync(file);
+          const at = b.indexOf(0x0a) + 10;
+          b[at] = b[at]! ^ 0x01;
+          writeFileSync(file, b);
+        }
       },
     ],
   ];
@@ -162,15 +173,22 @@ describe("check --cache", () => {
       const inputs = SOME;
       const expected = await check(inputs, "json");
       await check(inputs, "human", dir);
-      const files = entries(dir);
-      expect(files.length).toBeGreaterThan(10);
-      damage(files);
-      expect(files.filter(trusted)).toEqual([]);
+      const before = entries(dir);
+      expect(before.length).toBeGreaterThan(10);
+      expect(before.every(trusted)).toBe(true);
+      damage(dir);
+      // Every entry the store would use is untrusted, or (a damaged index) the pack gives none.
+      expect(entries(dir).filter(trusted)).toEqual([]);
       const again = await check(inputs, "json", dir);
       expect(again.out).toBe(expected.out);
       expect(again.code).toBe(expected.code);
-      expect(entries(dir).sort()).toEqual([...files].sort());
-      expect(files.every(trusted)).toBe(true);
+      const after = entries(dir);
+      expect(keysOf(after)).toEqual(keysOf(before));
+      expect(after.every(trusted)).toBe(true);
+      // And a third run uses what the second wrote: nothing is written again.
+      const packs = packFiles(dir);
+      expect((await check(inputs, "json", dir)).out).toBe(expected.out);
+      expect(packFiles(dir)).toEqual(packs);
     });
   }
 
@@ -191,11 +209,27 @@ describe("check --cache", () => {
     const files = entries(dir);
     expect(files.length).toBeGreaterThan(10);
     expect(files.filter((f) => !trusted(f))).toEqual([]);
+    // Each process added one whole pack, and no temporary file is left.
+    expect(packFiles(dir).length).toBeGreaterThanOrEqual(1);
+    expect(packFiles(dir).length).toBeLessThanOrEqual(2);
+    for (const file of packFiles(dir)) expect(readPack(file)?.every(trusted)).toBe(true);
     expect(readdirSync(join(dir, "tmp"))).toEqual([]);
     // --jobs with the cache: the workers read the entries both processes wrote.
     expect(yaoc(["check", "--cache-dir", dir, "--jobs", "2", "--format", "json", ...inputs]).out).toBe(
       (await check(inputs, "json")).out,
     );
+  });
+
+  it("with --jobs, writes the entries the worker threads computed in the run's one pack", async () => {
+    const one = join(tmp, "jobs-1");
+    const two = join(tmp, "jobs-2");
+    const expected = await check(SOME, "json", one);
+    const r = yaoc(["check", "--cache-dir", two, "--jobs", "2", "--format", "json", ...SOME]);
+    expect(r.out).toBe(expected.out);
+    expect(packFiles(two)).toHaveLength(1);
+    const written = entries(two);
+    expect(keysOf(written)).toEqual(keysOf(entries(one)));
+    expect(written.every(trusted)).toBe(true);
   });
 
   it("keeps its directory out of git and backups, and is off by default", () => {
@@ -235,6 +269,7 @@ describe("the cache store", () => {
     ioError: false,
   });
   const key = (n: number): string => n.toString(16).padStart(64, "0");
+  const minute = (n: number): number => Date.UTC(2020, 0, 1, 0, n);
 
   it("does not trust entries another version wrote, and rewrites them", () => {
     const dir = join(tmp, "versions");
@@ -246,75 +281,91 @@ describe("the cache store", () => {
     expect(now.stats.damaged).toEqual({ version: 1 });
     now.put(key(1), check(1));
     expect(now.get(key(1))?.result.identity).toBe("sha256:1");
+    expect(new NodeCacheStore(dir, "0.0.2").get(key(1))?.result.identity).toBe("sha256:1");
     expect(new NodeCacheStore(dir, "0.0.1").get(key(1))).toBeUndefined();
+  });
+
+  it("writes a run's entries as one pack, after the run, and a run of hits writes nothing", async () => {
+    const dir = join(tmp, "one-pack");
+    const run = new NodeCacheStore(dir, "v");
+    for (let n = 0; n < 20; n++) await run.putSoon(key(n), check(n));
+    expect(packFiles(dir)).toEqual([]);
+    // Entries waiting to be written are hits already.
+    expect(run.get(key(3))?.result.identity).toBe("sha256:3");
+    await run.flush();
+    expect(packFiles(dir)).toHaveLength(1);
+    expect(run.stats.written).toBe(20);
+    const warm = new NodeCacheStore(dir, "v");
+    for (let n = 0; n < 20; n++) expect(warm.get(key(n))?.result.identity).toBe(`sha256:${n}`);
+    await warm.flush();
+    expect(warm.pruneIfDue()).toBe(0);
+    expect(packFiles(dir)).toHaveLength(1);
+    expect(warm.stats).toMatchObject({ hits: 20, misses: 0, packsWritten: 0 });
   });
 
   it("prunes the least recently used entries past its budget; a hit counts as a use", () => {
     const dir = join(tmp, "lru");
-    const size = encodeEntry(key(0), "v", check(0))!.length;
-    const store = new NodeCacheStore(dir, "v", size * 5);
+    let now = minute(0);
+    const cost = (n: number) => packedSize(key(n), encodeEntry(key(n), "v", check(n))!.length, minute(100));
+    const budget = [1, 4, 5, 6, 7].reduce((a, n) => a + cost(n), 0);
+    const store = new NodeCacheStore(dir, "v", budget, () => now);
     for (let n = 0; n < 8; n++) {
+      now = minute(n);
       store.put(key(n), check(n));
-      const t = new Date(Date.UTC(2020, 0, 1, 0, n));
-      utimesSync(store.fileOf(key(n)), t, t);
     }
+    now = minute(100);
     expect(store.get(key(1))).toBeDefined(); // the second oldest, used now
+    expect(store.stats.refreshed).toBe(1);
     expect(store.prune()).toBe(3);
-    const left = entries(dir).map(keyOf).sort();
-    expect(left).toEqual([1, 4, 5, 6, 7].map(key).sort());
+    expect(keysOf(entries(dir))).toEqual([1, 4, 5, 6, 7].map(key).sort());
+    // Compacted into one pack.
+    expect(packFiles(dir)).toHaveLength(1);
     expect(store.prune()).toBe(0);
+    expect(new NodeCacheStore(dir, "v").get(key(1))?.result.identity).toBe("sha256:1");
   });
 
-  it("scans the store after a run only when its counted size may be past the budget", () => {
-    const dir = join(tmp, "usage");
-    const size = encodeEntry(key(0), "v", check(0))!.length;
-    const fresh = new NodeCacheStore(dir, "v", size * 5);
-    for (let n = 0; n < 3; n++) fresh.put(key(n), check(n));
-    // A store this run created holds what it wrote: no scan, the size is recorded.
-    expect(fresh.pruneIfDue()).toBe(0);
-    expect(fresh.stats.scans).toBe(0);
-    const usage = () => JSON.parse(readFileSync(join(dir, "usage"), "utf8")) as { bytes: number };
-    expect(usage().bytes).toBe(size * 3);
-    // A later run adds what it wrote while within the budget…
-    const second = new NodeCacheStore(dir, "v", size * 5);
-    second.put(key(3), check(3));
-    expect(second.pruneIfDue()).toBe(0);
-    expect(second.stats.scans).toBe(0);
-    expect(usage().bytes).toBe(size * 4);
-    // …and scans and prunes once the count passes it.
-    const third = new NodeCacheStore(dir, "v", size * 5);
-    for (let n = 4; n < 7; n++) third.put(key(n), check(n));
-    expect(third.pruneIfDue()).toBe(2);
-    expect(third.stats.scans).toBe(1);
-    expect(entries(dir)).toHaveLength(5);
-    expect(usage().bytes).toBe(size * 5);
-    // A count older than an hour is not trusted: the next run that writes scans again.
-    const old = new Date(Date.now() - 2 * 60 * 60 * 1000);
-    writeFileSync(join(dir, "usage"), JSON.stringify({ bytes: 0, scanned_at: old.getTime() }));
-    const fourth = new NodeCacheStore(dir, "v", size * 5);
-    fourth.put(key(1), check(1));
-    fourth.pruneIfDue();
-    expect(fourth.stats.scans).toBe(1);
-    // A run that wrote nothing never scans.
+  it("compacts after a run when there are more than a few packs or the packs pass the budget", () => {
+    const dir = join(tmp, "compact");
+    for (let n = 0; n < MAX_PACKS; n++) {
+      const s = new NodeCacheStore(dir, "v");
+      s.put(key(n), check(n));
+      expect(s.pruneIfDue()).toBe(0);
+    }
+    expect(packFiles(dir)).toHaveLength(MAX_PACKS);
+    const next = new NodeCacheStore(dir, "v");
+    next.put(key(MAX_PACKS), check(MAX_PACKS));
+    expect(next.pruneIfDue()).toBe(0);
+    expect(next.stats.scans).toBe(1);
+    expect(packFiles(dir)).toHaveLength(1);
+    expect(entries(dir)).toHaveLength(MAX_PACKS + 1);
+    expect(entries(dir).every((r) => "check" in decodeEntry(r.bytes, r.key, "v"))).toBe(true);
+    // Past the budget: the oldest go.
+    const small = new NodeCacheStore(dir, "v", 1);
+    small.put(key(99), check(99));
+    expect(small.pruneIfDue()).toBe(MAX_PACKS + 2);
+    expect(packFiles(dir)).toEqual([]);
+    // A run that wrote nothing never compacts.
     const idle = new NodeCacheStore(dir, "v", 1);
     expect(idle.pruneIfDue()).toBe(0);
     expect(idle.stats.scans).toBe(0);
   });
 
-  it("refreshes a hit's use time only when it is more than an hour old", () => {
+  it("refreshes a hit's recorded use only when it is more than an hour old", async () => {
     const dir = join(tmp, "relatime");
-    const store = new NodeCacheStore(dir, "v");
-    store.put(key(1), check(1));
-    const file = store.fileOf(key(1));
-    const recent = new Date(Date.now() - 10 * 60 * 1000);
-    utimesSync(file, recent, recent);
-    expect(store.get(key(1))).toBeDefined();
-    expect(Math.abs(statSync(file).mtimeMs - recent.getTime())).toBeLessThan(1000);
-    const old = new Date(Date.now() - 2 * 60 * 60 * 1000);
-    utimesSync(file, old, old);
-    expect(store.get(key(1))).toBeDefined();
-    expect(Math.abs(statSync(file).mtimeMs - Date.now())).toBeLessThan(60_000);
-    expect(file).toContain(`${join(dir, `v${CACHE_FORMAT}`)}/`);
+    const t0 = minute(0);
+    new NodeCacheStore(dir, "v", undefined, () => t0).put(key(1), check(1));
+    const soon = new NodeCacheStore(dir, "v", undefined, () => t0 + 10 * 60 * 1000);
+    expect(soon.get(key(1))).toBeDefined();
+    await soon.flush();
+    expect(packFiles(dir)).toHaveLength(1);
+    expect(entries(dir)[0]!.usedAt).toBe(t0);
+    const later = t0 + 2 * 60 * 60 * 1000;
+    const late = new NodeCacheStore(dir, "v", undefined, () => later);
+    expect(late.get(key(1))).toBeDefined();
+    await late.flush();
+    expect(packFiles(dir)).toHaveLength(2);
+    expect(entries(dir)[0]!.usedAt).toBe(later);
+    expect(late.stats.written).toBe(0);
   });
 
   it("removes temporary files a killed writer left behind, but not fresh ones", () => {
@@ -329,5 +380,32 @@ describe("the cache store", () => {
     utimesSync(stale, old, old);
     store.prune();
     expect(readdirSync(join(dir, "tmp"))).toEqual(["being-written"]);
+  });
+
+  it("removes the folders of older formats (only their own layout) in a directory it tagged", () => {
+    const dir = join(tmp, "old-formats");
+    const store = new NodeCacheStore(dir, "v");
+    store.put(key(1), check(1));
+    const k = "ab".padEnd(64, "0");
+    const entry = join(dir, "v2", "ab", k);
+    mkdirSync(join(dir, "v2", "ab"), { recursive: true });
+    writeFileSync(entry, "yaoc-cache-entry 2 …");
+    mkdirSync(join(dir, "v1", "cd"), { recursive: true });
+    writeFileSync(join(dir, "v1", "cd", "cd".padEnd(64, "1")), "yaoc-cache-entry 1 …");
+    // Not of that layout: kept, and so is the folder holding it.
+    mkdirSync(join(dir, "v1", "notes"), { recursive: true });
+    writeFileSync(join(dir, "v1", "notes", "mine.txt"), "not a cache entry");
+    writeFileSync(join(dir, "usage"), JSON.stringify({ bytes: 1, scanned_at: 0 }));
+    store.pruneIfDue();
+    expect(readdirSync(dir).sort()).toEqual([".gitignore", "CACHEDIR.TAG", "tmp", "v1", `v${CACHE_FORMAT}`]);
+    expect(readdirSync(join(dir, "v1"))).toEqual(["notes"]);
+    expect(readFileSync(join(dir, "v1", "notes", "mine.txt"), "utf8")).toBe("not a cache entry");
+    expect(store.get(key(1))).toBeDefined();
+    // Without yaoc's tag the directory is not taken for a cache of ours: nothing is removed.
+    const foreign = join(tmp, "not-tagged");
+    mkdirSync(join(foreign, "v2", "ab"), { recursive: true });
+    writeFileSync(join(foreign, "v2", "ab", k), "x");
+    new NodeCacheStore(foreign, "v").pruneIfDue();
+    expect(readdirSync(join(foreign, "v2", "ab"))).toEqual([k]);
   });
 });
