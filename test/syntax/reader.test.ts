@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readAll, readOne, referenceDisplay } from "../../src/syntax/reader.js";
 import type { ReadList, SNode } from "../../src/syntax/tree.js";
+import { readerCasesOn } from "./reader-cases.js";
 import { readFileSync } from "node:fs";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
@@ -21,53 +22,8 @@ function error(source: string | Uint8Array, options = {}) {
 }
 
 describe("reader: our fixtures (fixtures/yao/reader)", () => {
-  it("counts columns in Unicode scalars and ends the root span at the source length", () => {
-    const text = fixture("multibyte-spans.yao");
-    const root = one(text);
-    if (root.kind !== "list") throw new Error("list expected");
-    const list = root.items[1];
-    if (list?.kind !== "list") throw new Error("list expected");
-    const str = list.items[1]!;
-    expect(str).toMatchObject({ kind: "string", value: "語句" });
-    // `  (list "` is 9 scalars on line 3; the wide comment on line 2 does not shift it.
-    expect(str.span.start).toMatchObject({ line: 3, column: 9 });
-    expect(list.items[2]!.span.start).toMatchObject({ line: 3, column: 14 });
-    // The root form ends at the closing parenthesis, before the final newline.
-    expect(root.span.end.byte).toBe(new TextEncoder().encode(text.trimEnd()).length);
-  });
-
-  it("decodes exactly the five declared escapes", () => {
-    expect(one(fixture("declared-escapes.yao"))).toMatchObject({ kind: "string", value: 'x\\y"z\nw\rv\tu' });
-  });
-
-  it.each([
-    ["reject-unknown-escape.yao", "yao.invalid_escape", "unknown string escape '\\q'"],
-    ["reject-unclosed-list.yao", "yao.unclosed_list", "unclosed list"],
-    ["reject-unexpected-close.yao", "yao.unexpected_close", "unexpected closing parenthesis"],
-  ])("%s → %s", (file, code, message) => {
-    const d = error(fixture(file));
-    expect(d.code).toBe(code);
-    expect(d.message).toBe(message);
-  });
-
-  it("parse_one rejects two forms, pointing at the second and relating the first", () => {
-    const r = readOne(fixture("reject-two-forms.yao"));
-    expect(r.ok).toBe(false);
-    if (r.ok) return;
-    expect(r.diagnostic.code).toBe("yao.multiple_top_level_forms");
-    expect(r.diagnostic.message).toBe("expected one top-level artifact, found 2");
-    expect(r.diagnostic.span?.start.column).toBe(11);
-    expect(r.diagnostic.related?.[0]?.span?.start.column).toBe(1);
-  });
-
-  it("nesting limit 2 rejects (((1))) only when configured; the default accepts it", () => {
-    const text = fixture("nesting-3.yao");
-    expect(readAll(text).ok).toBe(true);
-    const d = error(text, { maxNesting: 2 });
-    expect(d.code).toBe("yao.nesting_limit");
-    expect(d.message).toBe("syntax nesting exceeds 2");
-    expect(d.span?.start.column).toBe(3);
-  });
+  // The same table as the reference's syntax cases (test/syntax/reader-cases.ts).
+  readerCasesOn("own", fixture);
 });
 
 describe("reader: limits", () => {
