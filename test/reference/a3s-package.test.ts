@@ -2,10 +2,9 @@ import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { OKF_DOMAIN, expandedDigest, rawDigest } from "../../src/a3s/package/digest.js";
-import { checkA3s, detectA3s } from "../../src/a3s/index.js";
 import { checkManifestText } from "../../src/a3s/manifest/check.js";
 import { readinessLevels, surfaceGraph } from "../../src/a3s/surfaces/readiness.js";
-import { MemoryFs } from "../../src/fs/memory-fs.js";
+import { executableBitCaseOn, packageFactsCaseOn } from "../a3s/package-cases.js";
 import { A3S as SHARED_A3S, describeReference, referenceJson } from "./reference.js";
 
 const FIXTURES = join(SHARED_A3S, "Use", "crates", "extension", "fixtures");
@@ -48,29 +47,25 @@ describeReference("digests of the A3S Use fixtures", () => {
     },
   );
 
-  test("plugin-v3-okf package fingerprint equals package.sha256 and package.stats.json", async () => {
-    // The shared copy lacks the bundle's non-Markdown file; the OKF snapshot carries its bytes.
-    const dir = join(FIXTURES, "packages", "plugin-v3-okf");
-    const files = walk(join(dir, "package"));
-    const snap = snapshots.find((s) => s.source.endsWith("plugin-v3-okf/package/okf/domain-knowledge"))!;
-    for (const f of snap.files) files[`okf/domain-knowledge/${f.path}`] ??= Buffer.from(f.base64, "base64");
-    const fs = MemoryFs.from(
-      Object.fromEntries(Object.entries(files).map(([k, v]) => [`/pkg/${k}`, new Uint8Array(v)])),
-    );
-    const stats = JSON.parse(readFileSync(join(dir, "package.stats.json"), "utf8"));
-    expect(await detectA3s(fs, "/pkg")).toBe(true);
-    const r = await checkA3s(fs, "/pkg");
-    expect(r.extra?.["fingerprint"]).toBe(readFileSync(join(dir, "package.sha256"), "utf8").trim());
-    expect(r.extra?.["fingerprint"]).toBe(stats.sha256);
-    expect(r.extra?.["fileCount"]).toBe(stats.fileCount);
-    expect(r.extra?.["byteCount"]).toBe(stats.byteCount);
-    // The bundle's one dangling link is a reference diagnostic, not an error (§5.3).
-    expect(r.diagnostics.map((d) => [d.code, d.severity, d.file])).toEqual([
-      ["a3s.okf.dangling_link", "warning", "/pkg/okf/domain-knowledge/concepts/package-lifecycle.md"],
-    ]);
-    expect(r.valid).toBe(true);
-    expect(r.identity).toBe(stats.sha256);
-  });
+  // The shared copy lacks the bundle's non-Markdown file; the OKF snapshot carries its bytes.
+  const dir = join(FIXTURES, "packages", "plugin-v3-okf");
+  const files = walk(join(dir, "package"));
+  const snap = snapshots.find((s) => s.source.endsWith("plugin-v3-okf/package/okf/domain-knowledge"))!;
+  for (const f of snap.files) files[`okf/domain-knowledge/${f.path}`] ??= Buffer.from(f.base64, "base64");
+  const stats = JSON.parse(readFileSync(join(dir, "package.stats.json"), "utf8"));
+  test("package.sha256 and package.stats.json agree", () =>
+    expect(readFileSync(join(dir, "package.sha256"), "utf8").trim()).toBe(stats.sha256));
+  packageFactsCaseOn(
+    "plugin-v3-okf",
+    Object.fromEntries(Object.entries(files).map(([k, v]) => [k, new Uint8Array(v)])),
+    {
+      fingerprint: stats.sha256,
+      identity: stats.sha256,
+      fileCount: stats.fileCount,
+      byteCount: stats.byteCount,
+      danglingLinkIn: "okf/domain-knowledge/concepts/package-lifecycle.md",
+    },
+  );
 });
 
 describeReference("readiness against manifest-models.json", () => {
@@ -111,15 +106,5 @@ describeReference("executable bit on plugin-v3-cognitive (use.extension.surface_
       }),
     );
 
-  test("a tool task executable without an execute bit is reported; an executable one is not", async () => {
-    const fs = MemoryFs.from(Object.fromEntries(Object.entries(files(root)).map(([k, v]) => [`/p/${k}`, v])));
-    fs.writeFile("/p/tools/echo", "#!/bin/sh\n", { executable: false });
-    fs.writeFile("/p/mcp/context", "#!/bin/sh\n", { executable: true });
-    const r = await checkA3s(fs, "/p");
-    const flagged = r.diagnostics.filter((d) => d.code === "a3s.package.not_executable");
-    expect(flagged.map((d) => d.file)).toEqual(["/p/tools/echo"]); // named under the package path as given
-    expect(flagged[0]!.message).toContain("use.extension.surface_not_executable");
-    fs.writeFile("/p/tools/echo", "#!/bin/sh\n", { executable: true });
-    expect((await checkA3s(fs, "/p")).diagnostics.some((d) => d.code === "a3s.package.not_executable")).toBe(false);
-  });
+  executableBitCaseOn(files(root), "tools/echo", "mcp/context", false);
 });
