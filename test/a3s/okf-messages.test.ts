@@ -135,6 +135,13 @@ describe("OKF contract messages are the reference's sentences", () => {
     expect(e.at?.line).toBe(16); // after the seven fields and the five-line limits object
     expect(e.detail).toBe("unknown field 'executor'");
   });
+  test("failed to decode: the key is placed by the one position module, after wide characters and a tab", () => {
+    // `{"schema":"é😀",<tab>` is 16 scalars and 20 bytes before `"executor"` (é is 2 bytes, 😀 4).
+    const e = errorOf('{"schema":"é😀",\t"executor":1}');
+    expect(e.at).toEqual({ line: 1, column: 17, byte: 20 });
+    expect(e.message).toBe("Failed to decode the OKF bundle contract at line 1, column 17.");
+    expect(e.detail).toBe("unknown field 'executor'");
+  });
   test("failed to decode: a syntax error", () => {
     const e = errorOf('{\n "schema": }');
     expect(e.message).toMatch(/^Failed to decode the OKF bundle contract at line 2, column \d+\.$/);

@@ -14,7 +14,7 @@ import type { DigestFile } from "../package/digest.js";
 import { referenceMessage } from "../messages.js";
 import { inspectOkfBundleFiles, verifyInspection, type OkfError, type OkfInspection } from "./inspect.js";
 import { limitsProblem, validateOkfContract, type OkfBundleContract, type OkfLimits } from "./contract.js";
-import { utf8Length } from "../../syntax/utf8.js";
+import { TextPositions } from "../../diagnostics/text-positions.js";
 
 const CODE_OF: Record<OkfError["code"], A3sCode> = {
   "use.okf.bundle_invalid": "a3s.okf.bundle_invalid",
@@ -199,15 +199,16 @@ export function parseOkfContractJson(
     };
   let text = "";
   const undecodable = (why: string, at: number): { ok: false; error: OkfError } => {
-    const before = text.slice(0, Math.max(0, Math.min(at, text.length)));
-    const line = before.split("\n").length;
-    const column = [...before.slice(before.lastIndexOf("\n") + 1)].length + 1;
+    // The one position module, counting lines as the reference does (LF only), so the sentence's
+    // line and column are those of every code frame and output format.
+    const where = new TextPositions(text, "lf").position(Math.max(0, Math.min(at, text.length)));
+    const { line, column } = where;
     return {
       ok: false,
       error: {
         code: "use.okf.contract_invalid",
         message: `Failed to decode the OKF bundle contract at line ${line}, column ${column}.`,
-        at: { byte: utf8Length(before), line, column },
+        at: where,
         detail: why,
       },
     };
