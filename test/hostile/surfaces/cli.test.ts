@@ -22,6 +22,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { growingFunction, writeDirectoryPackage } from "../../../bench/lsp-uses.js";
 import { BIN, yaoc } from "../../support/cli.js";
 import { REPO_ROOT } from "../../support/shared.js";
 import { AS_ROOT, NO_NOBODY_RUN, NOBODY } from "../../support/unprivileged.js";
@@ -106,24 +107,14 @@ describe("fmt never changes a verdict, keeps links, owners and modes", () => {
    * 262,144-byte limit after formatting, but 22 of them pass the package's 4 MiB total.
    */
   function growingPackage(name: string, n: number): string {
-    const pkg = join(root, name);
-    mkdirSync(join(pkg, "functions"), { recursive: true });
-    mkdirSync(join(pkg, "programs"));
-    writeFileSync(
-      join(pkg, "manifest.yao"),
-      '(manifest (id acme.grow) (version "1.0.0") (title "Grow") (entry "programs/main.yao") (capabilities))\n',
-    );
-    writeFileSync(join(pkg, "contract.yao"), '(contract (purpose "p"))\n');
-    writeFileSync(join(pkg, "programs", "main.yao"), "(eval (requires (tools)) 1)\n");
-    const depth = 30;
-    const type = `${"(List ".repeat(depth)}Int${")".repeat(depth)}`;
-    const body = `${"(list ".repeat(depth)}1\n${";c\n".repeat(3000)}${")".repeat(depth)}`;
-    for (let i = 0; i < n; i++)
-      writeFileSync(
-        join(pkg, "functions", `f${i}.yao`),
-        `(fn f${i} (visibility internal) (description "d") (params) (returns ${type}) (effects) (body ${body}))\n`,
-      );
-    return pkg;
+    const functions: [string, string][] = [];
+    for (let i = 0; i < n; i++) functions.push([`f${i}`, growingFunction(`f${i}`)]);
+    return writeDirectoryPackage(join(root, name), {
+      id: "acme.grow",
+      title: "Grow",
+      main: "(eval (requires (tools)) 1)\n",
+      functions,
+    });
   }
 
   it("--write and --check refuse to format a directory package past its 4 MiB total; the verdict stays", () => {
