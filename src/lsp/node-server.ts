@@ -409,7 +409,8 @@ export function runLanguageServer(connection: Connection = stdioConnection()): v
       const formatted = await workspace.format(path);
       if (formatted === undefined || formatted === doc.text) return [];
       // Formatting never changes a verdict: no edit that would push the file over the source limit.
-      const over = formattedLimitError(formatted, path);
+      // Nor one that would push its directory package over the package's total, as `yaoc fmt` refuses it.
+      const over = formattedLimitError(formatted, path) ?? (await workspace.formattedPackageLimit(path, formatted));
       if (over !== null) {
         connection.window.showWarningMessage(`yaoc: ${over.message}`);
         return [];

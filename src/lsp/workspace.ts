@@ -246,6 +246,39 @@ export class Workspace {
     return r.ok ? r.text : undefined;
   }
 
+  /**
+   * Why writing `formatted` in place of the text of `path` would change its package's verdict by
+   * size: a directory package that passes its total (4 MiB, `hns.package_limit`) now, with the
+   * editor's unsaved texts, and would fail it with this file formatted — as `yaoc fmt` refuses it.
+   * Null when the package stays within its total, or when the file is not in a directory package.
+   */
+  async formattedPackageLimit(path: string, formatted: string): Promise<Diagnostic | null> {
+    const owner = await this.ownerOf(path);
+    if (owner.kind !== "hns" || owner.root === path) return null;
+    const doc = await this.document(path);
+    // Shorter or equal text never makes any prefix of the loader's reads longer.
+    if (utf8Bytes(formatted) <= utf8Bytes(doc.text)) return null;
+    const limited = (r: CheckResult) => r.diagnostics.find((d) => d.code === "hns.package_limit");
+    if (limited(await check(this.fs, owner.root, { kind: "hns", analyze: false })) !== undefined) return null;
+    const withFormatted = new OverlayFs(this.fs);
+    withFormatted.set(path, formatted);
+    try {
+      const real = await this.fs.realpath(path);
+      if (real !== path) withFormatted.set(real, formatted);
+    } catch {
+      // an unsaved document that is not on disk: known by its own path only
+    }
+    const after = limited(await check(withFormatted, owner.root, { kind: "hns", analyze: false }));
+    if (after === undefined) return null;
+    const { span: _span, ...rest } = after;
+    return {
+      ...rest,
+      file: path,
+      message: `formatting ${path} would make its package fail its size limit (${after.message}); the formatted package would fail \`yaoc check\` where it passes now`,
+      hint: "split large functions or move stray large sources out of the package before formatting it",
+    };
+  }
+
   // ---- symbols and folding ------------------------------------------------------------------
 
   async symbols(path: string): Promise<SymbolInfo[]> {
@@ -677,4 +710,8 @@ function byteOffset(text: string, index: number): number {
     } else b += 3;
   }
   return b;
+}
+
+function utf8Bytes(text: string): number {
+  return new TextEncoder().encode(text).length;
 }

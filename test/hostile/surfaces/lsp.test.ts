@@ -21,7 +21,7 @@ import {
 } from "vscode-languageserver/node.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LspConnection } from "../../../bench/lsp-connection.js";
-import { G_SOURCE, usesPackage } from "../../../bench/lsp-uses.js";
+import { G_SOURCE, growingFunction, usesPackage, writeDirectoryPackage } from "../../../bench/lsp-uses.js";
 import { buildBrowserBundle } from "../../../scripts/build-browser.mjs";
 import { check } from "../../../src/check/check.js";
 import { NodeFs } from "../../../src/fs/node-fs.js";
@@ -223,6 +223,56 @@ describe("an oversized open document and the hostile corpus", () => {
       await client.stop();
     }
   });
+});
+
+describe("formatting never changes a verdict", () => {
+  /** A directory package of `fillers` function files of 250,000 bytes and one that formats from 9.5 KB to 203 KB. */
+  function nearTheTotal(name: string, fillers: number): string {
+    const functions: [string, string][] = [["grow", growingFunction("grow")]];
+    for (let i = 0; i < fillers; i++) {
+      const head = `(fn filler${i} (visibility internal) (description "d") (params) (returns Int) (effects) (body 1))\n`;
+      functions.push([`filler${i}`, head + ";; filler\n".repeat(Math.ceil((250_000 - head.length) / 10))]);
+    }
+    return writeDirectoryPackage(join(root, "fmt-total", name), {
+      id: "acme.grow",
+      title: "Grow",
+      main: "(eval (requires (tools)) 1)\n",
+      functions,
+    });
+  }
+
+  async function formatGrow(pkg: string) {
+    const client = await LspClient.start(pkg);
+    try {
+      const edits = await client.request("textDocument/formatting", {
+        textDocument: { uri: uri(join(pkg, "functions", "grow.yao")) },
+        options: { tabSize: 2, insertSpaces: true },
+      });
+      // The server says why in a message (a showMessage request, as vscode-languageserver sends warnings).
+      const warnings = [...client.notifications, ...client.serverRequests]
+        .filter((n) => n.method === "window/showMessage" || n.method === "window/showMessageRequest")
+        .map((n) => n.params.message as string);
+      return { edits: edits as { newText: string }[], warnings };
+    } finally {
+      await client.stop();
+    }
+  }
+
+  it("gives no edit that would push a directory package past its 4 MiB total, and says why", async () => {
+    const pkg = nearTheTotal("over.hns", 16);
+    expect((await check(new NodeFs(), pkg)).valid).toBe(true);
+    const { edits, warnings } = await formatGrow(pkg);
+    expect(edits).toEqual([]);
+    expect(warnings.join("\n")).toMatch(/hns\.package_limit|would make its package fail its size limit/);
+  }, 60_000);
+
+  it("formats the same file when the package stays within its total", async () => {
+    const pkg = nearTheTotal("within.hns", 15);
+    const { edits, warnings } = await formatGrow(pkg);
+    expect(edits).toHaveLength(1);
+    expect(edits[0]!.newText.length).toBeGreaterThan(200_000);
+    expect(warnings).toEqual([]);
+  }, 60_000);
 });
 
 /**
