@@ -11,7 +11,7 @@
  * Human and GitHub output stream: each package's diagnostics are written as soon as it is checked.
  * On a terminal, stderr shows a progress line while more than one package is being checked.
  */
-import { renderHumanResult, renderHumanSummaryOf, type SummaryCounts } from "../diagnostics/render.js";
+import { countSummary, emptySummary, renderHumanResult, renderHumanSummaryOf } from "../diagnostics/render.js";
 import { renderGithub } from "../output/format-github.js";
 import { renderResults, type OutputFormat } from "../output/format.js";
 import { renderEvidenceJson } from "../evidence/receipt.js";
@@ -199,7 +199,7 @@ export async function reportChecks(
 ): Promise<number> {
   const analysis: CheckOneOptions = { analyze: options.analyze, toolSchemas: options.toolSchemas };
   const results: CheckResult[] = [];
-  const summary: SummaryCounts = { packages: 0, invalid: 0, errors: 0, warnings: 0 };
+  const summary = emptySummary();
   let ioError = false;
   let allValid = true;
   const stream = options.format === "human" || options.format === "github";
@@ -221,12 +221,13 @@ export async function reportChecks(
       r = await checkPath(input, i);
     }
     ioError ||= r.ioError;
-    let result = options.strict ? strictResult(r.result) : r.result;
-    allValid &&= result.valid;
-    warnings += result.diagnostics.filter((d) => d.severity === "warning").length;
-    if (options.quiet) result = errorsOnly(result);
+    const found = options.strict ? strictResult(r.result) : r.result;
+    allValid &&= found.valid;
+    warnings += found.diagnostics.filter((d) => d.severity === "warning").length;
+    const result = options.quiet ? errorsOnly(found) : found;
     if (stream) {
-      countInto(summary, result);
+      // The summary counts what was found, and what --quiet left to print.
+      countSummary(summary, found, result);
       progress.clear();
       write(options.format === "human" ? renderHumanResult(result, { color }) : renderGithub([result]));
     } else results.push(result);
@@ -324,15 +325,6 @@ function noMatch(pattern: string): CheckResult {
       }),
     ],
   };
-}
-
-function countInto(summary: SummaryCounts, r: CheckResult): void {
-  summary.packages++;
-  if (!r.valid) summary.invalid++;
-  for (const d of r.diagnostics) {
-    if (d.severity === "error") summary.errors++;
-    else if (d.severity === "warning") summary.warnings++;
-  }
 }
 
 function errorsOnly(r: CheckResult): CheckResult {

@@ -4,7 +4,17 @@
  */
 import type { Diagnostic, Span } from "./diagnostic.js";
 import type { CheckResult } from "./result.js";
+import { HUMAN_DIAGNOSTIC_LIMIT, renderHumanSummary } from "./summary.js";
 import { DisplayColumnCache } from "./text-positions.js";
+
+export {
+  countSummary,
+  emptySummary,
+  HUMAN_DIAGNOSTIC_LIMIT,
+  renderHumanSummary,
+  renderHumanSummaryOf,
+  type SummaryCounts,
+} from "./summary.js";
 
 export interface HumanOptions {
   readonly color: boolean;
@@ -19,13 +29,6 @@ const STYLE = {
   blue: "\x1b[1;34m",
   reset: "\x1b[0m",
 } as const;
-
-/**
- * The human form prints at most this many diagnostics per package, then one line saying how many
- * more there are (the JSON form keeps all): 120,000 diagnostics of one hostile file are no use to
- * a reader and would print tens of megabytes.
- */
-export const HUMAN_DIAGNOSTIC_LIMIT = 1000;
 
 /**
  * Linear in the number of diagnostics and the size of the sources: each source's lines are split
@@ -56,32 +59,6 @@ export function renderHumanResult(result: CheckResult, options: HumanOptions): s
   const identity = result.identity ? ` ${result.identity}` : "";
   out.push(`${result.path}: ${status} (${result.kind})${identity}`);
   return `${out.join("\n")}\n`;
-}
-
-/** The closing line: packages checked, valid and invalid, errors and warnings. */
-export function renderHumanSummary(results: readonly CheckResult[]): string {
-  const counts: SummaryCounts = { packages: results.length, invalid: 0, errors: 0, warnings: 0 };
-  for (const result of results) {
-    if (!result.valid) counts.invalid++;
-    for (const d of result.diagnostics) {
-      if (d.severity === "error") counts.errors++;
-      else if (d.severity === "warning") counts.warnings++;
-    }
-  }
-  return renderHumanSummaryOf(counts);
-}
-
-/** What the summary line counts; a caller streaming results keeps only these. */
-export interface SummaryCounts {
-  packages: number;
-  invalid: number;
-  errors: number;
-  warnings: number;
-}
-
-export function renderHumanSummaryOf(c: SummaryCounts): string {
-  const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
-  return `${plural(c.packages, "package")} checked: ${c.packages - c.invalid} valid, ${c.invalid} invalid; ${plural(c.errors, "error")}, ${plural(c.warnings, "warning")}\n`;
 }
 
 /**
