@@ -39,7 +39,7 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { formatSource, formattedLimitError } from "../fmt/format.js";
 import { renderDiagnosticsHuman } from "../diagnostics/render.js";
 import { NodeFs } from "../fs/node-fs.js";
-import { OverlayFs } from "../lsp/overlay-fs.js";
+import { OverlayFs } from "../fs/overlay-fs.js";
 import { type BoundedRead, ioProblem, readInputBounded } from "./bounded-input.js";
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE, useColor } from "./io.js";
 

@@ -28,7 +28,7 @@ import { completeAt } from "./completion.js";
 import { listedYaoFiles } from "./package-files.js";
 import { ARTIFACT_KEYWORDS, BUILTIN_TYPES, OPERATORS, operatorMarkdown } from "./operators.js";
 import { CachingFs } from "./caching-fs.js";
-import { OverlayFs } from "./overlay-fs.js";
+import { OverlayFs } from "../fs/overlay-fs.js";
 import { headOf, symbolName, YaoDocument, type LspPosition, type LspRange, type YNode } from "./yao-document.js";
 
 export interface Location {

@@ -84,6 +84,10 @@ export const RULES: readonly Rule[] = [
       return entry !== null && !under(e.from, "src/check") && !under(e.from, `src/${entry[1] ?? "a3s"}`);
     },
   },
+  {
+    name: "src/cli reaches the language server only through its Node adapter (what fmt shares with it lives in src/fs)",
+    breaks: (e) => under(e.from, "src/cli") && under(e.to, "src/lsp") && e.to !== "src/lsp/node-server.ts",
+  },
 ];
 
 function offenders(edges: readonly Edge[]): string[] {
@@ -106,6 +110,7 @@ describe("import rules", () => {
       { from: "src/yao/analyze.ts", to: "src/check/check.ts" },
       { from: "src/harp/check.ts", to: "src/hcp/json-reader.ts" },
       { from: "src/cli/harp.ts", to: "src/harp/check.ts" },
+      { from: "src/cli/fmt-command.ts", to: "src/lsp/overlay-fs.ts" },
     ];
     for (const [i, e] of broken.entries()) expect(RULES[i]!.breaks(e), RULES[i]!.name).toBe(true);
     const fine: Edge[] = [
@@ -126,6 +131,7 @@ describe("import rules", () => {
       { from: "src/fs/memory-fs.ts", to: "src/text/code-point-order.ts" },
       { from: "src/check/frontends.ts", to: "src/a3s/index.ts" },
       { from: "src/harp/host/host.ts", to: "src/harp/check.ts" },
+      { from: "src/cli/main.ts", to: "src/lsp/node-server.ts" },
     ];
     for (const e of fine) expect(offenders([e]), `${e.from} -> ${e.to}`).toEqual([]);
   });

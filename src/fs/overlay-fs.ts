@@ -2,8 +2,8 @@
  * A `PackageFs` that answers from the editor's unsaved documents first and from the underlying file
  * system otherwise, so a package is checked as the author currently sees it. Browser-safe.
  */
-import { FsError, type FileStat, type PackageFs } from "../fs/package-fs.js";
-import { isWithin, normalizePath } from "../fs/paths.js";
+import { FsError, type FileStat, type PackageFs } from "./package-fs.js";
+import { isWithin, normalizePath } from "./paths.js";
 import {
   canSnapshot,
   DEFAULT_SNAPSHOT_LIMITS,
@@ -12,7 +12,7 @@ import {
   type SnapshotEntry,
   type SnapshotLimits,
   type SnapshotSource,
-} from "../fs/snapshot.js";
+} from "./snapshot.js";
 
 const encoder = new TextEncoder();
 
