@@ -17,6 +17,7 @@ import { parseHarpJson } from "./json.js";
 import { isRuntimeName, selectArgv, type HarpManifest, type Platform } from "./manifest.js";
 import { walkPackage, treeDigest, type PackageTree } from "./tree.js";
 import { argPathProblem, argRelativePaths } from "./path-scan.js";
+import { maskSecretValues } from "./redact.js";
 import { MANIFEST_FILE, type ManifestReporter, stripDotSlash, validateManifestText } from "./validate.js";
 
 export const MAX_MANIFEST_BYTES = 1024 * 1024;
@@ -157,6 +158,8 @@ export async function checkHarpPackage(diskFs: PackageFs, path: string, opts: Ch
   const v = validateManifestText(text, MANIFEST_FILE);
   // The package rules report into the manifest's collector, so one cap covers the whole check.
   const r = v.reporter;
+  // Code frames are drawn from this text: the flagged secrets in it are masked (HARP §9.4).
+  sources.set(manifestFile, maskSecretValues(text, r.secretValues));
 
   let tree: PackageTree | null = null;
   if (v.manifest !== null) {

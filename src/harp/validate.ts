@@ -42,6 +42,17 @@ export class ManifestReporter extends DiagnosticCollector<typeof HARP_CODES> {
     super(HARP_CODES);
   }
 
+  /**
+   * Where the values the secret scan flagged are, for the masked text code frames are drawn from
+   * (src/harp/redact.ts). Kept past the cap too: a frame of any diagnostic on the line would show it.
+   */
+  readonly secretValues: Span[] = [];
+
+  markSecretValue(pointer: string): void {
+    const span = this.json?.spans.get(pointer);
+    if (span !== undefined) this.secretValues.push(span);
+  }
+
   /** The diagnostics, closed by the limit note when some were only counted. */
   closed(): Diagnostic[] {
     return this.closedWith("harp.diagnostic_limit", this.file);
@@ -440,6 +451,7 @@ function scanStrings(r: ManifestReporter, v: JsonValue, pointer: string, memberN
 function scanString(r: ManifestReporter, s: string, pointer: string, memberName: string | undefined): void {
   const secret = findSecret(s, memberName);
   if (secret !== null) {
+    r.markSecretValue(pointer);
     const message =
       secret.by === "name"
         ? `${pointer}: member "${memberName}" holds what looks like ${secret.what}`
