@@ -20,22 +20,36 @@ const LAZY_TABLES = join(REPO, "src/codes/lazy-tables.ts");
 const SEVERITY_LETTER = { error: "e", warning: "w", info: "i" };
 
 /**
- * One table's rows as one string, a line per row: the code after the table's common prefix, the
- * layer digit with the severity's letter, the reason (only its family when the reason is the family
- * and the code's last segment, as for `harp.manifest_missing` → `struct_manifest_missing`) and the
- * downgradedTo letter if any. About a fifth of the rows' size in the entry.
+ * One table's rows as one string, a line per row: the code after the table's common prefix (after
+ * a leading `.` only the rest when it shares its first segment with the row before, as a3s's
+ * `manifest.*` rows do), the layer digit with the severity's letter, the reason, and the
+ * downgradedTo letter if any. A reason that is its family and the code's last segment
+ * (`harp.manifest_missing` → `struct_manifest_missing`) is only the family; one that is its family
+ * and the name with `_` for `.` (`a3s.okf.path_escape` → `danger_okf_path_escape`) is the family
+ * and `.` (reasons have no `.`). About a fifth of the rows' size in the entry.
  */
 function encodeTable(rows) {
   let prefix = rows.length === 0 ? "" : rows[0].code.slice(0, rows[0].code.indexOf(".") + 1);
   if (!rows.every((r) => r.code.startsWith(prefix))) prefix = "";
+  let segment = "";
   const lines = rows.map((r) => {
     const name = r.code.slice(prefix.length);
+    const dot = name.indexOf(".");
+    const first = dot < 0 ? "" : name.slice(0, dot);
+    const written = first !== "" && first === segment ? name.slice(dot) : name;
+    segment = first;
     const last = r.code.slice(r.code.lastIndexOf(".") + 1);
     const family = r.reason.slice(0, r.reason.indexOf("_"));
-    const reason = r.reason === `${family}_${last}` ? family : r.reason;
-    const fields = [name, `${r.layer.slice(1)}${SEVERITY_LETTER[r.severity]}`, reason];
+    const reason =
+      r.reason === `${family}_${last}`
+        ? family
+        : r.reason === `${family}_${name.replaceAll(".", "_")}`
+          ? `${family}.`
+          : r.reason;
+    const fields = [written, `${r.layer.slice(1)}${SEVERITY_LETTER[r.severity]}`, reason];
     if (r.downgradedTo !== undefined) fields.push(SEVERITY_LETTER[r.downgradedTo]);
-    if (fields.some((f) => f.includes(" ") || f.includes("\n") || f === "")) throw new Error(`cannot encode ${r.code}`);
+    if (fields.some((f) => f.includes(" ") || f.includes("\n") || f === "") || name.startsWith("."))
+      throw new Error(`cannot encode ${r.code}`);
     return fields.join(" ");
   });
   return { prefix, text: lines.join("\n") };
@@ -72,14 +86,21 @@ function reasonRowsPlugin() {
         const encoded = JSON.stringify(tables.map(encodeTable));
         const contents = `const SEVERITY = { e: "error", w: "warning", i: "info" };
 function decode({ prefix, text }) {
+  let segment = "";
   return text.split("\\n").map((line) => {
-    const [name, layerSeverity, reason, downgraded] = line.split(" ");
+    const [written, layerSeverity, reason, downgraded] = line.split(" ");
+    const name = written.startsWith(".") ? segment + written : written;
+    segment = name.includes(".") ? name.slice(0, name.indexOf(".")) : "";
     const code = prefix + name;
     const row = {
       code,
       severity: SEVERITY[layerSeverity.slice(-1)],
       layer: "L" + layerSeverity.slice(0, -1),
-      reason: reason.includes("_") ? reason : reason + "_" + code.slice(code.lastIndexOf(".") + 1),
+      reason: reason.endsWith(".")
+        ? reason.slice(0, -1) + "_" + name.replaceAll(".", "_")
+        : reason.includes("_")
+          ? reason
+          : reason + "_" + code.slice(code.lastIndexOf(".") + 1),
     };
     if (downgraded !== undefined) row.downgradedTo = SEVERITY[downgraded];
     return row;
