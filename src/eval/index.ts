@@ -24,7 +24,7 @@ import {
   type EffectRequest,
   type RequestKind,
 } from "./requests.js";
-import { decodeState, encodeState, StateError, type StateExtras } from "./state.js";
+import { decodeState, encodeState, StateError, type DecodedState, type StateExtras } from "./state.js";
 import { parseValueText, valueText, ValueTextError } from "./value-text.js";
 import { refValue, optionNone, structuralRecord, type Value } from "./values.js";
 
@@ -146,6 +146,19 @@ function integrity(message: string, state: string): RunResult {
 }
 
 /**
+ * Read a state back, or the `integrity` refusal that leaves it as it was: every entry point that
+ * takes a state (continue, cancel, resume) starts here.
+ */
+function decodeOrRefuse(state: string, options: RunOptions): DecodedState | RunResult {
+  try {
+    return decodeState(state, options.integrityKey);
+  } catch (e) {
+    if (e instanceof StateError) return integrity(`corrupt machine state: ${e.message}`, state);
+    throw e;
+  }
+}
+
+/**
  * Start a program: a YaoProgram from the analyzer (trusted, with its program_hash), or IR JSON text
  * as `yaoc ir` prints it (re-read and its program_hash verified).
  */
@@ -178,13 +191,8 @@ export function startProgram(input: YaoProgram | string, options: RunOptions = {
 
 /** Continue a state that stopped with outcome "running" (a step limit). */
 export function continueState(state: string, options: RunOptions = {}): RunResult {
-  let decoded;
-  try {
-    decoded = decodeState(state, options.integrityKey);
-  } catch (e) {
-    if (e instanceof StateError) return integrity(`corrupt machine state: ${e.message}`, state);
-    throw e;
-  }
+  const decoded = decodeOrRefuse(state, options);
+  if ("result" in decoded) return decoded;
   const { machine: m, extras } = decoded;
   m.hooks = admissionHooks(m, extras);
   // A suspended or finished machine has nothing to run: it answers as it stands, unchanged.
@@ -203,13 +211,8 @@ export function continueState(state: string, options: RunOptions = {}): RunResul
  * that finished otherwise is refused as `integrity`.
  */
 export function cancelState(state: string, reason = "", options: RunOptions = {}): RunResult {
-  let decoded;
-  try {
-    decoded = decodeState(state, options.integrityKey);
-  } catch (e) {
-    if (e instanceof StateError) return integrity(`corrupt machine state: ${e.message}`, state);
-    throw e;
-  }
+  const decoded = decodeOrRefuse(state, options);
+  if ("result" in decoded) return decoded;
   const { machine: m, extras } = decoded;
   const status = m.status();
   if (status === "failure" && m.root.result !== undefined && "failure" in m.root.result) {
@@ -298,13 +301,8 @@ function completionText(c: Completion): string {
 
 /** Resume a suspended state with one completion. */
 export function resumeState(state: string, completion: Completion, options: RunOptions = {}): RunResult {
-  let decoded;
-  try {
-    decoded = decodeState(state, options.integrityKey);
-  } catch (e) {
-    if (e instanceof StateError) return integrity(`corrupt machine state: ${e.message}`, state);
-    throw e;
-  }
+  const decoded = decodeOrRefuse(state, options);
+  if ("result" in decoded) return decoded;
   const { machine: m, extras } = decoded;
   m.hooks = admissionHooks(m, extras);
   const text = completionText(completion);
