@@ -12,8 +12,8 @@
  *     tool call with 8× the live bindings over the same with 1×, as an exponent. Target ≤ 1.05
  *     (linear gives 1). Sizes do not vary from round to round: one round, min = median = max.
  *
- * `node dist/bench/run.js --eval` runs only these figures and prints them without writing
- * results.json.
+ * `node --expose-gc dist/bench/run.js --eval` (or `--only o`) measures only these figures and merges
+ * them into results.json and docs/performance.md like any partial run (bench/partial.ts).
  */
 import type { YaoProgram } from "../ir/yao-ir-0.1.js";
 import { startProgram } from "../src/eval/index.js";

@@ -22,7 +22,8 @@
  *     `--yardstick DIR`, the build of main kept as issue 29's yardstick;
  * (k, l, m) bench/registry.ts: the result cache, watch mode and peak memory at registry scale.
  * (o-eval, o-step, o-state) bench/eval.ts: the evaluator against compilation, its step cost in
- *     program size and its state size in live bindings; `--eval` runs only these and writes nothing.
+ *     program size and its state size in live bindings; `--eval` (the same as `--only o`) measures
+ *     only these and merges them into results.json like any partial run.
  * A figure measured by an earlier run of the same commit is compared with it: `reproduced` says
  * whether this run's median lies within that run's spread (issue 19: figures must hold run to run).
  */
@@ -327,11 +328,11 @@ function browserBundleFigure(): Row {
 
 /**
  * `--only GROUPS`: only the figure groups named (g, h, k — which also gives m —, l, n with
- * `--yardstick DIR`), merged into results.json by bench/partial.ts; every other row keeps the run
+ * `--yardstick DIR`, o), merged into results.json by bench/partial.ts; every other row keeps the run
  * that measured it.
  */
 async function partialRun(groups: readonly string[], commit: string, loadBefore: number[]): Promise<void> {
-  const known = ["g", "h", "k", "l", "n"];
+  const known = ["g", "h", "k", "l", "n", "o"];
   const unknown = groups.filter((g) => !known.includes(g));
   if (unknown.length > 0 || groups.length === 0)
     throw new Error(`--only takes some of ${known.join(",")}; not ${unknown.join(",")}`);
@@ -346,6 +347,7 @@ async function partialRun(groups: readonly string[], commit: string, loadBefore:
     if (groups.includes("k")) for (const row of await cacheAndMemoryFigures(registry)) rows.push(row);
     if (groups.includes("l")) rows.push(await watchFigure(registry, ROUNDS));
     if (groups.includes("n") && yardstick !== undefined) rows.push(await baselineFigure(yardstick, "n"));
+    if (groups.includes("o")) for (const row of await evalFigures(ROUNDS)) rows.push(row);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
@@ -395,20 +397,11 @@ async function main(): Promise<void> {
   }
   // The CLI hashes with node:crypto (bin.ts); the library figures below do the same.
   installNodeSha256();
-  if (process.argv.includes("--eval")) {
-    // Only figures o-* (bench/eval.ts), printed and not written, like --lsp.
-    process.stdout.write(`${JSON.stringify(await evalFigures(ROUNDS), null, 2)}\n`);
-    process.stdout.write(
-      `load average ${loadavg()
-        .map((x) => x.toFixed(2))
-        .join(" ")}\n`,
-    );
-    return;
-  }
   const loadBefore = loadavg();
   // Read before measuring: a commit made while the bench runs must not be credited with its figures.
   const commit = gitCommit();
-  const only = argValue("--only");
+  // `--eval` is `--only o`: the evaluator's figures, merged into results.json like other partial runs.
+  const only = argValue("--only") ?? (process.argv.includes("--eval") ? "o" : undefined);
   if (only !== undefined) return partialRun(only.split(","), commit, loadBefore);
   const mib = (bytes: number, ms: number): string => `${(bytes / 1048576 / (ms / 1000)).toFixed(1)} MiB/s`;
 
