@@ -14,6 +14,7 @@ import { renderDiagnosticsHuman } from "../diagnostics/render.js";
 import { evalDiagnostic } from "../eval/codes.js";
 import { NodeFs } from "../fs/node-fs.js";
 import { FsError } from "../fs/package-fs.js";
+import type { HnsPackage } from "../hns/model.js";
 import {
   BUDGET_NAMES,
   cancelState,
@@ -221,8 +222,10 @@ async function runProgram(path: string, opts: RunCliOptions): Promise<void> {
   let result;
   let sources: ReadonlyMap<string, string>;
   let file: string | undefined;
+  let pkg: HnsPackage | undefined;
   if (isPackage(path)) {
     const loaded = await loadHns(path);
+    pkg = loaded.pkg;
     sources = loaded.sources;
     file = undefined;
     result = analyzeModule({
@@ -241,7 +244,8 @@ async function runProgram(path: string, opts: RunCliOptions): Promise<void> {
     throw new Rejected(path, result.diagnostics, sources);
   const spanFile = result.program.body.span.file;
   await emit(
-    startProgram(result.program, runOptions(opts, tools)),
+    // A package's run admits model-written programs against the package, as `yaoc admit` does.
+    startProgram(result.program, { ...runOptions(opts, tools), ...(pkg === undefined ? {} : { package: pkg }) }),
     opts,
     sources.has(spanFile) ? spanFile : file,
     sources,

@@ -7,7 +7,9 @@ import type { SourceSpan } from "../../ir/span.js";
 import type { YaoProgram, YaoType } from "../../ir/yao-ir-0.1.js";
 import { canonicalJson } from "../json/jcs.js";
 import { readOne } from "../syntax/reader.js";
+import type { HnsPackage } from "../hns/model.js";
 import { analyzeProgram } from "../yao/analyze.js";
+import { admitAgainst, entryToolBound, packageBinding } from "../yao/package-analysis.js";
 import { programJson } from "../yao/ir-json.js";
 import { readPersistedProgram } from "../yao/ir-read.js";
 import { morphzProfile, toolsFromManifest } from "../yao/profile.js";
@@ -24,7 +26,14 @@ import {
   type EffectRequest,
   type RequestKind,
 } from "./requests.js";
-import { decodeState, encodeState, StateError, type DecodedState, type StateExtras } from "./state.js";
+import {
+  decodeState,
+  encodeState,
+  StateError,
+  type AdmissionText,
+  type DecodedState,
+  type StateExtras,
+} from "./state.js";
 import { parseValueText, valueText, ValueTextError } from "./value-text.js";
 import { refValue, optionNone, structuralRecord, type Value } from "./values.js";
 
@@ -51,6 +60,12 @@ export interface RunOptions {
   readonly runtime?: Value;
   /** Tool input schemas (as `yaoc ir --tools`), used to admit model-written Program Values. */
   readonly tools?: Readonly<Record<string, unknown>>;
+  /**
+   * `startProgram`: the HNS package the program is the entry of. Model-written Program Values are
+   * then admitted against it by the same rules as `admitProgram` and `yaoc admit` (exported
+   * functions only, the shared types, the entry's tool bound); the state keeps what that needs.
+   */
+  readonly package?: HnsPackage;
   /** With a key the state's digest is an HMAC, so only holders of the key can write a state that resumes. */
   readonly integrityKey?: Uint8Array;
   /** Stop after this many steps with outcome "running" (for tests and cooperative schedulers). */
@@ -93,20 +108,42 @@ export function localRuntime(): Value {
   ]);
 }
 
+/** What a run of a package entry keeps of its package to admit model-written programs against. */
+function admissionText(pkg: HnsPackage): AdmissionText {
+  return {
+    package: { id: pkg.manifest.id, version: pkg.manifest.version, identity: pkg.identity },
+    functions: pkg.functions.map((f) => f.source),
+    types: pkg.entry.typeSource ?? null,
+    toolBound: entryToolBound(pkg),
+    manifestTools: pkg.manifest.tools,
+  };
+}
+
 function admissionHooks(m: Machine, extras: StateExtras): MachineHooks {
   return {
     admit(source: string, type: Extract<YaoType, { kind: "program" }>, span: SourceSpan): string {
       const read = readOne(source, { file: "<model program>" });
       if (!read.ok) throw failure("inference", `the model's program does not read: ${read.diagnostic.message}`, span);
       const schemas = extras.tools === null ? {} : (JSON.parse(extras.tools) as Record<string, unknown>);
-      const { tools } = toolsFromManifest(Object.keys(schemas), schemas);
-      const r = analyzeProgram(read.form, { profile: morphzProfile(tools) });
-      if (r.program === undefined)
+      const a = extras.admission;
+      const binding = extras.binding;
+      // A package entry's run admits by the package's rules (the one function `yaoc admit` runs);
+      // a plain program's run has no package, so only its tools bound what the model may write.
+      const r =
+        a === null || binding === null
+          ? analyzeProgram(read.form, {
+              profile: morphzProfile(toolsFromManifest(Object.keys(schemas), schemas).tools),
+            })
+          : admitAgainst(binding, read.form, morphzProfile(toolsFromManifest(a.manifestTools, schemas).tools));
+      if (r.program === undefined) {
+        const d = r.diagnostics[0];
+        const against = a === null ? "" : ` against ${a.package.id} ${a.package.version} ${a.package.identity}`;
         throw failure(
           "inference",
-          `the model's program is not admitted: ${r.diagnostics[0]?.message ?? "rejected"}`,
+          `the model's program is not admitted${against}: ${d === undefined ? "rejected" : `${d.code}: ${d.message}`}`,
           span,
         );
+      }
       const p = r.program;
       if (!isAssignable(p.output, type.value.output) || !isEffectSubset(p.effects, type.value.effects))
         throw failure("inference", "the model's program does not have the declared Program type", span);
@@ -184,6 +221,8 @@ export function startProgram(input: YaoProgram | string, options: RunOptions = {
   const extras: StateExtras = {
     programTexts: texts,
     tools: options.tools === undefined ? null : canonicalJson(options.tools),
+    admission: options.package === undefined ? null : admissionText(options.package),
+    binding: options.package === undefined ? null : packageBinding(options.package),
   };
   m.hooks = admissionHooks(m, extras);
   return finish(m, extras, options);

@@ -18,7 +18,9 @@ import type { SourceSpan } from "../../ir/span.js";
 import type { YaoProgram } from "../../ir/yao-ir-0.1.js";
 import { sha256Hex } from "../canonical/hash.js";
 import { canonicalJson } from "../json/jcs.js";
+import { readOne } from "../syntax/reader.js";
 import { readPersistedProgram } from "../yao/ir-read.js";
+import type { AdmissionBinding } from "../yao/package-analysis.js";
 import { programJson } from "../yao/ir-json.js";
 import { BUDGET_NAMES, type Budgets } from "./budgets.js";
 import { FAILURE_CLASSES, type BranchOutcome, type EvalFailure, type FailureClass } from "./failures.js";
@@ -29,8 +31,13 @@ import { parseValueText, valueText, ValueTextError } from "./value-text.js";
 import type { Value } from "./values.js";
 
 export const STATE_FORMAT = "yaoc-eval-state";
-/** 2: the model-round and elapsed-time budgets, and the elapsed time used. */
-export const STATE_VERSION = 2;
+/**
+ * 2: the model-round and elapsed-time budgets, and the elapsed time used. 3: `admission`, the
+ * package a run's model-written programs are admitted against. A version 2 state still reads (as
+ * a run with no package: it was admitted against the tool schemas only, as version 2 did).
+ */
+export const STATE_VERSION = 3;
+const READABLE_VERSIONS: readonly number[] = [2, STATE_VERSION];
 /** A state file larger than this is refused before it is parsed. */
 export const MAX_STATE_BYTES = 64 * 1024 * 1024;
 
@@ -126,11 +133,75 @@ class Writer {
   }
 }
 
+/**
+ * The bound package of a run started from an HNS package, as text: what a model-written program
+ * is admitted against (src/yao/package-analysis.ts `admitAgainst`), kept in the state so that a
+ * worker that resumes the run admits by the same rules without the package at hand.
+ */
+export interface AdmissionText {
+  /** The package: `id`, `version` and `identity`, named when a program is refused. */
+  readonly package: { readonly id: string; readonly version: string; readonly identity: string };
+  /** The canonical `(fn …)` text of every package function, in the package's order. */
+  readonly functions: readonly string[];
+  /** The entry's canonical `(types …)` module, or null. */
+  readonly types: string | null;
+  /** The entry's tool bound (its `requires.tools`, or the manifest's tools). */
+  readonly toolBound: readonly string[];
+  /** The manifest's tools, the tools the package may name at all. */
+  readonly manifestTools: readonly string[];
+}
+
 export interface StateExtras {
   /** IR JSON text of each program, in index order (cached so a program is printed once). */
   readonly programTexts: string[];
   /** The tool schemas admitted programs are checked against, as JSON text (or null). */
   readonly tools: string | null;
+  /** The package admitted programs are bound by, or null for a run of a plain program. */
+  readonly admission: AdmissionText | null;
+  /** `admission` as the analyzer takes it (read back from its texts when a state is decoded). */
+  readonly binding: AdmissionBinding | null;
+}
+
+/** The package binding of a state's admission text; a text that does not read is a corrupt state. */
+function bindingOf(a: AdmissionText): AdmissionBinding {
+  const form = (text: string, what: string) => {
+    const r = readOne(text, { file: "<bound package>" });
+    return r.ok ? r.form : bad(`the bound package's ${what} does not read: ${r.diagnostic.message}`);
+  };
+  return {
+    typeSources: a.types === null ? [] : [form(a.types, "types")],
+    functions: a.functions.map((f, i) => form(f, `function ${i}`)),
+    toolBound: a.toolBound,
+  };
+}
+
+function admissionJson(a: AdmissionText | null): J {
+  if (a === null) return null;
+  return {
+    package: { id: a.package.id, version: a.package.version, identity: a.package.identity },
+    functions: [...a.functions],
+    types: a.types,
+    tool_bound: [...a.toolBound],
+    manifest_tools: [...a.manifestTools],
+  };
+}
+
+function admissionFrom(v: unknown): AdmissionText | null {
+  if (v === null) return null;
+  const o = obj(v, "admission");
+  const p = obj(o.package, "the admission package");
+  const strs = (x: unknown, what: string) => arr(x, what).map((y, i) => str(y, `${what} ${i}`));
+  return {
+    package: {
+      id: str(p.id, "the package id"),
+      version: str(p.version, "the package version"),
+      identity: str(p.identity, "the package identity"),
+    },
+    functions: strs(o.functions, "package function"),
+    types: o.types === null ? null : str(o.types, "the package types"),
+    toolBound: strs(o.tool_bound, "tool bound"),
+    manifestTools: strs(o.manifest_tools, "manifest tool"),
+  };
 }
 
 function digestOf(body: string, key: Uint8Array | undefined): string {
@@ -157,6 +228,7 @@ export function encodeState(m: Machine, extras: StateExtras, key?: Uint8Array): 
     sequence: m.seq,
     runtime: valueText(m.runtime),
     tools: extras.tools,
+    admission: admissionJson(extras.admission),
     scopes: w.scopes,
     root,
     ready: m.ready.map((t) => t.id),
@@ -381,8 +453,10 @@ export function decodeState(text: string, key?: Uint8Array): DecodedState {
   }
   const o = obj(raw, "the state");
   if (o.format !== STATE_FORMAT) bad(`this is not a ${STATE_FORMAT} document`);
-  if (o.version !== STATE_VERSION)
-    bad(`state version ${String(o.version)} is not supported (expected ${STATE_VERSION})`);
+  if (typeof o.version !== "number" || !READABLE_VERSIONS.includes(o.version))
+    bad(`state version ${String(o.version)} is not supported (expected ${READABLE_VERSIONS.join(" or ")})`);
+  if ((o.version === STATE_VERSION) !== "admission" in o)
+    bad(`a version ${o.version} state ${o.version === STATE_VERSION ? "lacks" : "has"} an admission field`);
   const { digest, ...body } = o;
   const expected = digestOf(canonicalJson(body), key);
   if (digest !== expected) bad("the state's digest does not match its contents: it was edited or corrupted");
@@ -435,7 +509,9 @@ export function decodeState(text: string, key?: Uint8Array): DecodedState {
     m.completed.set(str(id, "a request id"), str(t, "a completion"));
   }
   const tools = o.tools === null ? null : str(o.tools, "tools");
-  return { machine: m, extras: { programTexts: texts, tools } };
+  const admission = admissionFrom(o.admission ?? null);
+  const binding = admission === null ? null : bindingOf(admission);
+  return { machine: m, extras: { programTexts: texts, tools, admission, binding } };
 }
 
 /** The digest of a completion as it is remembered for duplicate detection. */

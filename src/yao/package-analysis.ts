@@ -5,6 +5,7 @@
  * are rejected before anything executes.
  */
 import type { HnsPackage } from "../hns/model.js";
+import type { FnHeader } from "../syntax/header.js";
 import type { SNode } from "../syntax/tree.js";
 import { analyzeModule, analyzeProgram, type AnalysisResult } from "./analyze.js";
 import { morphzProfile, toolsFromManifest, type AnalysisProfile } from "./profile.js";
@@ -30,12 +31,46 @@ export function analyzePackage(pkg: HnsPackage, options: PackageAnalysisOptions 
 }
 
 /**
- * Admit a model-written program against a bound package (HNS §9.4): it may apply exported
- * functions only, sees the entry's shared `(types …)`, and its tool calls — its own and those of the
- * functions it applies — must stay within its `requires (tools …)` bound and within the package
- * entry's bound (HNS §9.2: the tools given to the model are the entry's bound ∩ the calls it names ∩
- * the permissions; an entry with `(requires (tools))` admits pure programs only). The
- * runtime-embedding path, and what `yaoc admit` runs.
+ * What a model-written program is admitted against (HNS §9.4): the bound package's shared
+ * `(types …)`, its functions (only exported ones may be applied) and the entry's tool bound.
+ */
+export interface AdmissionBinding {
+  readonly typeSources: readonly SNode[];
+  /** The package's `(fn …)` forms, or the loader's recognised headers. */
+  readonly functions: readonly (SNode | FnHeader)[];
+  readonly toolBound: readonly string[];
+}
+
+/** A loaded package's binding, as `admitProgram` and `yaoc admit` use it. */
+export function packageBinding(pkg: HnsPackage): AdmissionBinding {
+  return {
+    typeSources: sharedTypes(pkg),
+    functions: pkg.functions.map((f) => f.header),
+    toolBound: entryToolBound(pkg),
+  };
+}
+
+/**
+ * The admission rules, in one place: a model-written program may apply exported functions only,
+ * sees the shared types, and its tool calls — its own and those of the functions it applies — must
+ * stay within its `requires (tools …)` bound and within the package entry's bound (HNS §9.2: the
+ * tools given to the model are the entry's bound ∩ the calls it names ∩ the permissions; an entry
+ * with `(requires (tools))` admits pure programs only). `admitProgram`, `yaoc admit` and the
+ * evaluator's `run` of a model-written Program Value (src/eval) all call this.
+ */
+export function admitAgainst(binding: AdmissionBinding, program: SNode, profile: AnalysisProfile): AnalysisResult {
+  return analyzeProgram(program, {
+    profile,
+    typeSources: binding.typeSources,
+    functions: binding.functions,
+    allowInternal: false,
+    packageToolBound: binding.toolBound,
+  });
+}
+
+/**
+ * Admit a model-written program against a bound package (`admitAgainst` with the package's
+ * binding): the runtime-embedding path, and what `yaoc admit` runs.
  */
 export function admitProgram(
   pkg: HnsPackage,
@@ -44,13 +79,7 @@ export function admitProgram(
 ): AnalysisResult {
   const profile =
     options.profile ?? morphzProfile(toolsFromManifest(pkg.manifest.tools, options.toolSchemas ?? {}).tools);
-  return analyzeProgram(program, {
-    profile,
-    typeSources: sharedTypes(pkg),
-    functions: pkg.functions.map((f) => f.header),
-    allowInternal: false,
-    packageToolBound: entryToolBound(pkg),
-  });
+  return admitAgainst(packageBinding(pkg), program, profile);
 }
 
 /** The package entry's tool bound: its `requires.tools`, or the manifest's tools when it declares none. */

@@ -175,6 +175,52 @@ describe("yaoc run", () => {
     expect(json(r.out)).toMatchObject({ outcome: "suspended", requests: [{ kind: "tool", tool: "read" }] });
   });
 
+  it("a package's run admits the model's program against the package, as yaoc admit does", () => {
+    const pkg = file(
+      "notes.hns",
+      `(manifest (id acme.notes) (version "1.0.0") (title "Notes") (capabilities (tools read)))
+(contract (purpose "notes"))
+(fn normalize (params (path String)) (returns String) (body path))
+(eval (requires (tools read)) (seq (bind p (infer (returns (Program String (effects))) "write a program")) (run p)))
+`,
+    );
+    const internal = '(eval (normalize (path "b.md")))';
+    const admit = yaoc(["admit", "--package", pkg, file("model.yao", internal)]);
+    expect(admit.code).toBe(1);
+    const code = /error\[(yao\.\w+)\]: (.*)/.exec(admit.err);
+    expect(code, admit.err).not.toBeNull();
+    const started = json(yaoc(["run", pkg, "--format", "json"]).out);
+    const [infer] = started.requests as { id: string }[];
+    const state = file("notes-state.json", JSON.stringify(started.state));
+    const refused = yaoc([
+      "run",
+      "--resume",
+      state,
+      "--completion",
+      file("internal.json", JSON.stringify({ id: infer!.id, text: internal })),
+      "--format",
+      "json",
+    ]);
+    expect(refused.code).toBe(1);
+    expect(json(refused.out)).toMatchObject({ outcome: "failure", class: "inference" });
+    expect(String(json(refused.out).message)).toMatch(
+      new RegExp(
+        `^the model's program is not admitted against acme\\.notes 1\\.0\\.0 sha256:[0-9a-f]{64}: ${code![1]}: `,
+      ),
+    );
+    expect(String(json(refused.out).message)).toContain(code![2]!);
+    const pure = yaoc([
+      "run",
+      "--resume",
+      state,
+      "--completion",
+      file("pure.json", JSON.stringify({ id: infer!.id, text: '(eval "ok")' })),
+      "--format",
+      "json",
+    ]);
+    expect(json(pure.out)).toMatchObject({ outcome: "suspended", requests: [{ kind: "program" }] });
+  });
+
   it("check --format json reports the tool contract fields, and --tools makes an illegal enum value an error", () => {
     const pkg = file(
       "w.hns",

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../support/repo.js";
+import { STATE_VERSION } from "../../src/eval/index.js";
 
 const dir = mkdtempSync(join(tmpdir(), "yaoc-eval-doc-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -34,7 +35,7 @@ describe("docs/eval.md", () => {
       'value {"$yao":{"fields":[{"name":"a","value":"contents of a.txt"},{"name":"b","value":"contents of b.txt"}],"kind":"structural_record"}}',
     );
     const state = JSON.parse(readFileSync(join(dir, "run-state.json"), "utf8")) as Record<string, unknown>;
-    expect(state).toMatchObject({ format: "yaoc-eval-state", version: 2, pending: [] });
+    expect(state).toMatchObject({ format: "yaoc-eval-state", version: STATE_VERSION, pending: [] });
     expect(existsSync(join(dir, "run-state.json.tmp"))).toBe(false);
   });
 });

@@ -9,7 +9,7 @@ import {
   type RunResult,
 } from "../../src/eval/index.js";
 import { sha256Hex } from "../../src/canonical/hash.js";
-import { MAX_STATE_BYTES } from "../../src/eval/index.js";
+import { MAX_STATE_BYTES, STATE_VERSION } from "../../src/eval/index.js";
 import { canonicalJson } from "../../src/json/jcs.js";
 import { compile, replacer } from "./helpers.js";
 
@@ -77,7 +77,7 @@ describe("machine state", () => {
     expect(a).toEqual(b);
     const state = JSON.parse(a[0]!) as Record<string, unknown>;
     expect(state.format).toBe("yaoc-eval-state");
-    expect(state.version).toBe(2);
+    expect(state.version).toBe(STATE_VERSION);
     expect(Object.keys(state)).toEqual([...Object.keys(state)].sort());
   });
 
@@ -87,7 +87,7 @@ describe("machine state", () => {
     const id = (r.result.outcome === "suspended" && (r.result.requests[0]!.get("id") as string)) || "";
     for (const edited of [
       state.replace("a.txt", "b.txt"),
-      state.replace('"version":2', '"version":3'),
+      state.replace(`"version":${STATE_VERSION}`, `"version":${STATE_VERSION + 1}`),
       state.slice(0, state.length / 2),
       "",
       "[]",
