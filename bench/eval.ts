@@ -95,8 +95,9 @@ export async function evalFigures(rounds: number): Promise<Row[]> {
   // Warm-up, then the three sides alternate round by round. Each round also warms up after its
   // collection, every side alike: the collection before a round drops the evaluator's optimized
   // code (its frames and registers have no live instance between runs), and without it the
-  // program at the limit, with a few long calls per round, paid the re-optimization with fewer
-  // calls to spread it over than the small one (o-step read 1.4 for a flat step cost).
+  // program at the limit, with few calls per round, pays the re-optimization with fewer calls to
+  // spread it over than the small one (docs/performance.md: 337 vs 323 ns per step without it,
+  // 185 vs 165 with it, at load 2–3).
   for (let i = 0; i < 3; i++) {
     compileOnce();
     evaluate(program);
