@@ -270,6 +270,17 @@ const ARGS_OPS = new Set<string>([
   "pure",
 ]);
 
+/**
+ * A model's answer that cannot be used is an `inference` failure, which `fallback` may catch; but an
+ * integrity, authority or cancellation failure raised while reading it keeps its class, so it never
+ * becomes program data (§10).
+ */
+function asInference(x: unknown, span: SourceSpan): unknown {
+  if (!(x instanceof Failure)) return x;
+  if (!isCatchable(x.failure.class)) return x.failure.span === undefined ? new Failure({ ...x.failure, span }) : x;
+  return failure("inference", x.failure.message, span);
+}
+
 export interface MachineHooks {
   /** Admit model-written Yao source as a Program Value of `type`; returns its hash, or throws a Failure. */
   admit?(source: string, type: Extract<YaoType, { kind: "program" }>, span: SourceSpan): string;
@@ -926,8 +937,7 @@ export class Machine {
               ]),
             };
           } catch (x) {
-            if (x instanceof Failure) throw failure("inference", x.failure.message, e.span);
-            throw x;
+            throw asInference(x, e.span);
           }
         }
         let plain: Value;
@@ -943,8 +953,7 @@ export class Machine {
         try {
           return { m: "ret", v: fromPlainJson(result, plain, types, e.span) };
         } catch (x) {
-          if (x instanceof Failure) throw failure("inference", x.failure.message, e.span);
-          throw x;
+          throw asInference(x, e.span);
         }
       }
       case "run": {
