@@ -22,6 +22,7 @@ import {
   sharedTypes,
   toolsFromManifest,
   type Diagnostic,
+  type HnsPackage,
   type PackageCheckResult,
   type Span,
 } from "../../src/index.js";
@@ -44,6 +45,8 @@ let lastResult: PackageCheckResult | undefined;
 let revision = 0;
 /** The typed IR of the last valid HNS check, what Run evaluates. */
 let runnable: YaoProgram | undefined;
+/** The package `runnable` is the entry of: a model-written program is admitted against it, as `yaoc run` does. */
+let runnablePackage: HnsPackage | undefined;
 const runPanel = new RunPanel($("tab-run"));
 
 const isYao = (file: string): boolean => /\.(hns|yao)$/.test(file === "" ? pkg.name : file);
@@ -294,7 +297,7 @@ async function showHnsViews(p: PlaygroundPackage, result: PackageCheckResult): P
   });
   if (analysis.program) showIr(ir, programJson(analysis.program));
   else ir.textContent = analysis.diagnostics.map((d) => d.message).join("\n");
-  setRunnable(analysis.program, "the program has no typed IR");
+  setRunnable(analysis.program, "the program has no typed IR", h);
   profile.textContent = evaluationProfile(
     sharedTypes(h)[0],
     h.functions.map((f) => f.form),
@@ -302,9 +305,10 @@ async function showHnsViews(p: PlaygroundPackage, result: PackageCheckResult): P
 }
 
 /** Run is possible exactly when the last check gave a typed IR; a new one abandons an old run. */
-function setRunnable(program: YaoProgram | undefined, why: string): void {
+function setRunnable(program: YaoProgram | undefined, why: string, pkg?: HnsPackage): void {
   if (program === runnable && program !== undefined) return;
   runnable = program;
+  runnablePackage = pkg;
   $<HTMLButtonElement>("run").disabled = program === undefined;
   runPanel.unavailable(program === undefined ? `nothing to run: ${why}` : "press Run to evaluate the program");
 }
@@ -318,7 +322,7 @@ function selectTab(name: string): void {
 function setUpRun(): void {
   $("run").addEventListener("click", () => {
     if (runnable === undefined) return;
-    runPanel.run(runnable);
+    runPanel.run(runnable, runnablePackage);
     selectTab("run");
   });
 }

@@ -7,6 +7,7 @@
  * from its serialized state with that one completion, as another worker would.
  */
 import type { YaoProgram } from "../../ir/yao-ir-0.1.js";
+import type { HnsPackage } from "../../src/hns/model.js";
 import {
   CompletionError,
   displayValue,
@@ -61,12 +62,15 @@ export class RunPanel {
     this.into.dataset["outcome"] = "none";
   }
 
-  /** Start the program and show what it gives. */
-  run(program: YaoProgram): void {
+  /**
+   * Start the program and show what it gives. A package's entry admits the programs a model writes
+   * against that package (its exported functions, the entry's tool bound), as `yaoc run PKG` does.
+   */
+  run(program: YaoProgram, pkg?: HnsPackage): void {
     this.generation++;
     let r: RunResult;
     try {
-      r = startProgram(program);
+      r = startProgram(program, pkg === undefined ? {} : { package: pkg });
     } catch (e) {
       this.show({ outcome: "failure", failure: { class: "integrity", message: String(e) } }, []);
       return;

@@ -480,6 +480,52 @@ describe.skipIf(!HAVE_CHROMIUM && !REQUIRE_SYSTEM_TOOLS)("in headless Chromium",
     expect(pageErrors).toEqual([]);
   }, 120_000);
 
+  it("playground: Run admits a model-written program against the package, with yaoc run's refusal", async () => {
+    const text = `(manifest (id acme.notes) (version "1.0.0") (title "Notes") (capabilities (tools read)))
+(contract (purpose "notes"))
+(fn normalize (params (path String)) (returns String) (body path))
+(eval (requires (tools read)) (seq (bind p (infer (returns (Program String (effects))) "write a program")) (run p)))
+`;
+    // The model applies the package's internal function: admitted against the tool schemas alone,
+    // it would run; admitted against the package, it is refused.
+    const internal = '(eval (normalize (path "b.md")))';
+    const pkgFile = join(tmp, "notes.hns");
+    writeFileSync(pkgFile, text);
+    const started = JSON.parse(yaoc("run", "--format", "json", pkgFile).stdout) as {
+      requests: { id: string; kind: string }[];
+      state: unknown;
+    };
+    expect(started.requests.map((r) => r.kind)).toEqual(["infer"]);
+    const id = started.requests[0]!.id;
+    const stateFile = join(tmp, "notes.state.json");
+    const completionFile = join(tmp, "notes.completion.json");
+    writeFileSync(stateFile, typeof started.state === "string" ? started.state : JSON.stringify(started.state));
+    writeFileSync(completionFile, JSON.stringify({ id, text: internal }));
+    const refused = yaoc("run", "--resume", stateFile, "--completion", completionFile, "--format", "json");
+    const cliFailure = JSON.parse(refused.stdout) as { class: string; message: string };
+    expect(cliFailure.class).toBe("inference");
+    expect(cliFailure.message).toMatch(/^the model's program is not admitted against acme\.notes 1\.0\.0 sha256:/);
+
+    await loadExample("order-total.hns");
+    await page.evaluate((text) => {
+      const view = window.yaocPlayground.view;
+      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+    }, text);
+    // Run starts the last typed IR: wait until it is the new package's (its infer's prompt is in it).
+    await page.waitForFunction(() => document.querySelector("#tab-ir")?.textContent?.includes("write a program"));
+    await page.waitForSelector("#verdict[data-state=valid]");
+    await page.click("#run");
+    // The page's request id is its own: the program's spans name the playground's file.
+    await page.waitForSelector("#tab-run .request[data-kind=infer]");
+    const pageId = await page.getAttribute("#tab-run .request", "data-id");
+    await page.fill("#tab-run .request textarea", JSON.stringify({ id: pageId, text: internal }));
+    await page.click("#tab-run .request button");
+    await page.waitForSelector("#tab-run [data-outcome=failure]");
+    expect(await page.getAttribute("#tab-run [data-outcome=failure]", "data-class")).toBe("inference");
+    expect(await page.textContent("#tab-run [data-outcome=failure]")).toContain(cliFailure.message);
+    expect(pageErrors).toEqual([]);
+  }, 120_000);
+
   it("playground: a foldable pretty IR, related notes, auto-closed quotes, examples named for what they are", async () => {
     const labels = await page.$$eval("#examples option", (o) => o.map((x) => [x.getAttribute("value"), x.textContent]));
     expect(labels.length).toBeGreaterThan(3);
