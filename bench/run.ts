@@ -328,11 +328,11 @@ function browserBundleFigure(): Row {
 
 /**
  * `--only GROUPS`: only the figure groups named (g, h, k — which also gives m —, l, n with
- * `--yardstick DIR`, o), merged into results.json by bench/partial.ts; every other row keeps the run
- * that measured it.
+ * `--yardstick DIR`, o, s for issue 35's surfaces), merged into results.json by bench/partial.ts;
+ * every other row keeps the run that measured it.
  */
 async function partialRun(groups: readonly string[], commit: string, loadBefore: number[]): Promise<void> {
-  const known = ["g", "h", "k", "l", "n", "o"];
+  const known = ["g", "h", "k", "l", "n", "o", "s"];
   const unknown = groups.filter((g) => !known.includes(g));
   if (unknown.length > 0 || groups.length === 0)
     throw new Error(`--only takes some of ${known.join(",")}; not ${unknown.join(",")}`);
@@ -348,6 +348,8 @@ async function partialRun(groups: readonly string[], commit: string, loadBefore:
     if (groups.includes("l")) rows.push(await watchFigure(registry, ROUNDS));
     if (groups.includes("n") && yardstick !== undefined) rows.push(await baselineFigure(yardstick, "n"));
     if (groups.includes("o")) for (const row of await evalFigures(ROUNDS)) rows.push(row);
+    // Issue 35's surfaces (bench/surfaces.ts): s-refs, s-rename, s-depth, s-width, s-entries, s-rss.
+    if (groups.includes("s")) for (const row of await surfaceFigures(REPO, tmp, QUICK ? 5 : 9)) rows.push(row);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
