@@ -12,9 +12,10 @@ import type { CheckResult } from "../diagnostics/result.js";
 import type { PackageFs } from "../fs/package-fs.js";
 import { diagnostic } from "../hns/codes.js";
 import type { LoadLimits } from "../hns/context.js";
-import { loadPackage } from "../hns/load.js";
+import { loadFromSource, loadPackage, type LoadResult } from "../hns/load.js";
 import type { HnsPackage } from "../hns/model.js";
-import type { AnalysisResult } from "../yao/analyze.js";
+import { analyzeModule, type AnalysisResult } from "../yao/analyze.js";
+import type { AnalysisProfile } from "../yao/profile.js";
 import { analyzePackage } from "../yao/package-analysis.js";
 
 export interface HnsCheckOptions {
@@ -39,7 +40,7 @@ export type HnsCheck = CheckResult & {
 export const MAX_PACKAGE_ERRORS = DIAGNOSTIC_LIMIT;
 
 export async function checkHns(fs: PackageFs, path: string, options: HnsCheckOptions = {}): Promise<HnsCheck> {
-  const loaded = await loadPackage(fs, path, options.limits === undefined ? {} : { limits: options.limits });
+  const loaded = await loadHnsPackage(fs, path, options.limits);
   const analyze = async (pkg: HnsPackage): Promise<PackageAnalysis | undefined> =>
     options.analyze === false ? undefined : analyzeWithContracts(pkg, options.toolSchemas ?? {});
   if (!loaded.ok) {
@@ -95,6 +96,56 @@ export async function checkHns(fs: PackageFs, path: string, options: HnsCheckOpt
     package: pkg,
     ...(analyzed === undefined ? {} : { analysis: analyzed.analysis }),
   };
+}
+
+/**
+ * The HNS structural load alone, as `checkHns` runs it: what `yaoc hash` and the HNS goldens record,
+ * and the first half of `analyzeHnsEntry`. The one place outside src/hns that calls the loader, so
+ * the containment and size rules a package is read under cannot differ between commands.
+ */
+export function loadHnsPackage(fs: PackageFs, path: string, limits?: Partial<LoadLimits>): Promise<LoadResult> {
+  return loadPackage(fs, path, limits === undefined ? {} : { limits });
+}
+
+/**
+ * One HNS file whose text is already in memory (the catalog's stored object), loaded under the same
+ * rules as a file on disk; synchronous, because the catalog verifies an object while it reads it.
+ */
+export function loadHnsText(name: string, text: string, limits?: Partial<LoadLimits>): LoadResult {
+  return loadFromSource(name, text, limits === undefined ? {} : { limits });
+}
+
+/** `analyzeHnsEntry`: the loader's failure as it is, or the loaded package with its entry's analysis. */
+export type HnsEntryAnalysis =
+  | Extract<LoadResult, { ok: false }>
+  | {
+      readonly ok: true;
+      readonly package: HnsPackage;
+      readonly sources: ReadonlyMap<string, string>;
+      /** The profile the entry was analysed under, for a later admission against the package. */
+      readonly profile: AnalysisProfile;
+      /** The analyzer's own result: typed IR, program hash and its diagnostics (no tool contracts). */
+      readonly analysis: AnalysisResult;
+    };
+
+/**
+ * Load an HNS package and analyse its entry under a profile the caller builds from the loaded
+ * package (`yaoc ir`, `profile`, `admit` and `run` build it from the manifest's tools and `--tools`,
+ * refusing bad schemas as usage errors). Unlike `checkHns`, a load failure is returned as the loader
+ * reported it (no analysis of a partial package) and the tool contracts are not verified: those
+ * commands print the program, they do not grade the package.
+ */
+export async function analyzeHnsEntry(
+  fs: PackageFs,
+  path: string,
+  profileFor: (pkg: HnsPackage) => Promise<AnalysisProfile>,
+): Promise<HnsEntryAnalysis> {
+  const loaded = await loadHnsPackage(fs, path);
+  if (!loaded.ok) return loaded;
+  const pkg = loaded.package;
+  const profile = await profileFor(pkg);
+  const analysis = analyzeModule({ entry: pkg.entry.form, functions: pkg.functions, allowInternal: true, profile });
+  return { ok: true, package: pkg, sources: loaded.sources, profile, analysis };
 }
 
 /** What the module analysis gives the check: the analyzer's result, every diagnostic, the contract report. */

@@ -31,9 +31,9 @@ import {
   type RunOptions,
   type RunResult,
 } from "../eval/index.js";
-import { analyzeModule, analyzeProgram } from "../yao/index.js";
+import { analyzeProgram } from "../yao/index.js";
 import { EXIT_INVALID, EXIT_OK, useColor } from "./io.js";
-import { guarded, isPackage, loadHns, profileFor, readProgram, Rejected, UsageError } from "./yao.js";
+import { analyzeHns, guarded, isPackage, profileFor, readProgram, Rejected, UsageError } from "./yao.js";
 
 const fs = new NodeFs();
 const MAX_COMPLETION_BYTES = 16 * 1024 * 1024;
@@ -224,16 +224,11 @@ async function runProgram(path: string, opts: RunCliOptions): Promise<void> {
   let file: string | undefined;
   let pkg: HnsPackage | undefined;
   if (isPackage(path)) {
-    const loaded = await loadHns(path);
-    pkg = loaded.pkg;
-    sources = loaded.sources;
+    const analysed = await analyzeHns(path, opts.tools);
+    pkg = analysed.pkg;
+    sources = analysed.sources;
     file = undefined;
-    result = analyzeModule({
-      entry: loaded.pkg.entry.form,
-      functions: loaded.pkg.functions,
-      allowInternal: true,
-      profile: await profileFor(loaded.pkg.manifest.tools, opts.tools),
-    });
+    result = analysed.analysis;
   } else {
     const read = await readProgram(path);
     sources = read.sources;

@@ -1,26 +1,26 @@
 /**
  * `yaoc ir`, `yaoc profile` and `yaoc admit`: the Yao analyzer on the command line. Packages are
- * read with the HNS loader (every containment and structure rule applies); standalone programs
- * with the reader. Problems are reported like `yaoc check` (exit 1), usage and I/O errors exit 2.
+ * loaded and their entry analysed by src/check (`analyzeHnsEntry`: every containment and structure
+ * rule of the HNS loader applies); standalone programs are read with the reader. Problems are reported like `yaoc check` (exit 1), usage and I/O errors exit 2.
  */
 import type { Command } from "commander";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { renderHuman } from "../diagnostics/render.js";
 import { NodeFs } from "../fs/node-fs.js";
 import { FsError } from "../fs/package-fs.js";
-import { loadPackage } from "../hns/load.js";
+import { analyzeHnsEntry } from "../check/hns.js";
 import type { HnsPackage } from "../hns/model.js";
 import { DEFAULT_MAX_SOURCE_BYTES, readOne } from "../syntax/reader.js";
 import type { SNode } from "../syntax/tree.js";
 import { admitProgram, sharedTypes } from "../yao/package-analysis.js";
 import {
-  analyzeModule,
   analyzeProgram,
   evaluationProfile,
   morphzProfile,
   programJson,
   toolsFromManifest,
   type AnalysisProfile,
+  type AnalysisResult,
 } from "../yao/index.js";
 import { EXIT_INVALID, EXIT_USAGE, unusablePath, useColor } from "./io.js";
 
@@ -41,14 +41,30 @@ export class Rejected extends Error {
   }
 }
 
-export async function loadHns(path: string): Promise<{ pkg: HnsPackage; sources: ReadonlyMap<string, string> }> {
+/** A loaded package with its entry analysed; the entry's analysis errors are rejected like `yaoc check`'s. */
+export interface AnalysedHns {
+  readonly pkg: HnsPackage;
+  readonly sources: ReadonlyMap<string, string>;
+  readonly profile: AnalysisProfile;
+  readonly analysis: AnalysisResult;
+}
+
+/**
+ * Load the package at `path` and analyse its entry under the manifest's tools (with `--tools`
+ * schemas when given), through src/check. A package that fails its own analysis binds nothing:
+ * it is reported (exit 1), never run or admitted against.
+ */
+export async function analyzeHns(path: string, toolsFile: string | undefined): Promise<AnalysedHns> {
   // A path that is not there is an I/O error (exit 2) before it is a badly named package.
   const problem = await unusablePath(path);
   if (problem !== null) throw new UsageError(`${path}: ${problem}`);
-  const r = await loadPackage(fs, path);
-  if (r.ok) return { pkg: r.package, sources: r.sources };
-  if (r.ioError) throw new UsageError(r.diagnostics.map((d) => d.message).join("\n"));
-  throw new Rejected(path, r.diagnostics, r.sources);
+  const r = await analyzeHnsEntry(fs, path, (pkg) => profileFor(pkg.manifest.tools, toolsFile));
+  if (!r.ok) {
+    if (r.ioError) throw new UsageError(r.diagnostics.map((d) => d.message).join("\n"));
+    throw new Rejected(path, r.diagnostics, r.sources);
+  }
+  if (r.analysis.diagnostics.length > 0) throw new Rejected(path, r.analysis.diagnostics, r.sources);
+  return { pkg: r.package, sources: r.sources, profile: r.profile, analysis: r.analysis };
 }
 
 export async function readProgram(path: string): Promise<{ form: SNode; sources: Map<string, string> }> {
@@ -122,14 +138,9 @@ export function registerYaoCommands(program: Command): void {
         let result;
         let sources: ReadonlyMap<string, string>;
         if (isPackage(path)) {
-          const loaded = await loadHns(path);
-          sources = loaded.sources;
-          result = analyzeModule({
-            entry: loaded.pkg.entry.form,
-            functions: loaded.pkg.functions,
-            allowInternal: true,
-            profile: await profileFor(loaded.pkg.manifest.tools, opts.tools),
-          });
+          const analysed = await analyzeHns(path, opts.tools);
+          sources = analysed.sources;
+          result = analysed.analysis;
         } else {
           const read = await readProgram(path);
           sources = read.sources;
@@ -146,14 +157,7 @@ export function registerYaoCommands(program: Command): void {
     .argument("<package>", "an .hns package")
     .action((path: string) =>
       guarded(async () => {
-        const { pkg, sources } = await loadHns(path);
-        const r = analyzeModule({
-          entry: pkg.entry.form,
-          functions: pkg.functions,
-          allowInternal: true,
-          profile: await profileFor(pkg.manifest.tools, undefined),
-        });
-        if (r.diagnostics.length > 0) throw new Rejected(path, r.diagnostics, sources);
+        const { pkg } = await analyzeHns(path, undefined);
         process.stdout.write(
           `${evaluationProfile(
             sharedTypes(pkg)[0],
@@ -173,16 +177,8 @@ export function registerYaoCommands(program: Command): void {
     .argument("<program>", "the model-written .yao program")
     .action((programPath: string, opts: { package: string; tools?: string }) =>
       guarded(async () => {
-        const { pkg, sources } = await loadHns(opts.package);
-        const profile = await profileFor(pkg.manifest.tools, opts.tools);
         // A package that fails its own analysis binds nothing: it is reported, never admitted against.
-        const checked = analyzeModule({
-          entry: pkg.entry.form,
-          functions: pkg.functions,
-          allowInternal: true,
-          profile,
-        });
-        if (checked.diagnostics.length > 0) throw new Rejected(opts.package, checked.diagnostics, sources);
+        const { pkg, profile } = await analyzeHns(opts.package, opts.tools);
         const bound = { id: pkg.manifest.id, version: pkg.manifest.version, identity: pkg.identity };
         const read = await readProgram(programPath);
         const r = admitProgram(pkg, read.form, { profile });
