@@ -11,7 +11,7 @@ import type { PackageFs } from "../fs/package-fs.js";
 import { check, type PackageCheckResult } from "../check/check.js";
 import { MemoryFs } from "../fs/memory-fs.js";
 import { DEFAULT_LOAD_LIMITS, type LoadLimits } from "../hns/context.js";
-import { loadFromSource } from "../hns/load.js";
+import { loadHnsText } from "../check/hns.js";
 import type { HnsPackage } from "../hns/model.js";
 import { diagnostic, type CatalogCode } from "./codes.js";
 import {
@@ -708,7 +708,7 @@ export class Catalog {
     } catch {
       return "is not valid UTF-8";
     }
-    const loaded = loadFromSource(`${hex}.hns`, text, { limits: { maxSourceBytes: this.limits.maxPackageBytes } });
+    const loaded = loadHnsText(`${hex}.hns`, text, { maxSourceBytes: this.limits.maxPackageBytes });
     if (!loaded.ok) {
       const first = loaded.diagnostics.find((d) => d.severity === "error");
       return `does not load (${first?.code ?? "error"}: ${first?.message ?? "unknown"})`;

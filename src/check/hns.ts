@@ -98,6 +98,8 @@ export async function checkHns(fs: PackageFs, path: string, options: HnsCheckOpt
   };
 }
 
+export type { LoadResult };
+
 /**
  * The HNS structural load alone, as `checkHns` runs it: what `yaoc hash` and the HNS goldens record,
  * and the first half of `analyzeHnsEntry`. The one place outside src/hns that calls the loader, so

@@ -7,7 +7,7 @@ import { readdirSync, statSync, existsSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { NodeFs } from "../../fs/node-fs.js";
-import { loadPackage, type LoadResult } from "../../hns/load.js";
+import { loadHnsPackage, type LoadResult } from "../../check/hns.js";
 
 export interface HnsFixture {
   /** Path relative to fixtures/hns, with `/` separators: `success/coding.hns`, `failure/hns.bad_suffix/x.txt`. */
@@ -73,7 +73,7 @@ export function goldenPathFor(rel: string, repo: string): string {
 
 /** Load a fixture exactly as the golden records it: the structural load (`yaoc hash`), Node file system. */
 export async function loadFixture(fixture: HnsFixture): Promise<LoadResult> {
-  return loadPackage(new NodeFs(), fixture.abs);
+  return loadHnsPackage(new NodeFs(), fixture.abs);
 }
 
 /** The machine-independent view of a load result: absolute paths become repository-relative. */
