@@ -64,3 +64,9 @@ export interface HnsPackage {
   readonly canonicalText: string;
   readonly identity: string;
 }
+
+/**
+ * The metadata files of a directory package (HNS §4), in the loader's reading order; mind.yao may be
+ * absent. One list, so a reader of packages (the language server's watched files) names the same ones.
+ */
+export const HNS_METADATA_FILES: readonly string[] = ["manifest.yao", "contract.yao", "mind.yao"];

@@ -15,7 +15,7 @@ import { OTHER_MARKERS } from "../check/frontends.js";
 import { formatSource } from "../fmt/format.js";
 import type { PackageFs } from "../fs/package-fs.js";
 import { baseName, dirName, isWithin, joinPath } from "../fs/paths.js";
-import type { HnsPackage } from "../hns/model.js";
+import { HNS_METADATA_FILES, type HnsPackage } from "../hns/model.js";
 import { readAll } from "../syntax/reader.js";
 import { headName } from "../syntax/tree.js";
 import type { HirExpr } from "../../ir/yao-ir-0.1.js";
@@ -537,7 +537,7 @@ export class Workspace {
 function packageFiles(pkg: HnsPackage, root: string): string[] {
   if (pkg.entry.file === root) return [root];
   const files = new Set<string>();
-  for (const name of ["manifest.yao", "contract.yao", "mind.yao"]) files.add(joinPath(root, name));
+  for (const name of HNS_METADATA_FILES) files.add(joinPath(root, name));
   files.add(pkg.entry.file);
   for (const f of pkg.functions) files.add(f.file);
   return [...files];
