@@ -45,9 +45,8 @@ export async function checkHns(fs: PackageFs, path: string, options: HnsCheckOpt
     options.analyze === false ? undefined : analyzeWithContracts(pkg, options.toolSchemas ?? {});
   if (!loaded.ok) {
     // The module analysis still runs on a partially loaded package, so a manifest mistake does not
-    // hide a type error in a function. The loader's first error stays first.
+    // hide a type error in a function. Both stages' findings are shown in position order.
     const analyzed = loaded.partial === undefined ? undefined : await analyze(withDeclaredTools(loaded.partial));
-    const firstError = loaded.diagnostics.find((d) => d.severity === "error");
     return {
       path,
       kind: "hns",
@@ -55,10 +54,10 @@ export async function checkHns(fs: PackageFs, path: string, options: HnsCheckOpt
       identity: null,
       extra: { id: null, version: null, owner: null, program_hash: null },
       diagnostics: capErrors(
-        orderDiagnostics(
-          [...loaded.diagnostics, ...notAtLoaderErrors(analyzed?.diagnostics ?? [], loaded.diagnostics)],
-          firstError,
-        ),
+        orderDiagnostics([
+          ...loaded.diagnostics,
+          ...notAtLoaderErrors(analyzed?.diagnostics ?? [], loaded.diagnostics),
+        ]),
         path,
       ),
       sources: loaded.sources,
@@ -69,13 +68,7 @@ export async function checkHns(fs: PackageFs, path: string, options: HnsCheckOpt
   const pkg = loaded.package;
   const analyzed = await analyze(pkg);
   const analysisDiagnostics = analyzed?.diagnostics ?? [];
-  const diagnostics = capErrors(
-    orderDiagnostics(
-      [...loaded.warnings, ...analysisDiagnostics],
-      analysisDiagnostics.find((d) => d.severity === "error"),
-    ),
-    path,
-  );
+  const diagnostics = capErrors(orderDiagnostics([...loaded.warnings, ...analysisDiagnostics]), path);
   const valid = !hasErrors(diagnostics);
   return {
     path,

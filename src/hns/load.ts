@@ -27,11 +27,14 @@ export type LoadResult =
     }
   | {
       readonly ok: false;
-      /**
-       * Every independent error and the warnings: the first error in the reference's detection
-       * order first, then the rest by file and position (diagnostics/order.ts).
-       */
+      /** Every independent error and the warnings, by file and position (diagnostics/order.ts). */
       readonly diagnostics: readonly Diagnostic[];
+      /**
+       * The first error in the reference's detection order: the one the fail-fast reference
+       * reports. Not shown first (diagnostics are in position order); the conformance tests
+       * compare it with the reference.
+       */
+      readonly firstError: Diagnostic;
       readonly sources: ReadonlyMap<string, string>;
       /** The package could not be read at all (missing path, I/O failure): a usage/I/O error. */
       readonly ioError: boolean;
@@ -129,7 +132,8 @@ function failed(ctx: LoadContext, e: unknown): LoadResult {
 function failure(ctx: LoadContext, errors: readonly Diagnostic[]): LoadResult & { ok: false } {
   return {
     ok: false,
-    diagnostics: orderDiagnostics([...ctx.reportedWarnings(errors[0]!.file ?? ""), ...errors], errors[0]),
+    diagnostics: orderDiagnostics([...ctx.reportedWarnings(errors[0]!.file ?? ""), ...errors]),
+    firstError: errors[0]!,
     sources: ctx.sources,
     ioError: IO_CODES.has(errors[0]!.code),
   };

@@ -61,16 +61,39 @@ describe("ordering", () => {
       span: { start: { byte, line: 1, column: byte + 1 }, end: { byte, line: 1, column: byte + 1 } },
     });
 
-  it("keeps the given first error first and sorts the rest by file and position, stably", () => {
-    const first = at("b", 9);
-    const ds = [at("b", 5, "w", "warning"), first, at("a", 7), at("b", 1), at("a", 2), at("a", 2, "second")];
-    expect(orderDiagnostics(ds, first).map((d) => `${d.message}:${d.code}`)).toEqual([
-      "b@9:c",
-      "a@2:c",
-      "a@2:second",
-      "a@7:c",
-      "b@1:c",
-      "b@5:w",
+  it("sorts purely by file, then position, then code, stably; no error is pulled to the front", () => {
+    const ds = [
+      at("b", 5, "w", "warning"),
+      at("b", 9),
+      at("a", 7),
+      at("b", 1),
+      at("a", 2, "z.late"),
+      at("a", 2, "second"),
+      at("a", 2, "second", "warning"),
+    ];
+    expect(orderDiagnostics(ds).map((d) => `${d.message}:${d.code}:${d.severity}`)).toEqual([
+      "a@2:second:error",
+      "a@2:second:warning",
+      "a@2:z.late:error",
+      "a@7:c:error",
+      "b@1:c:error",
+      "b@5:w:warning",
+      "b@9:c:error",
     ]);
+  });
+
+  it("puts a span-less diagnostic first in its file and a closing *_limit note last", () => {
+    const note = diagnostic("x.diagnostic_limit", "3 more not shown", { file: "a", severity: "info" });
+    const whole = diagnostic("x.file_problem", "the file as a whole", { file: "b" });
+    const notLimit = diagnostic("x.source_limit", "an error about a limit", { file: "b" });
+    const ds = [note, at("b", 4), whole, at("a", 3), notLimit];
+    expect(orderDiagnostics(ds).map((d) => d.code)).toEqual([
+      "c",
+      "x.file_problem",
+      "x.source_limit",
+      "c",
+      "x.diagnostic_limit",
+    ]);
+    expect(orderDiagnostics(ds)[0]!.file).toBe("a");
   });
 });

@@ -123,10 +123,10 @@ describe.skipIf(!built)("yaoc CLI", () => {
     expect(r.code).toBe(1);
     const headers = r.stdout.split("\n").filter((l) => l.startsWith(`${file}:`) && l.includes(": error["));
     expect(headers.map((l) => /error\[([a-z_.]+)\]/.exec(l)![1])).toEqual([
-      "yao.invalid_type",
       "yao.unknown_operator",
       "yao.type_mismatch",
       "yao.missing_description",
+      "yao.invalid_type",
     ]);
     expect(r.stdout).toContain("^^^^^ no type of this name");
     expect(r.stdout).toContain("= help: did you mean 'String'?");

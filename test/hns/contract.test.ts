@@ -31,15 +31,18 @@ describe("contract rules (HNS §7)", () => {
     ]);
   });
 
-  it("a contract that declares and grants and claims gets one error per subform, after the reference's own error", () => {
+  it("a contract that declares and grants and claims gets one error per subform, with the reference's own error in position order", () => {
     const text = `(manifest (id x) (version "1") (title "T"))
 (contract (tools exec) (verified "yes"))
 (eval (requires (tools read)) 1)`;
     expect(errors(text).map((e) => e[0])).toEqual([
-      "hns.tool_not_in_manifest",
       "hns.contract_grant",
       "hns.contract_claim",
+      "hns.tool_not_in_manifest",
     ]);
+    // The fail-fast reference reports the entry's tool first: still the first error detected.
+    const r = loadFromSource("p.hns", text);
+    expect(r.ok ? undefined : r.firstError.code).toBe("hns.tool_not_in_manifest");
   });
 
   it.each([
