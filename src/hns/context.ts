@@ -42,6 +42,15 @@ export class LoadContext {
   private readonly errorList = new Collector<Diagnostic>(Number.POSITIVE_INFINITY);
   readonly sources = new Map<string, string>();
   bytesRead = 0;
+  /**
+   * Warnings held back because a later stage may report the same cause as an error: a misspelt
+   * `(capabilites …)` is one `hns.tool_not_in_manifest` error at the field when the entry requires
+   * tools, and only then not also an unknown-field warning (one cause, one diagnostic). Whatever is
+   * not withdrawn is reported with the other warnings.
+   */
+  private readonly heldWarnings = new Map<SNode, () => void>();
+  /** The manifest field that looks like a misspelt `(capabilities …)`, when there is no real one. */
+  misspeltCapabilities: SNode | undefined;
 
   constructor(
     readonly fs: PackageFs,
@@ -81,7 +90,7 @@ export class LoadContext {
     message: string,
     node: SNode,
     hint?: string,
-    extra: { label?: string; related?: Diagnostic["related"] } = {},
+    extra: { label?: string; related?: Diagnostic["related"]; referenceMessage?: string } = {},
   ): void {
     this.errors.push(diagnostic(code, message, { file: node.span.file, span: node.span, hint, ...extra }));
   }
@@ -130,8 +139,20 @@ export class LoadContext {
     }));
   }
 
+  /** Hold back the warning `emit` reports about `node` until the load ends or it is withdrawn. */
+  holdWarning(node: SNode, emit: () => void): void {
+    this.heldWarnings.set(node, emit);
+  }
+
+  /** The held warning about `node`, if any, is not reported: an error says the same. */
+  withdrawWarning(node: SNode): void {
+    this.heldWarnings.delete(node);
+  }
+
   /** The warnings, closed by an `hns.warning_limit` note when some were only counted. */
   reportedWarnings(file: string): Diagnostic[] {
+    for (const emit of this.heldWarnings.values()) emit();
+    this.heldWarnings.clear();
     if (this.omittedWarnings === 0) return this.warnings.slice();
     return [
       ...this.warnings,

@@ -9,6 +9,7 @@ import { closestName, didYouMean } from "../diagnostics/suggest.js";
 import { headName, type SNode, type SSymbol } from "../syntax/tree.js";
 import { recogniseEntryHeader, type EntryHeaderFailure, type EntryHeader as YaoEntryHeader } from "../syntax/header.js";
 import type { LoadContext } from "./context.js";
+import { atomText } from "./manifest.js";
 import type { Manifest } from "./model.js";
 
 export interface EntryHeader {
@@ -112,6 +113,12 @@ export function checkEntryTools(header: EntryHeader, manifest: Manifest, entryFo
       header.requiresWithoutTools ? NO_TOOLS_HINT : requiresHint(entryForm, "infer"),
     );
   }
+  const absent = header.toolNodes.filter((tool) => !manifest.tools.includes(tool.name));
+  const misspelt = ctx.misspeltCapabilities;
+  if (misspelt !== undefined && absent.length > 0) {
+    reportMisspeltCapabilities(absent, misspelt, ctx);
+    return;
+  }
   // Each tool is reported on its own: several misspelt tools are several errors.
   for (const tool of header.toolNodes) {
     if (!manifest.tools.includes(tool.name)) {
@@ -127,6 +134,32 @@ export function checkEntryTools(header: EntryHeader, manifest: Manifest, entryFo
       );
     }
   }
+}
+
+/**
+ * The manifest grants no tool because its `(capabilities …)` is misspelt: one cause, so one error,
+ * at the misspelt field, naming every required tool it leaves out, each use a note; the unknown
+ * field warning for the same field is withdrawn. The reference reports the first tool alone.
+ */
+function reportMisspeltCapabilities(absent: readonly SSymbol[], misspelt: SNode, ctx: LoadContext): void {
+  const first = absent[0]!;
+  const names = [...new Set(absent.map((t) => t.name))];
+  const reference = `tool '${first.name}' declared by program requires is absent from Harness Manifest package capabilities`;
+  const head = misspelt.kind === "list" ? atomText(misspelt.items[0]) : undefined;
+  ctx.withdrawWarning(misspelt);
+  ctx.reportAt(
+    "hns.tool_not_in_manifest",
+    names.length === 1
+      ? reference
+      : `tools ${names.map((n) => `'${n}'`).join(", ")} declared by program requires are absent from Harness Manifest package capabilities`,
+    misspelt,
+    `rename (${head ?? "…"} …) to (capabilities …): the manifest grants no tool until it is spelt so`,
+    {
+      label: "did you mean (capabilities …)?",
+      related: absent.map((t) => ({ file: t.span.file, span: t.span, message: `'${t.name}' is required here` })),
+      referenceMessage: reference,
+    },
+  );
 }
 
 /** V3: a package with functions needs the module tool bound on its entry. */

@@ -27,6 +27,9 @@ function legacyHead(n: SNode): string | undefined {
 export function parseManifest(form: SList, ctx: LoadContext): Manifest {
   const items = form.items.slice(1);
   const scalars: Partial<Record<ScalarName, string>> = {};
+  // Fields whose misspelling an error already reports with the did-you-mean: no unknown-field
+  // warning for them as well (one cause, one diagnostic).
+  const misspellings = new Set<SNode>();
   for (const name of SCALARS) {
     let seen: SNode | undefined;
     for (const item of items) {
@@ -63,21 +66,30 @@ export function parseManifest(form: SList, ctx: LoadContext): Manifest {
         const h = legacyHead(i);
         return h !== undefined && !KNOWN_FIELDS.has(h) && closestName(h, [name]) === name;
       });
-      ctx.reportAt(
-        "hns.missing_field",
-        `(manifest ...) is missing (${name} VALUE)`,
-        form,
-        misspelt === undefined
-          ? `add (${name} "…") to the manifest`
-          : `rename (${legacyHead(misspelt)} …) to (${name} …)`,
-        {
-          label: `no (${name} …) field`,
-          related:
-            misspelt === undefined
-              ? undefined
-              : [{ file: misspelt.span.file, span: misspelt.span, message: `did you mean (${name} …)?` }],
-        },
-      );
+      if (misspelt === undefined) {
+        ctx.reportAt(
+          "hns.missing_field",
+          `(manifest ...) is missing (${name} VALUE)`,
+          form,
+          `add (${name} "…") to the manifest`,
+          {
+            label: `no (${name} …) field`,
+          },
+        );
+      } else {
+        // The cause is the misspelt field, so the error points at it, and the manifest is a note.
+        misspellings.add(misspelt);
+        ctx.reportAt(
+          "hns.missing_field",
+          `(manifest ...) is missing (${name} VALUE)`,
+          misspelt,
+          `rename (${legacyHead(misspelt)} …) to (${name} …)`,
+          {
+            label: `did you mean (${name} …)?`,
+            related: [{ file: form.span.file, span: form.span, message: `this (manifest …) has no (${name} …) field` }],
+          },
+        );
+      }
     }
   }
 
@@ -149,14 +161,28 @@ export function parseManifest(form: SList, ctx: LoadContext): Manifest {
 
   for (const item of items) {
     const head = legacyHead(item);
-    if (head !== undefined && KNOWN_FIELDS.has(head)) continue;
+    if ((head !== undefined && KNOWN_FIELDS.has(head)) || misspellings.has(item)) continue;
     const what = item.kind === "list" ? (head === undefined ? "an empty or unnamed list" : `(${head} ...)`) : "an atom";
-    ctx.warnAt(
-      "hns.unknown_field",
-      `${what} in (manifest ...) is not an HNS v0.1 manifest field; it is ignored and not part of the package identity`,
-      item,
-      () => (head === undefined ? undefined : didYouMean(head, KNOWN_FIELDS)),
-    );
+    const warn = (): void =>
+      ctx.warnAt(
+        "hns.unknown_field",
+        `${what} in (manifest ...) is not an HNS v0.1 manifest field; it is ignored and not part of the package identity`,
+        item,
+        () => (head === undefined ? undefined : didYouMean(head, KNOWN_FIELDS)),
+      );
+    if (
+      capabilities === undefined &&
+      ctx.misspeltCapabilities === undefined &&
+      head !== undefined &&
+      closestName(head, KNOWN_FIELDS) === "capabilities"
+    ) {
+      // A misspelt (capabilities …): if the entry then requires a tool, the tool error at this
+      // field says it (checkEntryTools withdraws this warning); if not, the warning is reported.
+      ctx.misspeltCapabilities = item;
+      ctx.holdWarning(item, warn);
+      continue;
+    }
+    warn();
   }
 
   // A missing or unreadable field was reported above; "" stands in so the rest can be checked.

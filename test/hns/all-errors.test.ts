@@ -140,23 +140,99 @@ describe("every function is checked on its own", () => {
 });
 
 describe("manifest and artifacts", () => {
-  it("every manifest field problem is reported, the first in the reference's order first", async () => {
+  it("every manifest field problem is reported, in position order", async () => {
     const ds = await check(
       '(manifest (id " x ") (title "T") (title "U") (capabilities (tools read) tools))\n(contract (p "q"))\n(eval 1)',
     );
-    // The reference stops at the missing version; the rest follow by position.
+    // The reference stops at the missing version, which is also first by position (the manifest's head).
     expect(codes(ds)).toEqual(["hns.missing_field", "hns.empty_field", "hns.duplicate_field", "hns.bad_capabilities"]);
     expect(errors(ds)[0]!.message).toBe("(manifest ...) is missing (version VALUE)");
     const duplicate = errors(ds)[2]!;
     expect(duplicate.related?.[0]?.message).toBe("the first (title …) is here");
   });
 
-  it("a misspelt manifest field is named in the missing-field error", async () => {
-    const ds = await check('(manifest (id x) (verison "1") (title "T"))\n(contract (p "q"))\n(eval 1)');
-    const missing = errors(ds)[0]!;
-    expect(missing.code).toBe("hns.missing_field");
+  it("a misspelt manifest field is one error at the field, with the did-you-mean, and no unknown-field warning", async () => {
+    const source = '(manifest (id x) (verison "1") (title "T"))\n(contract (p "q"))\n(eval 1)';
+    const ds = await check(source);
+    expect(ds.map((d) => d.code)).toEqual(["hns.missing_field"]);
+    const missing = ds[0]!;
+    expect(missing.message).toBe("(manifest ...) is missing (version VALUE)");
+    expect(source.slice(missing.span!.start.byte, missing.span!.end.byte)).toBe('(verison "1")');
+    expect(missing.label).toBe("did you mean (version …)?");
     expect(missing.hint).toBe("rename (verison …) to (version …)");
-    expect(missing.related?.[0]?.message).toBe("did you mean (version …)?");
+    expect(missing.related?.map((r) => [r.message, r.span?.start.byte])).toEqual([
+      ["this (manifest …) has no (version …) field", 0],
+    ]);
+  });
+
+  it("an unknown field beside the real one is only the warning (the near miss)", async () => {
+    const ds = await check('(manifest (id x) (version "1") (verison "1") (title "T"))\n(contract (p "q"))\n(eval 1)');
+    expect(ds.map((d) => [d.code, d.hint])).toEqual([["hns.unknown_field", "did you mean 'version'?"]]);
+  });
+
+  it("a missing field with nothing like it is reported at the manifest, with no note", async () => {
+    const ds = await check('(manifest (id x) (title "T"))\n(contract (p "q"))\n(eval 1)');
+    expect(ds.map((d) => [d.code, d.span?.start.byte, d.related])).toEqual([["hns.missing_field", 0, undefined]]);
+  });
+
+  it("a misspelt (capabilities …) is one tool error at the field, each required tool a note", async () => {
+    const source =
+      '(manifest (id x) (version "1") (title "T") (capabilites (tools read write)))\n(contract (p "q"))\n' +
+      '(eval (requires (tools read write)) (seq (call read (path "a")) (call write (path "b"))))';
+    const r = await checkPackage(MemoryFs.from({ "/p.hns": source }), "/p.hns");
+    expect(r.valid).toBe(false);
+    expect(r.diagnostics.map((d) => d.code)).toEqual(["hns.tool_not_in_manifest"]);
+    const [one] = r.diagnostics as [Diagnostic];
+    expect(source.slice(one.span!.start.byte, one.span!.end.byte)).toBe("(capabilites (tools read write))");
+    expect(one.message).toBe(
+      "tools 'read', 'write' declared by program requires are absent from Harness Manifest package capabilities",
+    );
+    // The fail-fast reference names the first tool alone; its wording stays available.
+    expect(one.referenceMessage).toBe(
+      "tool 'read' declared by program requires is absent from Harness Manifest package capabilities",
+    );
+    expect(one.label).toBe("did you mean (capabilities …)?");
+    expect(one.hint).toContain("rename (capabilites …) to (capabilities …)");
+    expect(one.related?.map((n) => [n.message, source.slice(n.span!.start.byte, n.span!.end.byte)])).toEqual([
+      ["'read' is required here", "read"],
+      ["'write' is required here", "write"],
+    ]);
+  });
+
+  it("a misspelt (capabilities …) with one required tool keeps the reference's message", async () => {
+    const ds = await check(
+      '(manifest (id x) (version "1") (title "T") (capabilites (tools read)))\n(contract (p "q"))\n(eval (requires (tools read)) (call read (path "a")))',
+    );
+    expect(ds.map((d) => [d.code, d.message, d.referenceMessage])).toEqual([
+      [
+        "hns.tool_not_in_manifest",
+        "tool 'read' declared by program requires is absent from Harness Manifest package capabilities",
+        undefined,
+      ],
+    ]);
+  });
+
+  it("a misspelt (capabilities …) when no tool is required is only the warning (the near miss)", async () => {
+    const r = await checkPackage(
+      MemoryFs.from({
+        "/p.hns":
+          '(manifest (id x) (version "1") (title "T") (capabilites (tools read)))\n(contract (p "q"))\n(eval (requires (tools)) 1)',
+      }),
+      "/p.hns",
+    );
+    expect(r.valid).toBe(true);
+    expect(r.diagnostics.map((d) => [d.code, d.hint])).toEqual([["hns.unknown_field", "did you mean 'capabilities'?"]]);
+  });
+
+  it("with the real (capabilities …) present, each ungranted tool is its own error", async () => {
+    const ds = await check(
+      '(manifest (id x) (version "1") (title "T") (capabilities (tools read)) (capabilites (tools write)))\n(contract (p "q"))\n(eval (requires (tools read write sarch)) 1)',
+    );
+    expect(ds.map((d) => d.code)).toEqual([
+      "hns.unknown_field",
+      "hns.tool_not_in_manifest",
+      "hns.tool_not_in_manifest",
+    ]);
   });
 
   it("a directory package reports its broken contract, each broken function file and the entry's error", async () => {
