@@ -7,6 +7,7 @@
  * Browser-safe: all file access goes through `PackageFs` (`NodeFs` from "yaoc/node", `MemoryFs`).
  */
 import { diagnostic } from "./codes.js";
+import { orderDiagnostics } from "../diagnostics/order.js";
 import type { CheckResult } from "../diagnostics/result.js";
 import { MemoryFs } from "../fs/memory-fs.js";
 import { FsError, type PackageFs } from "../fs/package-fs.js";
@@ -69,6 +70,8 @@ async function checkUnstrict(fs: PackageFs, path: string, options: CheckOptions)
   const { ioError, package: pkg, analysis, ...result } = await (await frontend.load()).check(fs, path, options);
   return {
     ...result,
+    // Every kind's findings in the one display order (file, position, code; closing notes last).
+    diagnostics: orderDiagnostics(result.diagnostics),
     ioError: ioError ?? false,
     ...(options.keepAnalysis === true && pkg !== undefined ? { package: pkg } : {}),
     ...(options.keepAnalysis === true && analysis !== undefined ? { analysis } : {}),

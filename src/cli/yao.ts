@@ -5,6 +5,7 @@
  */
 import type { Command } from "commander";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { orderDiagnostics } from "../diagnostics/order.js";
 import { renderHuman } from "../diagnostics/render.js";
 import { NodeFs } from "../fs/node-fs.js";
 import { FsError } from "../fs/package-fs.js";
@@ -30,14 +31,18 @@ export class UsageError extends Error {}
 
 /** Diagnostics to report as `yaoc check` does, with the sources for code frames. */
 export class Rejected extends Error {
+  /** In position order, as every output shows diagnostics (diagnostics/order.ts). */
+  readonly diagnostics: readonly Diagnostic[];
+
   constructor(
     readonly path: string,
-    readonly diagnostics: readonly Diagnostic[],
+    diagnostics: readonly Diagnostic[],
     readonly sources: ReadonlyMap<string, string>,
     /** A closing line after the diagnostics (admit names the package it refused the program for). */
     readonly summary?: string,
   ) {
     super("rejected");
+    this.diagnostics = orderDiagnostics(diagnostics);
   }
 }
 

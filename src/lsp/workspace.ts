@@ -9,6 +9,7 @@
  * package and typed IR for the features), run on the overlay of unsaved texts.
  */
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { orderDiagnostics } from "../diagnostics/order.js";
 import type { CheckResult } from "../diagnostics/result.js";
 import { check } from "../check/check.js";
 import { OTHER_MARKERS } from "../check/frontends.js";
@@ -214,7 +215,8 @@ export class Workspace {
       else if (read.forms.length === 1 && ["eval", "infer"].includes(headName(read.forms[0]) ?? "")) {
         // A lone program: analysed against the default profile, like `yaoc ir`.
         const analysis = analyzeProgram(read.forms[0]!, { profile: morphzProfile() });
-        for (const d of analysis.diagnostics) add(d.file ?? path, d);
+        // In position order, as `yaoc check` shows an HNS package's (diagnostics/order.ts).
+        for (const d of orderDiagnostics(analysis.diagnostics)) add(d.file ?? path, d);
         this.keepState(path, { analysis, files: [path], diagnostics: byFile });
       }
     }
