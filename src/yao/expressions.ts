@@ -244,6 +244,16 @@ export class ExpressionAnalyzer {
     }
   }
 
+  /**
+   * An error at this form itself, after which its other parts can still be checked on their own:
+   * recorded when recovering (the caller goes on and returns a node of the recovery type), thrown
+   * as the reference does otherwise.
+   */
+  private report(e: YaoError): void {
+    if (this.recover === undefined || UNRECOVERED.has(e.code)) throw e;
+    this.recover(e);
+  }
+
   expr(n: SNode, scope: Scope, depth: number): HirExpr {
     if (depth > MAX_EXPRESSION_DEPTH)
       fail("resource_limit", `expression depth exceeds ${MAX_EXPRESSION_DEPTH}`, n.span);
@@ -973,12 +983,19 @@ export class ExpressionAnalyzer {
     if (n.items.length < 2) fail("type_mismatch", "match requires a value and cases", n.span);
     const value = this.operand(n.items[1]!, scope, d);
     this.requirePure("match value", [value]);
-    // The value's error is reported; without its union the cases cannot be checked.
-    if (isErrorType(value.ty)) return recovered(n);
-    if (value.ty.kind !== "named") fail("type_mismatch", "match value must be a named union", value.span);
+    // The value's error is reported; without its union the patterns cannot be checked, but the
+    // case bodies still are.
+    if (isErrorType(value.ty)) return this.casesWithoutUnion(n, scope, d);
+    if (value.ty.kind !== "named") {
+      this.report(new YaoError("type_mismatch", "match value must be a named union", value.span));
+      return this.casesWithoutUnion(n, scope, d);
+    }
     const typeName = value.ty.value;
     const def = this.env.types.get(typeName);
-    if (def === undefined || def.kind !== "union") fail("invalid_type", `'${typeName}' is not a union`, value.span);
+    if (def === undefined || def.kind !== "union") {
+      this.report(new YaoError("invalid_type", `'${typeName}' is not a union`, value.span));
+      return this.casesWithoutUnion(n, scope, d);
+    }
     const cases: MatchCase[] = [];
     const covered = new Set<string>();
     let caseFailed = false;
@@ -1055,6 +1072,26 @@ export class ExpressionAnalyzer {
     return node({ op: "match", value, cases }, ty, effectsOf([value, ...cases.map((c) => c.body)]), n);
   }
 
+  /**
+   * The cases of a match whose value failed or is not a union (that error is recorded): each body
+   * is checked on its own, every name its pattern binds of the recovery type, so nothing in a body
+   * is a consequence of the value; a pattern is not checked. The match is of the recovery type.
+   */
+  private casesWithoutUnion(n: SList, scope: Scope, d: number): HirExpr {
+    for (const c of n.items.slice(2)) {
+      if (c.kind !== "list" || c.items.length !== 2) continue;
+      const [pattern, bodyNode] = c.items as [SNode, SNode];
+      const caseScope = scope.copy();
+      if (pattern.kind === "list")
+        for (const b of pattern.items.slice(2)) {
+          const name = b.kind === "list" && b.items.length === 2 ? b.items[1] : undefined;
+          if (name?.kind === "symbol" && !caseScope.has(name.name)) caseScope.bind(name.name, ERROR_TYPE);
+        }
+      this.operand(bodyNode, caseScope, d);
+    }
+    return recovered(n);
+  }
+
   private fallback(n: SList, scope: Scope, d: number): HirExpr {
     if (n.items.length !== 3) fail("type_mismatch", "fallback requires PRIMARY and BACKUP", n.span);
     const primary = this.operand(n.items[1]!, scope.copy(), d);
@@ -1068,23 +1105,39 @@ export class ExpressionAnalyzer {
     if (n.items.length !== 4) fail("type_mismatch", "map requires COLLECTION, ELEMENT, and BODY", n.span);
     const collection = this.operand(n.items[1]!, scope, d);
     this.requirePure("map collection", [collection]);
+    // An error in the collection or the element name is this form's; the body is still checked,
+    // with the element of the recovery type when it is not known, so its uses add nothing.
+    let failed = false;
     if (collection.ty.kind !== "list" && !isErrorType(collection.ty)) {
-      fail(
-        "type_mismatch",
-        { text: "map collection must be (List T)", reference: "map collection must be List<T>" },
-        collection.span,
-        {
-          label: `expected a List, found ${displayType(collection.ty)}`,
-        },
+      failed = true;
+      this.report(
+        new YaoError(
+          "type_mismatch",
+          { text: "map collection must be (List T)", reference: "map collection must be List<T>" },
+          collection.span,
+          { label: `expected a List, found ${displayType(collection.ty)}` },
+        ),
       );
     }
+    const elementType = collection.ty.kind === "list" ? collection.ty.value : ERROR_TYPE;
     const nameNode = n.items[2]!;
-    const element = this.bindingName(nameNode, n);
-    if (scope.has(element))
-      fail("duplicate_name", `map element '${element}' shadows an existing binding`, nameNode.span);
     const bodyScope = scope.copy();
-    bodyScope.bind(element, collection.ty.kind === "list" ? collection.ty.value : ERROR_TYPE);
+    let element: string | undefined;
+    try {
+      element = this.bindingName(nameNode, n);
+      if (scope.has(element))
+        fail("duplicate_name", `map element '${element}' shadows an existing binding`, nameNode.span);
+      bodyScope.bind(element, elementType);
+    } catch (e) {
+      if (!(e instanceof YaoError)) throw e;
+      this.report(e);
+      failed = true;
+      // A name that was meant (a symbol, if not a valid or free one) stands for the element.
+      if (nameNode.kind === "symbol") bodyScope.bind(nameNode.name, ERROR_TYPE);
+      else return recovered(n); // which name the body uses for the element is unknown: no cascade
+    }
     const body = this.operand(n.items[3]!, bodyScope, d);
+    if (failed || element === undefined) return recovered(n);
     return node({ op: "map", collection, element, body }, T.list(body.ty), effectsOf([collection, body]), n);
   }
 
@@ -1155,12 +1208,18 @@ export class ExpressionAnalyzer {
     }
     const entry = this.env.profile.tools.get(tool);
     if (entry === undefined) {
-      fail("unknown_name", `unknown tool '${tool}'`, toolNode.span, {
-        label: "no tool of this name",
-        hint:
-          didYouMean(tool, this.env.profile.tools.keys()) ??
-          "declare it in the manifest's (capabilities (tools …)) and the entry's (requires (tools …))",
-      });
+      this.report(
+        new YaoError("unknown_name", `unknown tool '${tool}'`, toolNode.span, {
+          label: "no tool of this name",
+          hint:
+            didYouMean(tool, this.env.profile.tools.keys()) ??
+            "declare it in the manifest's (capabilities (tools …)) and the entry's (requires (tools …))",
+        }),
+      );
+      // The arguments' own errors do not depend on the tool's name; with no signature known, none
+      // is checked against one (no cascade), and the call is of the recovery type.
+      this.namedArguments(n.items.slice(2), scope, d);
+      return recovered(n);
     }
     if (!entry.available) fail("effect_escape", entry.reason, toolNode.span);
     const args = this.namedArguments(n.items.slice(2), scope, d);
