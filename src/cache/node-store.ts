@@ -54,7 +54,6 @@ import {
   constants,
 } from "node:fs";
 import { join } from "node:path";
-import { threadId } from "node:worker_threads";
 import { bytesToHex } from "@noble/hashes/utils.js";
 import { sha256Digest } from "../canonical/hash.js";
 import { CACHE_FORMAT } from "./key.js";
@@ -252,7 +251,7 @@ export class NodeCacheStore {
     const records: PackRecord[] = [];
     for (const [key, p] of this.pending) records.push({ key, usedAt: p.usedAt, bytes: p.bytes });
     let tmpFile: string | null = null;
-    const name = `${String(this.clock()).padStart(15, "0")}-${process.pid}-${threadId}-${randomBytes(4).toString("hex")}${PACK_SUFFIX}`;
+    const name = `${String(this.clock()).padStart(15, "0")}-${process.pid}-${randomBytes(4).toString("hex")}${PACK_SUFFIX}`;
     const file = join(this.packs, name);
     try {
       this.prepare();
@@ -348,7 +347,7 @@ export class NodeCacheStore {
     try {
       this.prepare();
       if (kept.length > 0) {
-        const name = `${String(this.clock()).padStart(15, "0")}-${process.pid}-${threadId}-${randomBytes(4).toString("hex")}${PACK_SUFFIX}`;
+        const name = `${String(this.clock()).padStart(15, "0")}-${process.pid}-${randomBytes(4).toString("hex")}${PACK_SUFFIX}`;
         const rows = kept.map(([key, at]) => ({ key, usedAt: at.usedAt, length: at.length }));
         const { header, index: indexBytes } = packLayoutOf(rows);
         tmpFile = join(this.tmp, `${name}.tmp`);
