@@ -10,7 +10,7 @@
  */
 import type { CheckResult } from "../diagnostics/result.js";
 import type { PackageFs } from "../fs/package-fs.js";
-import { baseName, extensionOf, joinPath } from "../fs/paths.js";
+import { baseName, dirName, extensionOf, joinPath } from "../fs/paths.js";
 import type { Platform } from "../harp/manifest.js";
 import { checkHns, type HnsCheck, type HnsCheckOptions } from "./hns.js";
 
@@ -90,9 +90,6 @@ export const FRONTENDS: Readonly<Record<FrontendKind, Frontend>> = { hns, hcp, h
  */
 export const FALLBACK_FRONTEND: Frontend = hns;
 
-/** The marker file names of the frontends other than HNS: a file so named belongs to its directory's package. */
-export const OTHER_MARKERS: ReadonlySet<string> = new Set([hcp, harp, a3s].flatMap((f) => f.markers));
-
 /** The file an HNS directory package always has; a directory holding it is a misnamed HNS package. */
 export const HNS_DIRECTORY_MARKER = hns.markers[0]!;
 
@@ -122,6 +119,30 @@ export async function routeDirectory(fs: PackageFs, path: string): Promise<Front
   if (await anyPresent(a3s)) return a3s;
   if (hcpPresent.some(Boolean)) return hcp;
   if (await anyPresent(hns)) return hns;
+  return undefined;
+}
+
+/**
+ * The package a file of an editor's workspace belongs to, by the table's names alone (nothing is
+ * read; only the ancestors' kinds are asked): a marker file of a frontend other than HNS belongs to
+ * its directory's package; a path with a row's extension (`pkg.hns`) is that package; a file inside
+ * a directory with one (`pkg.hns/functions/f.yao`) belongs to the nearest such directory; anything
+ * else to no package (undefined: a lone Yao source). The language server checks `root` through
+ * `check`, so the two cannot disagree about which frontend a package is.
+ */
+export async function packageOfFile(
+  fs: PackageFs,
+  path: string,
+): Promise<{ readonly frontend: Frontend; readonly root: string } | undefined> {
+  for (const frontend of [hcp, harp, a3s])
+    if (frontend.markers.includes(baseName(path))) return { frontend, root: dirName(path) };
+  const own = routeByExtension(path);
+  if (own !== undefined) return { frontend: own, root: path };
+  for (let dir = dirName(path); dir !== "/" && dir !== "." && dir !== ""; dir = dirName(dir)) {
+    const frontend = routeByExtension(dir);
+    if (frontend !== undefined && (await fs.stat(dir))?.kind === "directory") return { frontend, root: dir };
+    if (dirName(dir) === dir) break;
+  }
   return undefined;
 }
 

@@ -12,10 +12,10 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { orderDiagnostics } from "../diagnostics/order.js";
 import type { CheckResult } from "../diagnostics/result.js";
 import { check } from "../check/check.js";
-import { OTHER_MARKERS } from "../check/frontends.js";
+import { packageOfFile } from "../check/frontends.js";
 import { formatSource } from "../fmt/format.js";
 import type { PackageFs } from "../fs/package-fs.js";
-import { baseName, dirName, isWithin, joinPath } from "../fs/paths.js";
+import { dirName, isWithin, joinPath } from "../fs/paths.js";
 import { HNS_METADATA_FILES, type HnsPackage } from "../hns/model.js";
 import { readAll } from "../syntax/reader.js";
 import { headName } from "../syntax/tree.js";
@@ -48,8 +48,6 @@ export interface PackageCheck {
   /** Diagnostics by file path; every file of the package that was checked has an entry (maybe empty). */
   readonly diagnostics: ReadonlyMap<string, Diagnostic[]>;
 }
-
-export type CheckOther = (fs: PackageFs, dir: string) => Promise<CheckResult | undefined>;
 
 export interface PackageState {
   readonly pkg?: HnsPackage;
@@ -99,10 +97,7 @@ export class Workspace {
   /** The last check of each package, least recently used first, at most MAX_PACKAGE_STATES. */
   private readonly states = new Map<string, PackageState>();
 
-  constructor(
-    base: PackageFs,
-    private readonly checkOther: CheckOther = (fs, dir) => check(fs, dir),
-  ) {
+  constructor(base: PackageFs) {
     this.disk = new CachingFs(base);
     this.fs = new OverlayFs(this.disk);
   }
@@ -173,13 +168,10 @@ export class Workspace {
 
   /** The package a file belongs to (HNS §4: the entry, metadata and functions/ files of a `.hns` directory). */
   async ownerOf(path: string): Promise<Owner> {
-    if (OTHER_MARKERS.has(baseName(path))) return { kind: "other", root: dirName(path) };
-    if (path.endsWith(".hns")) return { kind: "hns", root: path };
-    for (let dir = dirName(path); dir !== "/" && dir !== "." && dir !== ""; dir = dirName(dir)) {
-      if (dir.endsWith(".hns") && (await this.fs.stat(dir))?.kind === "directory") return { kind: "hns", root: dir };
-      if (dirName(dir) === dir) break;
-    }
-    return { kind: "yao", root: path };
+    // The frontend table says which package a file is part of (src/check/frontends.ts).
+    const pkg = await packageOfFile(this.fs, path);
+    if (pkg === undefined) return { kind: "yao", root: path };
+    return { kind: pkg.frontend.kind === "hns" ? "hns" : "other", root: pkg.root };
   }
 
   /** Check the package `path` belongs to, as a whole, with the unsaved texts. */
@@ -205,8 +197,9 @@ export class Workspace {
       this.keepState(owner.root, { pkg: result.package, analysis, files, diagnostics: byFile });
     } else if (owner.kind === "other") {
       byFile.set(path, []);
-      const result = await this.checkOther(this.fs, owner.root);
-      for (const d of result?.diagnostics ?? []) add(d.file, d);
+      // HARP, HCP or A3S: detected from the root like \`yaoc check DIR\`, so the same frontend judges it.
+      const result = await check(this.fs, owner.root);
+      for (const d of result.diagnostics) add(d.file, d);
     } else {
       byFile.set(path, []);
       const doc = await this.document(path);
