@@ -1,14 +1,19 @@
 /**
  * Budgets (Yao Evaluation Semantics §11, Morphz runtime profile defaults). They are aggregate for a
  * root program: `par` branches, nested `infer` and `run` children draw on the same counters, and
- * a child program gets what remains and refunds nothing. Exhausting one is a `resource` failure.
+ * a child program gets what remains and refunds nothing. The one exception is `branches`, which
+ * counts the branches running at once, not those ever started. Exhausting one is a `resource` failure.
  */
 export interface Budgets {
   /** Typed-IR nodes evaluated. */
   readonly steps: number;
   readonly toolEffects: number;
   readonly inferEffects: number;
-  /** `par` branches started. */
+  /**
+   * Branches of effectful `par`s scheduled at once (started and not yet joined): the profile's
+   * "simultaneously scheduled branches". A join gives its branches back, so sequential `par`s
+   * never add up; one `par` has at most 32 branches, which the analyzer already enforces.
+   */
   readonly branches: number;
   /** Program Value nesting depth (`run` inside `run`). */
   readonly nesting: number;

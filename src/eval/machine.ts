@@ -400,6 +400,8 @@ export class Machine {
     const frame = parent.stack[parent.stack.length - 1];
     if (frame?.t !== "par" || !frame.threads.every((x) => x.result !== undefined)) return;
     parent.stack.pop();
+    // The branches are joined: they no longer count against the simultaneously scheduled ones.
+    this.used.branches -= frame.threads.length;
     const e = this.index.node(frame.n)!;
     const failed = frame.threads.filter((x) => x.result !== undefined && "failure" in x.result);
     if (failed.length === 0) {

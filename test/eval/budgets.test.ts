@@ -11,6 +11,7 @@ import {
   parseCompletion,
   resumeState,
   startProgram,
+  type RunOptions,
   type RunResult,
 } from "../../src/eval/index.js";
 import { compile, requests } from "./helpers.js";
@@ -164,5 +165,93 @@ describe("completion fields for budgets", () => {
       '{"id":"x","value":1,"elapsed_ms":1.5}',
     ])
       expect(() => parseCompletion(bad), bad).toThrow(CompletionError);
+  });
+});
+
+describe("the branch budget: branches scheduled at once (Morphz profile §11)", () => {
+  /** Answer every request with a string, first pending first, until the run ends. */
+  const drain = (src: string, budgets: RunOptions["budgets"] = undefined) => {
+    let r = startProgram(compile(src), budgets === undefined ? {} : { budgets });
+    let answered = 0;
+    while (r.result.outcome === "suspended") {
+      r = resumeState(r.state(), { id: idOf(r), value: "v" });
+      answered++;
+    }
+    return { result: r.result, answered, used: used(r) };
+  };
+  const par = (n: number, body = '(call read (path "x"))') =>
+    `(par ${Array.from({ length: n }, (_, i) => `(branch b${i} ${body})`).join(" ")})`;
+
+  it("sequential pars give their branches back when they join: 20 + 20 branches run under the default 32", () => {
+    const r = drain(`(eval (requires (tools read)) (seq ${par(20)} ${par(20)}))`);
+    expect(r.result.outcome).toBe("value");
+    expect(r.answered).toBe(40);
+    expect(r.used.branches).toBe(0);
+    // The same under a map: 17 elements, each an effectful par of 2.
+    const mapped = drain(`(eval (requires (tools read)) (map (list ${"1 ".repeat(17)}) x ${par(2)}))`);
+    expect(mapped).toMatchObject({ result: { outcome: "value" }, answered: 34 });
+  });
+
+  it("branches waiting on inner pars still count: nesting past the budget is a resource failure at the inner par", () => {
+    const ok = drain(`(eval (requires (tools read)) (seq ${par(3)} ${par(3)}))`, { branches: 4 });
+    expect(ok.result.outcome).toBe("value");
+    const nested = drain(`(eval (requires (tools read)) ${par(2, par(2))})`, { branches: 4 });
+    expect(nested.result).toMatchObject({
+      outcome: "failure",
+      failure: {
+        class: "parallel",
+        branches: [
+          { name: "b0", status: "succeeded" },
+          { name: "b1", status: "failed", class: "resource", message: "the parallel branch budget of 4 is exhausted" },
+        ],
+      },
+    });
+  });
+});
+
+describe("the Morphz default ceilings, exhausted", () => {
+  const drain = (src: string) => {
+    let r = startProgram(compile(src));
+    let answered = 0;
+    while (r.result.outcome === "suspended") {
+      const q = requests(r)[0]!;
+      const id = q.get("id") as string;
+      r = resumeState(r.state(), q.get("kind") === "infer" ? { id, text: "1" } : { id, value: "v" });
+      answered++;
+    }
+    return { result: r.result, answered };
+  };
+  const list = (n: number) => `(list ${Array.from({ length: n }, (_, i) => i).join(" ")})`;
+
+  it("128 tool effects run; the 129th is a resource failure at its call", () => {
+    const src = `(eval (requires (tools read)) (seq
+      (map ${list(64)} x (seq (call read (path "a")) (call read (path "b"))))
+      (call read (path "one too many"))))`;
+    const r = drain(src);
+    expect(r.answered).toBe(128);
+    expect(r.result).toMatchObject({
+      outcome: "failure",
+      failure: {
+        class: "resource",
+        message: "the tool effect budget of 128 is exhausted",
+        span: { start: { line: 3, column: 7 } },
+      },
+    });
+  });
+
+  it("8 inference effects run; the 9th is a resource failure", () => {
+    const r = drain(`(eval (seq (bind t 1) (map ${list(9)} x (infer (captures t) (returns Int) t))))`);
+    expect(r.answered).toBe(8);
+    expect(r.result).toMatchObject({
+      outcome: "failure",
+      failure: { class: "resource", message: "the inference effect budget of 8 is exhausted" },
+    });
+  });
+
+  it("a map of 64 elements runs; 65 is a resource failure", () => {
+    expect(startProgram(compile(`(eval (map ${list(64)} x x))`)).result.outcome).toBe("value");
+    expect(startProgram(compile(`(eval (map ${list(65)} x x))`)).result).toMatchObject({
+      failure: { class: "resource", message: "map collection has 65 elements; the map element budget is 64" },
+    });
   });
 });
