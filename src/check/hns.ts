@@ -163,7 +163,7 @@ async function analyzeWithContracts(
   // Imported on first use like the validator behind it: the walk is evaluation code, and keeping
   // it out of the browser entry holds the initial load within its budget (test/browser/bundle-size).
   const { verifyToolContracts } = await import("../eval/tool-contracts.js");
-  const contracts = await verifyToolContracts(analysis.program, analysis.functions, toolSchemas);
+  const contracts = await verifyToolContracts(analysis.program, analysis.functions, toolSchemas, pkg.manifest.tools);
   return {
     analysis,
     diagnostics: [...analysis.diagnostics, ...contracts.diagnostics],

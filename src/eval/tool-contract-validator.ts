@@ -72,7 +72,9 @@ function staticValue(e: HirExpr, program: YaoProgram): Value | undefined {
 }
 
 function toPlain(v: Value): unknown {
-  if (typeof v === "bigint") return Number.isSafeInteger(Number(v)) ? Number(v) : v.toString();
+  // ajv sees JSON as JavaScript values: an Int past 2^53 is the nearest number, still an integer
+  // (a string would fail `"type":"integer"` for a valid package); bounds are compared to ±1 ULP.
+  if (typeof v === "bigint") return Number(v);
   if (Array.isArray(v)) return v.map(toPlain);
   if (v instanceof Map) {
     const o: Record<string, unknown> = {};
@@ -93,16 +95,17 @@ function describe(e: ErrorObject): string {
 /**
  * One tool call whose tool has a schema: each statically known argument is validated against its
  * property schema, and when every argument is known, the whole argument object against the schema.
+ * `allKnown` says the call was checked in full; otherwise the run must validate it (deferred).
  */
 export function checkCallArguments(
   call: HirExpr,
   program: YaoProgram,
   validatorFor: (tool: string, argument: string | null) => ValidateFunction | undefined,
-): { diagnostics: Diagnostic[]; staticArguments: number } {
+): { diagnostics: Diagnostic[]; staticArguments: number; allKnown: boolean } {
   const k = call.kind;
   const diagnostics: Diagnostic[] = [];
   let staticArguments = 0;
-  if (k.op !== "call") return { diagnostics, staticArguments };
+  if (k.op !== "call") return { diagnostics, staticArguments, allKnown: false };
   const known = new Map<string, unknown>();
   for (const a of k.arguments) {
     const values = a.values.map((v) => staticValue(v, program));
@@ -147,5 +150,7 @@ export function checkCallArguments(
         );
     }
   }
-  return { diagnostics, staticArguments };
+  // Fully checked: every argument known, and a schema that compiles to check them against.
+  const allKnown = known.size === k.arguments.length && validatorFor(k.tool, null) !== undefined;
+  return { diagnostics, staticArguments, allKnown };
 }

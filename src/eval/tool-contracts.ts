@@ -15,6 +15,10 @@ import { hirChildren } from "../yao/hir-children.js";
 import { compareCodePoints } from "../text/code-point-order.js";
 
 export interface ToolContractReport {
+  /**
+   * Everything was checked offline, as `morphz harness check` means it: no violation, every tool
+   * the package declares or calls has a schema, and no call was deferred to run time.
+   */
   readonly tool_contracts_verified: boolean;
   readonly tool_schema_coverage: {
     /** Bodies walked: the entry and every function. */
@@ -25,8 +29,13 @@ export interface ToolContractReport {
     readonly static_calls: number;
     /** Statically known arguments validated. */
     readonly static_arguments: number;
+    /**
+     * Call sites of a tool with a schema where some argument depends on a binding (a parameter,
+     * a `bind`, an effect): only the run can validate those, so they keep the check unverified.
+     */
+    readonly deferred_calls: number;
   };
-  /** Tools called without an input schema (dynamic), sorted. */
+  /** Tools declared (the manifest's) or called without an input schema, sorted. */
   readonly unresolved_tool_schemas: readonly string[];
 }
 
@@ -34,6 +43,8 @@ export async function verifyToolContracts(
   program: YaoProgram,
   functions: ReadonlyMap<string, CompiledFunction>,
   schemas: Readonly<Record<string, unknown>>,
+  /** The tools the package declares (its manifest's): one without a schema is unresolved, called or not. */
+  declaredTools: readonly string[] = [],
 ): Promise<{ diagnostics: Diagnostic[]; report: ToolContractReport }> {
   // The evaluator and ajv are loaded only when there is a schema to check against (see
   // tool-contract-validator.ts). With none, every tool is unresolved and neither is ever used.
@@ -41,11 +52,12 @@ export async function verifyToolContracts(
   const validatorFor = lazy?.schemaValidators(schemas);
 
   const diagnostics: Diagnostic[] = [];
-  const unresolved = new Set<string>();
+  const unresolved = new Set<string>(declaredTools.filter((t) => !Object.hasOwn(schemas, t)));
   const seen = new Set<HirExpr>();
   let calls = 0;
   let staticCalls = 0;
   let staticArguments = 0;
+  let deferredCalls = 0;
 
   const checkCall = (call: HirExpr) => {
     const k = call.kind;
@@ -60,6 +72,7 @@ export async function verifyToolContracts(
     for (const x of checked.diagnostics) diagnostics.push(x);
     staticArguments += checked.staticArguments;
     if (checked.staticArguments > 0) staticCalls++;
+    if (!checked.allKnown) deferredCalls++;
   };
 
   const walk = (root: HirExpr) => {
@@ -82,12 +95,13 @@ export async function verifyToolContracts(
   return {
     diagnostics,
     report: {
-      tool_contracts_verified: diagnostics.length === 0 && unresolvedList.length === 0,
+      tool_contracts_verified: diagnostics.length === 0 && unresolvedList.length === 0 && deferredCalls === 0,
       tool_schema_coverage: {
         functions: functions.size + 1,
         calls,
         static_calls: staticCalls,
         static_arguments: staticArguments,
+        deferred_calls: deferredCalls,
       },
       unresolved_tool_schemas: unresolvedList,
     },
