@@ -15,7 +15,7 @@ const PRELOAD = join(REPO_ROOT, "dist", "bench", "peak-rss.js");
 const tmp = mkdtempSync(join(tmpdir(), "yaoc-peak-rss-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-describe.skipIf(!existsSync(PRELOAD))("bench/peak-rss.ts", () => {
+describe.skipIf(!existsSync(PRELOAD))("bench/peak-rss.ts (skipped unbuilt)", () => {
   it("writes the peak RSS of the whole process, a worker thread's memory included", () => {
     const run = (allocateInWorker: boolean, file: string): number => {
       // A worker that holds ~64 MiB before the process exits: its memory is the process's.
@@ -38,7 +38,7 @@ describe.skipIf(!existsSync(PRELOAD))("bench/peak-rss.ts", () => {
   // Each worker reads its own thread's CPU time from /proc/thread-self/stat (utime + stime, in
   // clock ticks of 10 ms), so the check does not depend on how the machine scheduled the threads.
   it.skipIf(!existsSync("/proc/thread-self/stat"))(
-    "writes the CPU time of every thread: at least what the worker threads themselves used",
+    "writes the CPU time of every thread: at least what the worker threads themselves used (skipped without /proc)",
     () => {
       const file = join(tmp, "cpu");
       const work = [

@@ -72,7 +72,7 @@ function cliCheck(
   return (JSON.parse(r.stdout) as { results: ReturnType<typeof cliCheck>[] }).results[0]!;
 }
 
-describe.skipIf(!HAVE_CHROMIUM && !REQUIRE_SYSTEM_TOOLS)("in headless Chromium", () => {
+describe.skipIf(!HAVE_CHROMIUM && !REQUIRE_SYSTEM_TOOLS)("in Chromium (skipped without it)", () => {
   let tmp = "";
   let server: Server;
   let base = "";

@@ -121,7 +121,7 @@ describe("verify reports every damaged object by package and continues; re-insta
   });
 
   it.skipIf(NO_NOBODY_RUN !== null)(
-    "an unreadable object (mode 000) is catalog.corrupt for its package; re-install repairs it",
+    "an unreadable object (mode 000) is catalog.corrupt for its package; re-install repairs it (skipped where the CLI cannot run as nobody)",
     () => {
       const s = setup();
       // The catalog belongs to the (unprivileged) user who verifies and re-installs it.
@@ -156,7 +156,7 @@ describe("verify reports every damaged object by package and continues; re-insta
 
 describe("a read-only catalog", () => {
   it.skipIf(NO_NOBODY_RUN !== null)(
-    "gc and install say catalog.read_only (exit 2); list and verify still work; a gc with nothing to do succeeds",
+    "gc and install say catalog.read_only (exit 2); list and verify still work; a gc with nothing to do succeeds (skipped where the CLI cannot run as nobody)",
     () => {
       const s = setup();
       const dirs = [s.cat, join(s.cat, "objects"), join(s.cat, "bindings"), join(s.cat, "tmp")];

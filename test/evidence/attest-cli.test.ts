@@ -36,7 +36,7 @@ function attest(out: string, cwd: string): Attested {
   return { status: r.status, lines, md: readFileSync(join(out, "attestation.md"), "utf8") };
 }
 
-describe.skipIf(!existsSync(BIN))("yaoc attest (built CLI)", () => {
+describe.skipIf(!existsSync(BIN))("yaoc attest (built CLI; skipped unbuilt)", () => {
   it("gives one verdict_hash for two runs into one --out, and for another --out from another directory", () => {
     const same = join(tmp, "same");
     const first = attest(same, REPO_ROOT);

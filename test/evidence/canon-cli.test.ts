@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { BIN, yaoc } from "../support/cli.js";
 
-describe.skipIf(!existsSync(BIN))("evidence canon / hash on invalid I-JSON (built CLI)", () => {
+describe.skipIf(!existsSync(BIN))("evidence canon / hash on invalid I-JSON (skipped unbuilt)", () => {
   it.each([
     [
       "canon",

@@ -67,7 +67,7 @@ describe("golden/README.md", () => {
   });
 });
 
-describe.skipIf(!existsSync(BIN))("a corrupted golden value anywhere (temporary copy of the repository)", () => {
+describe.skipIf(!existsSync(BIN))("a corrupted golden value anywhere (repository copy; skipped unbuilt)", () => {
   it("makes golden verify exit 1 naming each file, and attest red", () => {
     const copy = join(tmp, "repo");
     for (const d of ["examples", "fixtures", "golden"]) cpSync(join(REPO_ROOT, d), join(copy, d), { recursive: true });

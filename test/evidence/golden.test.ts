@@ -82,7 +82,7 @@ describe("golden/evidence", () => {
 });
 
 const attestJs = join(repo, "dist/scripts/attest.js");
-describe.skipIf(!existsSync(attestJs))("built CLI (fresh processes)", () => {
+describe.skipIf(!existsSync(attestJs))("built CLI (fresh processes; skipped unbuilt)", () => {
   // attest itself (reproducibility, report shape) is covered by attest-cli.test.ts.
   it("golden verify passes", () => {
     const verify = spawnSync(process.execPath, [attestJs, "golden", "verify"], { cwd: repo, encoding: "utf8" });

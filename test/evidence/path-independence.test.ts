@@ -89,7 +89,7 @@ describe("receipts do not depend on how the package path was typed", () => {
 });
 
 describe.skipIf(!existsSync(BIN) || !existsSync(join(REPO_ROOT, "dist")))(
-  "yaoc check --format json from four spellings (built CLI)",
+  "yaoc check --format json from four spellings (built CLI; skipped unbuilt)",
   () => {
     const hashes = (rel: string) => {
       const runs = [

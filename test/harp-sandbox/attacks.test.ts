@@ -15,7 +15,7 @@ announceSandboxSkip("test/harp-sandbox/attacks.test.ts");
 const shared = new Shared();
 afterAll(() => shared.close(), 60_000);
 
-describe.skipIf(SKIP_WITHOUT_SANDBOX)("HARP sandbox: a hostile app through the real host", () => {
+describe.skipIf(SKIP_WITHOUT_SANDBOX)("a hostile app through the real host (skipped without bwrap)", () => {
   it("this machine can sandbox apps (CI installs bubblewrap first; see README)", () => {
     const caps = probeSandbox();
     expect(caps.notes.filter((n) => n.includes("probe failed") || n.includes("missing"))).toEqual([]);

@@ -32,7 +32,7 @@ const fixture = fixtureApp;
 
 describe("removing app trees", () => {
   it.skipIf(SKIP_WITHOUT_SANDBOX)(
-    "upgrade and uninstall remove a 3000-deep tree the app made, never following its links",
+    "upgrade and uninstall remove a 3000-deep tree the app made, never following its links (skipped without bwrap)",
     async () => {
       const home = newHome("deep");
       const env = { YAOC_HARP_HOME: home };
@@ -111,7 +111,7 @@ describe("harp CLI exit codes (0 ok, 1 invalid/failed, 2 usage or I/O)", () => {
   }, 60_000);
 
   it.skipIf(SKIP_WITHOUT_SANDBOX)(
-    "start and stop through the CLI never end with exit 13",
+    "start and stop through the CLI never end with exit 13 (skipped without bwrap)",
     async () => {
       const home = newHome("exit13");
       const env = { YAOC_HARP_HOME: home };
@@ -126,7 +126,7 @@ describe("harp CLI exit codes (0 ok, 1 invalid/failed, 2 usage or I/O)", () => {
   );
 });
 
-describe.skipIf(SKIP_WITHOUT_SANDBOX)("yaoc harp conformance", () => {
+describe.skipIf(SKIP_WITHOUT_SANDBOX)("yaoc harp conformance (skipped without bwrap)", () => {
   it("streams one line per case and, on SIGINT, prints what ran and stops every process it started", async () => {
     const { spawn } = await import("node:child_process");
     const { YAOC } = await import("./helpers.js");
@@ -156,13 +156,13 @@ describe.skipIf(SKIP_WITHOUT_SANDBOX)("yaoc harp conformance", () => {
   }, 90_000);
 });
 
-describe.skipIf(SKIP_WITHOUT_SANDBOX)("as an unprivileged user", () => {
+describe.skipIf(SKIP_WITHOUT_SANDBOX)("as an unprivileged user (skipped without bwrap)", () => {
   const nobody = ["/usr/bin/setpriv", `--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups"];
   const canSwitch =
     typeof process.getuid === "function" && process.getuid() === 0 && existsSync(nobody[0]!) && NO_NOBODY_RUN === null;
 
   it.skipIf(!canSwitch)(
-    "the host still confines apps (user namespace): no other app's data, signals or sockets, no /dev or sysctl writes, stop kills all",
+    "the host still confines apps (user namespace): no other app's data, signals or sockets, no /dev or sysctl writes, stop kills all (skipped unless root can run as nobody)",
     async () => {
       const home = join(root, "nobody-home");
       mkdirSync(home, { recursive: true });

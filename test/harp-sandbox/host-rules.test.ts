@@ -65,7 +65,7 @@ describe("§8.4: the grace period is clamped at 30 s", () => {
   });
 
   it.skipIf(SKIP_WITHOUT_SANDBOX)(
-    "a host configured with 60 s hands its supervisor 30 s, and the supervisor stops with 30 s",
+    "a host configured with 60 s hands its supervisor 30 s, and the supervisor stops with 30 s (skipped without bwrap)",
     async () => {
       const home = newHome("grace");
       const h = new HarpHost({ home, graceMs: 60_000 });
@@ -81,7 +81,7 @@ describe("§8.4: the grace period is clamped at 30 s", () => {
   );
 });
 
-describe.skipIf(SKIP_WITHOUT_SANDBOX)("§17 host 4: nothing is uninstalled unless the user asks", () => {
+describe.skipIf(SKIP_WITHOUT_SANDBOX)("§17 host 4: nothing is uninstalled unless asked (skipped without bwrap)", () => {
   it("failed upgrades, failed starts, stops, a crash and later sweeps keep the app installed; uninstall removes it", async () => {
     const home = newHome("keep");
     const h = new HarpHost({ home, graceMs: 1_000 });

@@ -18,7 +18,7 @@ announceSandboxSkip("test/harp-sandbox/lifecycle.test.ts");
 const { root, newHome } = appWorkspace("yaoc-harp-life-");
 const fixture = fixtureApp;
 
-describe.skipIf(SKIP_WITHOUT_SANDBOX)("one operation at a time per app", () => {
+describe.skipIf(SKIP_WITHOUT_SANDBOX)("one operation at a time per app (skipped without bwrap)", () => {
   it("four parallel starts: one starts, the others wait and say it is running; nothing is left untracked", async () => {
     const home = newHome("parallel");
     const env = { YAOC_HARP_HOME: home };
@@ -57,7 +57,7 @@ describe.skipIf(SKIP_WITHOUT_SANDBOX)("one operation at a time per app", () => {
   }, 120_000);
 });
 
-describe.skipIf(SKIP_WITHOUT_SANDBOX)("install and upgrade are atomic under SIGKILL", () => {
+describe.skipIf(SKIP_WITHOUT_SANDBOX)("install and upgrade are atomic under SIGKILL (skipped without bwrap)", () => {
   it("a SIGKILL at any point leaves the old or the new complete bundle, and the next install cleans up", async () => {
     const home = newHome("atomic");
     const env = { YAOC_HARP_HOME: home };

@@ -163,7 +163,7 @@ function noHelperLeft(p: Pids): boolean {
 for (const asNobody of [false, true]) {
   const who = asNobody ? `as uid ${NOBODY} (user namespace)` : "as root";
   const skipNobody = asNobody && NO_NOBODY_RUN !== null;
-  describe.skipIf(SKIP || skipNobody)(`network "allow" ${who}`, () => {
+  describe.skipIf(SKIP || skipNobody)(`network "allow" ${who} (skipped without bwrap)`, () => {
     const home = join(root, asNobody ? "home-nobody" : "home-root");
     const run = (...args: string[]) => cli(args, home, asNobody);
     const h = new HarpHost({ home });

@@ -49,7 +49,7 @@ async function codeOf(p: Promise<unknown>): Promise<string> {
   }
 }
 
-describe.skipIf(SKIP_WITHOUT_SANDBOX)("the sandbox probe runs only where its answer matters", () => {
+describe.skipIf(SKIP_WITHOUT_SANDBOX)("the sandbox probe runs only where it matters (skipped without bwrap)", () => {
   it("install, status, logs, stop, upgrade and uninstall of a loopback app run no probe; its start never launches the network helper", async () => {
     resetSandboxProbe();
     const before = sandboxProbeRuns();

@@ -60,7 +60,7 @@ describe("yaoc harp CLI", () => {
     expect(caps.executables).toContain("node");
   });
 
-  it.skipIf(SKIP_WITHOUT_SANDBOX)("install, start, status, logs, stop, uninstall", async () => {
+  it.skipIf(SKIP_WITHOUT_SANDBOX)("install, start, status, logs, stop, uninstall (skipped without bwrap)", async () => {
     expect((await run("--home", home, "status")).stdout).toContain("no apps installed");
     expect((await run("--home", home, "install", FIXTURE_APP)).stdout).toMatch(/^installed harp-fixture 1\.0\.0/);
     const started = await run("--home", home, "start", "harp-fixture");
@@ -81,7 +81,7 @@ describe("yaoc harp CLI", () => {
   // README: "Without it the host refuses to start any app and says why". Runs where the sandbox is
   // missing (a fresh machine without bubblewrap); where it is present the test above runs instead.
   it.runIf(NO_SANDBOX !== null)(
-    "without a sandbox: install works, start refuses with exit 1 and says how to install bubblewrap",
+    "without a sandbox: install works, start refuses with exit 1 and says how to install bubblewrap (skipped with one)",
     async () => {
       const refusing = mkdtempSync(join(tmpdir(), "yaoc-harp-nosandbox-"));
       try {

@@ -71,7 +71,7 @@ const INVALID_DIR = "fixtures/hns/failure/hns.entry_escape/dir-parent.hns";
 
 const built = existsSync(join(REPO, "dist/src/cli/main.js"));
 
-describe.skipIf(!built)("yaoc CLI", () => {
+describe.skipIf(!built)("yaoc CLI (skipped unbuilt)", () => {
   beforeAll(async () => {
     // Queue every invocation of this suite up front: process start-up dominates, and overlaps.
     await Promise.all([

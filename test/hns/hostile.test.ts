@@ -365,7 +365,7 @@ describe("hostile layouts on disk (NodeFs)", () => {
     rejected(await loadPackage(node, join(tmp, "missing.hns")), "hns.not_found");
   });
 
-  describe.skipIf(!canSymlink)("symlinks", () => {
+  describe.skipIf(!canSymlink)("symlinks (skipped where symlinks cannot be made)", () => {
     it("symlink entry escaping the root is rejected", async () => {
       const pkg = diskPackage();
       rmSync(join(pkg, "main.yao"));
@@ -401,7 +401,7 @@ describe("hostile layouts on disk (NodeFs)", () => {
     });
   });
 
-  describe.skipIf(!canMkfifo)("FIFOs (mkfifo)", () => {
+  describe.skipIf(!canMkfifo)("FIFOs (mkfifo; skipped where mkfifo fails)", () => {
     it("FIFO entry → hns.not_regular_file, without hanging", async () => {
       const pkg = diskPackage();
       mkfifo(join(pkg, "main.yao"));

@@ -65,7 +65,7 @@ function drive(pkg: string): Promise<Run> {
   });
 }
 
-describe.skipIf(SKIP_WITHOUT_NEOVIM)(`Neovim's LSP client (${NEOVIM ?? "nvim missing"})`, () => {
+describe.skipIf(SKIP_WITHOUT_NEOVIM)(`Neovim's LSP client (${NEOVIM ?? "skipped: nvim missing"})`, () => {
   it("opens a package, sees its diagnostic, hovers, applies the quick fix, renames and formats", async () => {
     const pkg = join(dir, "demo.hns");
     writeFileSync(pkg, SRC);

@@ -19,6 +19,20 @@ describe("the test-pattern finder", () => {
     expect(rules('  skipUnless(ctx, made.status === 0, "no mkfifo on this system");')).toEqual([]);
   });
 
+  it("finds a conditional test or suite whose title does not say why it may be skipped", () => {
+    expect(rules('describe.skipIf(!built)("yaoc CLI", () => {')).toEqual(["skip-without-reason"]);
+    expect(rules('  it.skipIf(!procfs)(\n    "reads a procfs file",\n    async () => {')).toEqual([
+      "skip-without-reason",
+    ]);
+    expect(rules('it.runIf(NO_SANDBOX !== null)("says why", () => {')).toEqual(["skip-without-reason"]);
+    expect(rules('describe.skipIf(!built)("yaoc CLI (skipped before npm run build)", () => {')).toEqual([]);
+    expect(
+      rules('  it.skipIf(!procfs)(\n    "reads a procfs file (skipped without /proc)",\n    async () => {'),
+    ).toEqual([]);
+    expect(rules("it.skipIf(SKIP)(`starts an app (${SANDBOX_SKIP_NOTE})`, async () => {")).toEqual([]);
+    expect(rules('expect(titles(\'it.skipIf(x)("b", f)\')).toEqual(["b"]);')).toEqual([]);
+  });
+
   it("finds a placeholder test, not one in a string or one with a body", () => {
     expect(rules('it("reads the folder", () => undefined);')).toEqual(["placeholder"]);
     expect(rules('  test("x", async () => {});')).toEqual(["placeholder"]);
@@ -42,7 +56,7 @@ describe("the test-pattern finder", () => {
 });
 
 describe("test sources", () => {
-  it("have no silent skip, placeholder test or unasserted loop over found things", () => {
+  it("have no silent skip, skip without a reason, placeholder test or unasserted loop over found things", () => {
     const root = join(REPO_ROOT, "test");
     const files = (readdirSync(root, { recursive: true }) as string[]).filter(
       (f) => f.endsWith(".ts") && f !== join("repo", "test-patterns.ts") && f !== join("repo", "test-patterns.test.ts"),

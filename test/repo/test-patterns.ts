@@ -7,6 +7,9 @@
  * - `probe-return`: a test that ends early, silently, when the environment lacks something
  *   (`if (spawnSync("mkfifo", …).status !== 0) return;`). Say it: `ctx.skip(reason)`,
  *   `it.skipIf(cond)("… (skipped: reason)")`, or require the tool.
+ * - `skip-without-reason`: a `.skipIf(…)`/`.runIf(…)` test or suite whose title does not say why it
+ *   may be skipped — "(skipped …)" in the title, or a `…_SKIP_NOTE`/`SKIP_REASON` constant in it —
+ *   so a report that lists it as skipped says why (a `ctx.skip(reason)` says it at run time).
  * - `placeholder`: a test whose body is empty or `() => undefined`, which asserts nothing.
  * - `unasserted-loop`: a loop over files found on disk or regex matches with no assertion before it
  *   that the list is not empty, so an empty list passes; also such a list iterated inline
@@ -17,7 +20,7 @@
 
 export interface Finding {
   readonly line: number;
-  readonly rule: "probe-return" | "placeholder" | "unasserted-loop";
+  readonly rule: "probe-return" | "skip-without-reason" | "placeholder" | "unasserted-loop";
   readonly text: string;
 }
 
@@ -40,6 +43,8 @@ export function findTestPatterns(source: string): Finding[] {
     const code = withoutStrings(raw);
     if (/^if \(.*\) return;?$/.test(code) && PROBE.test(raw))
       out.push({ line: i + 1, rule: "probe-return", text: raw });
+    if (/\.(skipIf|runIf)\(/.test(code) && !SKIP_REASON.test(titleRegion(lines, i)))
+      out.push({ line: i + 1, rule: "skip-without-reason", text: raw });
     if (
       /\b(it|test)(\.(skip|only|concurrent))?\(\s*(""|''|``),\s*(async\s*)?\(\)\s*=>\s*(undefined|\{\s*\})\s*\)/.test(
         code,
@@ -66,6 +71,17 @@ export function findTestPatterns(source: string): Finding[] {
     if (!asserted) out.push({ line: i + 1, rule: "unasserted-loop", text: raw });
   }
   return out;
+}
+
+/** What a conditional test's title says about why it may be skipped. */
+const SKIP_REASON = /\bskipped\b|SKIP_NOTE\b|\bSKIP_REASON\b/;
+
+/** From a `.skipIf(`/`.runIf(` call to the test's callback (`=>`), at most four lines: the condition and the title. */
+function titleRegion(lines: readonly string[], at: number): string {
+  const text = lines.slice(at, at + 4).join("\n");
+  const from = text.search(/\.(skipIf|runIf)\(/);
+  const to = text.indexOf("=>", from);
+  return text.slice(from, to < 0 ? undefined : to);
 }
 
 /**

@@ -155,7 +155,7 @@ describe("fmt never changes a verdict, keeps links, owners and modes", () => {
     expect(readFileSync(join(dir, "real.yao"), "utf8")).toBe("(eval 1)\n");
   });
 
-  it.skipIf(!AS_ROOT)("as root, another user's file keeps its owner and group and loses setuid/setgid", () => {
+  it.skipIf(!AS_ROOT)("as root (else skipped), another user's file keeps owner and group, loses setuid/setgid", () => {
     const file = join(root, "theirs.yao");
     writeFileSync(file, "(eval   2)\n");
     chownSync(file, NOBODY, NOBODY);
@@ -206,7 +206,7 @@ describe("CLI I/O error paths are exit 2 with a clear message", () => {
     expectCleanIoError({ code: raw.status ?? -1, out: raw.stdout, err: raw.stderr }, /not UTF-8/);
   });
 
-  it.skipIf(!AS_ROOT || NO_NOBODY_RUN !== null)("an unreadable directory and an unreadable file (EACCES)", () => {
+  it.skipIf(!AS_ROOT || NO_NOBODY_RUN !== null)("unreadable directory and file (EACCES; skipped unless root)", () => {
     const dir = join(root, "closed");
     mkdirSync(dir);
     writeFileSync(join(dir, "harp.json"), "{}");

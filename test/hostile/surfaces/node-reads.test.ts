@@ -15,7 +15,7 @@ import { FsError } from "../../../src/fs/package-fs.js";
 const procfs = process.platform === "linux";
 
 describe("NodeFs.readFile exact reads", () => {
-  it.skipIf(!procfs)("reads a procfs file (size 0 in its metadata) to its end", async () => {
+  it.skipIf(!procfs)("reads a procfs file (size 0 in its metadata) to its end (skipped off Linux)", async () => {
     const bytes = await new NodeFs().readFile("/proc/self/mountinfo", 1 << 20);
     expect(bytes.length).toBeGreaterThan(1);
     // The same process, read twice: both are whole files of the same shape.
@@ -24,7 +24,7 @@ describe("NodeFs.readFile exact reads", () => {
     );
   });
 
-  it.skipIf(!procfs)("refuses a procfs file longer than the bound, at the bound", async () => {
+  it.skipIf(!procfs)("refuses a procfs file longer than the bound, at the bound (skipped off Linux)", async () => {
     const read = new NodeFs().readFile("/proc/self/mountinfo", 8);
     await expect(read).rejects.toBeInstanceOf(FsError);
     await expect(read).rejects.toMatchObject({ code: "too_large" });
