@@ -36,7 +36,7 @@ export const EVAL_CODES = defineCodes([
     code: "eval.parallel",
     severity: "error",
     summary:
-      "One or more branches of a par failed; the failure names every branch with its status and class. `fallback` catches it.",
+      "One or more branches of a par failed; the failure names every branch with its status and class. `fallback` catches it. If a branch failed with a class `fallback` never catches (integrity, authority, cancelled), the joined failure has that class instead and stays uncaught.",
     clause: "Yao Evaluation Semantics §7.3, §10 (parallel)",
     layer: "L1",
     reason: "struct_eval_parallel",
@@ -45,7 +45,7 @@ export const EVAL_CODES = defineCodes([
     code: "eval.resource",
     severity: "error",
     summary:
-      "A budget ran out: typed-IR steps (--max-steps), tool effects (128), inference effects (8), par branches (32), Program Value nesting (4), map elements (64), model rounds per infer (4, as the host reports them) or the elapsed-time budget (as the host reports the time). `fallback` catches it.",
+      "A budget ran out: typed-IR steps (--max-steps), tool effects (128), inference effects (8), par branches scheduled at once (32), Program Value nesting (4), map elements (64), model rounds per infer (4, as the host reports them) or the elapsed-time budget (as the host reports the time). `fallback` catches it.",
     clause: "Yao Evaluation Semantics §11; Morphz runtime profile budgets",
     layer: "L2",
     reason: "size_eval_budget",

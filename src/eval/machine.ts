@@ -17,7 +17,7 @@ import type { JValue } from "../yao/json-text.js";
 import { JObject } from "../yao/json-text.js";
 import { BUDGET_WORDS, type Budgets } from "./budgets.js";
 import { decodeValue, fromPlainJson, toPlainJson, type TypeTable } from "./decode.js";
-import { Failure, failure, isCatchable, type BranchOutcome, type EvalFailure } from "./failures.js";
+import { Failure, failure, isCatchable, type BranchOutcome, type EvalFailure, type FailureClass } from "./failures.js";
 import { jsonSchema, type SchemaValue } from "./json-schema.js";
 import type { ProgramIndex } from "./program-index.js";
 import { requestId, type EffectRequest, type RequestKind } from "./requests.js";
@@ -281,6 +281,9 @@ function asInference(x: unknown, span: SourceSpan): unknown {
   return failure("inference", x.failure.message, span);
 }
 
+/** The uncatchable classes, most severe first: the class a join takes when a branch failed with one. */
+const UNCATCHABLE_ORDER: readonly FailureClass[] = ["integrity", "authority", "cancelled"];
+
 export interface MachineHooks {
   /** Admit model-written Yao source as a Program Value of `type`; returns its hash, or throws a Failure. */
   admit?(source: string, type: Extract<YaoType, { kind: "program" }>, span: SourceSpan): string;
@@ -418,9 +421,13 @@ export class Machine {
       const words = branches
         .map((b) => (b.status === "failed" ? `'${b.name}' failed (${b.class}: ${b.message})` : `'${b.name}' succeeded`))
         .join(", ");
+      // A branch failure that fallback never catches keeps the join uncatchable (§10: an integrity
+      // or authority failure never becomes program data): the joined failure takes its class.
+      const classes = failed.map((x) => (x.result as { failure: EvalFailure }).failure.class);
+      const cls = UNCATCHABLE_ORDER.find((c) => classes.includes(c)) ?? "parallel";
       parent.control = {
         m: "fail",
-        f: { class: "parallel", message: `par branches failed: ${words}`, span: e.span, branches },
+        f: { class: cls, message: `par branches failed: ${words}`, span: e.span, branches },
       };
     }
     this.ready.unshift(parent);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { resumeState, startProgram, valueText, type RunResult } from "../../src/eval/index.js";
+import { resumeState, startProgram, valueText, type RunResult, type Value } from "../../src/eval/index.js";
 import { answer, compile, replacer, requests } from "./helpers.js";
 
 const start = (src: string) => startProgram(compile(src));
@@ -129,6 +129,52 @@ describe("effect requests and completions", () => {
         ],
       },
     });
+  });
+
+  it("a branch failure fallback never catches keeps its class at the join, so fallback cannot turn it into data", () => {
+    const commit = (k: string) => `(evidence.commit (evidence (kind "${k}") (value (dict (ok true))) (refs)))`;
+    const src = `(eval (requires (tools read)) (fallback
+      (seq (bind j (par (branch a ${commit("a")}) (branch b (call read (path "b"))))) (to-json "joined"))
+      (to-json "caught")))`;
+    const r = start(src);
+    const [qa, qb] = requests(r).map((q) => q.get("id") as string);
+    // The host refuses the commit (an authority failure); the other branch is answered afterwards.
+    const denied = resumeState(answer(r, { id: qa!, error: { message: "lease revoked" } }).state(), {
+      id: qb!,
+      value: "text",
+    });
+    expect(denied.result).toMatchObject({
+      outcome: "failure",
+      failure: {
+        class: "authority",
+        span: { start: { line: 2 } },
+        branches: [
+          { name: "a", status: "failed", class: "authority", message: "lease revoked" },
+          { name: "b", status: "succeeded" },
+        ],
+      },
+    });
+    // Integrity outranks authority when both occur; a tool error with an explicit class keeps it.
+    const both = resumeState(answer(r, { id: qb!, error: { message: "tampered", class: "integrity" } }).state(), {
+      id: qa!,
+      error: { message: "lease revoked" },
+    });
+    expect(both.result).toMatchObject({ failure: { class: "integrity" } });
+    // An ordinary branch failure is still one catchable parallel failure: the backup runs.
+    const ordinary = resumeState(answer(r, { id: qb!, error: { message: "no such file" } }).state(), {
+      id: qa!,
+      value: new Map([
+        [
+          "$yao",
+          new Map<string, Value>([
+            ["kind", "ref"],
+            ["ref_kind", "Evidence"],
+            ["id", "e1"],
+          ]),
+        ],
+      ]),
+    });
+    expect(ordinary.result).toMatchObject({ outcome: "value", value: "caught" });
   });
 
   it("host operations suspend with a typed host request and decode the result into the declared type", () => {
