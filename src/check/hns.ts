@@ -95,7 +95,7 @@ export type { LoadResult };
 
 /**
  * The HNS structural load alone, as `checkHns` runs it: what `yaoc hash` and the HNS goldens record,
- * and the first half of `analyzeHnsEntry`. The one place outside src/hns that calls the loader, so
+ * and what `yaoc ir`, `profile`, `admit` and `run` load before `analyzeHnsEntry`. The one place outside src/hns that calls the loader, so
  * the containment and size rules a package is read under cannot differ between commands.
  */
 export function loadHnsPackage(fs: PackageFs, path: string, limits?: Partial<LoadLimits>): Promise<LoadResult> {
@@ -110,37 +110,16 @@ export function loadHnsText(name: string, text: string, limits?: Partial<LoadLim
   return loadFromSource(name, text, limits === undefined ? {} : { limits });
 }
 
-/** `analyzeHnsEntry`: the loader's failure as it is, or the loaded package with its entry's analysis. */
-export type HnsEntryAnalysis =
-  | Extract<LoadResult, { ok: false }>
-  | {
-      readonly ok: true;
-      readonly package: HnsPackage;
-      readonly sources: ReadonlyMap<string, string>;
-      /** The profile the entry was analysed under, for a later admission against the package. */
-      readonly profile: AnalysisProfile;
-      /** The analyzer's own result: typed IR, program hash and its diagnostics (no tool contracts). */
-      readonly analysis: AnalysisResult;
-    };
-
 /**
- * Load an HNS package and analyse its entry under a profile the caller builds from the loaded
- * package (`yaoc ir`, `profile`, `admit` and `run` build it from the manifest's tools and `--tools`,
- * refusing bad schemas as usage errors). Unlike `checkHns`, a load failure is returned as the loader
- * reported it (no analysis of a partial package) and the tool contracts are not verified: those
- * commands print the program, they do not grade the package.
+ * Analyse a loaded HNS package's entry under a profile the caller built from it (`yaoc ir`,
+ * `profile`, `admit` and `run` build it from the manifest's tools and `--tools`, refusing bad
+ * schemas as usage errors), after `loadHnsPackage`. Unlike `checkHns`, the caller reports a load
+ * failure as the loader gave it (no analysis of a partial package), the tool contracts are not
+ * verified and the analyzer's own closing note stays: those commands print the program, they do not
+ * grade the package. The caller passes data, not an analyzer: the composition stays here.
  */
-export async function analyzeHnsEntry(
-  fs: PackageFs,
-  path: string,
-  profileFor: (pkg: HnsPackage) => Promise<AnalysisProfile>,
-): Promise<HnsEntryAnalysis> {
-  const loaded = await loadHnsPackage(fs, path);
-  if (!loaded.ok) return loaded;
-  const pkg = loaded.package;
-  const profile = await profileFor(pkg);
-  const analysis = analyzeModule({ entry: pkg.entry.form, functions: pkg.functions, allowInternal: true, profile });
-  return { ok: true, package: pkg, sources: loaded.sources, profile, analysis };
+export function analyzeHnsEntry(pkg: HnsPackage, profile: AnalysisProfile): AnalysisResult {
+  return analyzeModule({ entry: pkg.entry.form, functions: pkg.functions, allowInternal: true, profile });
 }
 
 /** What the module analysis gives the check: the analyzer's result, every diagnostic, the contract report. */

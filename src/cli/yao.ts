@@ -1,6 +1,6 @@
 /**
  * `yaoc ir`, `yaoc profile` and `yaoc admit`: the Yao analyzer on the command line. Packages are
- * loaded and their entry analysed by src/check (`analyzeHnsEntry`: every containment and structure
+ * loaded and their entry analysed by src/check (`loadHnsPackage`, `analyzeHnsEntry`: every containment and structure
  * rule of the HNS loader applies); standalone programs are read with the reader. Problems are reported like `yaoc check` (exit 1), usage and I/O errors exit 2.
  */
 import type { Command } from "commander";
@@ -9,7 +9,7 @@ import { orderDiagnostics } from "../diagnostics/order.js";
 import { renderHuman } from "../diagnostics/render.js";
 import { NodeFs } from "../fs/node-fs.js";
 import { FsError } from "../fs/package-fs.js";
-import { analyzeHnsEntry } from "../check/hns.js";
+import { analyzeHnsEntry, loadHnsPackage } from "../check/hns.js";
 import type { HnsPackage } from "../hns/model.js";
 import { DEFAULT_MAX_SOURCE_BYTES, readOne } from "../syntax/reader.js";
 import type { SNode } from "../syntax/tree.js";
@@ -63,13 +63,15 @@ export async function analyzeHns(path: string, toolsFile: string | undefined): P
   // A path that is not there is an I/O error (exit 2) before it is a badly named package.
   const problem = await unusablePath(path);
   if (problem !== null) throw new UsageError(`${path}: ${problem}`);
-  const r = await analyzeHnsEntry(fs, path, (pkg) => profileFor(pkg.manifest.tools, toolsFile));
+  const r = await loadHnsPackage(fs, path);
   if (!r.ok) {
     if (r.ioError) throw new UsageError(r.diagnostics.map((d) => d.message).join("\n"));
     throw new Rejected(path, r.diagnostics, r.sources);
   }
-  if (r.analysis.diagnostics.length > 0) throw new Rejected(path, r.analysis.diagnostics, r.sources);
-  return { pkg: r.package, sources: r.sources, profile: r.profile, analysis: r.analysis };
+  const profile = await profileFor(r.package.manifest.tools, toolsFile);
+  const analysis = analyzeHnsEntry(r.package, profile);
+  if (analysis.diagnostics.length > 0) throw new Rejected(path, analysis.diagnostics, r.sources);
+  return { pkg: r.package, sources: r.sources, profile, analysis };
 }
 
 export async function readProgram(path: string): Promise<{ form: SNode; sources: Map<string, string> }> {

@@ -1,25 +1,32 @@
 /**
- * Why `yaoc ir`, `profile`, `admit` and `run` use src/check's `analyzeHnsEntry` rather than `check`
+ * Why `yaoc ir`, `profile`, `admit` and `run` use src/check's `loadHnsPackage` and `analyzeHnsEntry`
+ * rather than `check`
  * (docs/architecture.md, "The check facade"): on the same package the two say different things,
  * and those commands' output must not change. Both start from the same loader call, so a package
  * that loads and analyses cleanly gets the same package from each.
  */
 import { describe, expect, it } from "vitest";
 import { check } from "../../src/check/check.js";
-import { analyzeHnsEntry } from "../../src/check/hns.js";
+import { analyzeHnsEntry, loadHnsPackage } from "../../src/check/hns.js";
+import type { PackageFs } from "../../src/fs/package-fs.js";
 import { MemoryFs } from "../../src/fs/memory-fs.js";
 import { morphzProfile } from "../../src/yao/profile.js";
 
 const MANIFEST = '(manifest (id demo) (version "1") (title "Demo") (capabilities (tools read)))\n';
 const CONTRACT = '(contract (purpose "p"))\n';
-const profile = async () => morphzProfile();
+/** What src/cli/yao.ts does: the load, then (when it succeeded) the entry's analysis under a profile. */
+async function entryOf(fs: PackageFs, path: string) {
+  const loaded = await loadHnsPackage(fs, path);
+  if (!loaded.ok) return loaded;
+  return { ok: true as const, package: loaded.package, analysis: analyzeHnsEntry(loaded.package, morphzProfile()) };
+}
 
 async function both(source: string) {
   const fs = MemoryFs.from({ "/p.hns": source });
-  return { entry: await analyzeHnsEntry(fs, "/p.hns", profile), checked: await check(fs, "/p.hns") };
+  return { entry: await entryOf(fs, "/p.hns"), checked: await check(fs, "/p.hns") };
 }
 
-describe("analyzeHnsEntry (yaoc ir, profile, admit, run) and check on one package", () => {
+describe("loadHnsPackage + analyzeHnsEntry (yaoc ir, profile, admit, run) and check on one package", () => {
   it("a load failure: the loader's diagnostics alone, where check also analyses the partly loaded package", async () => {
     const { entry, checked } = await both(
       `${MANIFEST.replace(' (title "Demo")', "")}${CONTRACT}(eval (requires (tools read)) nowhere)\n`,
@@ -50,7 +57,7 @@ describe("analyzeHnsEntry (yaoc ir, profile, admit, run) and check on one packag
 
   it("a clean package: the same loaded package and program hash from both", async () => {
     const fs = MemoryFs.from({ "/p.hns": `${MANIFEST}${CONTRACT}(eval (requires (tools read)) 1)\n` });
-    const entry = await analyzeHnsEntry(fs, "/p.hns", profile);
+    const entry = await entryOf(fs, "/p.hns");
     const checked = await check(fs, "/p.hns", { keepAnalysis: true });
     expect(checked.valid).toBe(true);
     expect(entry.ok).toBe(true);
