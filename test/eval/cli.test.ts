@@ -55,6 +55,17 @@ describe("yaoc run", () => {
     expect(run.out).toBe("");
     expect(run.err).toBe(ir.err);
     expect(run.err).toContain("error[yao.type_mismatch]: numeric operator received String");
+    // An ill-typed package: run prints exactly what check prints, and both exit 1.
+    const pkg = file(
+      "bad.hns",
+      '(manifest (id acme.bad) (version "1.0.0") (title "Bad") (capabilities (tools read)))\n(contract (purpose "b"))\n(eval (add 1 "x"))\n',
+    );
+    const runPkg = yaoc(["run", pkg]);
+    const check = yaoc(["check", pkg]);
+    expect(runPkg.code).toBe(1);
+    expect(check.code).toBe(1);
+    expect(runPkg.out + runPkg.err).toBe(check.out + check.err);
+    expect(runPkg.err + runPkg.out).toContain("bad.hns:3:14: error[yao.type_mismatch]");
   });
 
   it("suspends with requests, resumes with a completion file, and never rewrites a state in place", () => {
