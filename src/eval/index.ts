@@ -35,7 +35,7 @@ import {
   type StateExtras,
 } from "./state.js";
 import { parseValueText, valueText, ValueTextError } from "./value-text.js";
-import { refValue, optionNone, structuralRecord, type Value } from "./values.js";
+import { refValue, optionNone, structuralRecord, valueProblem, type Value } from "./values.js";
 
 export { BUDGET_NAMES, DEFAULT_BUDGETS, budgetsWith, type Budgets } from "./budgets.js";
 export { decodeValue, fromPlainJson, toPlainJson } from "./decode.js";
@@ -338,8 +338,34 @@ function completionText(c: Completion): string {
   return valueText(m);
 }
 
+/**
+ * What is wrong with a completion built in JavaScript rather than read by `parseCompletion`, or
+ * undefined: refused before it can reach the state, which would otherwise hold text that does not
+ * read back (a plain object as a value, a NaN count).
+ */
+function completionProblem(c: Completion): string | undefined {
+  if (typeof c.id !== "string") return 'a completion needs a string "id"';
+  if (c.kind !== undefined && !REQUEST_KINDS.includes(c.kind)) return `unknown request kind '${String(c.kind)}'`;
+  if (c.rounds !== undefined && !(Number.isSafeInteger(c.rounds) && c.rounds >= 1))
+    return '"rounds" must be an integer of at least 1';
+  if (c.elapsedMs !== undefined && !(Number.isSafeInteger(c.elapsedMs) && c.elapsedMs >= 0))
+    return '"elapsedMs" must be an integer of at least 0';
+  if ("value" in c) {
+    const p = valueProblem(c.value);
+    return p === undefined ? undefined : `the completion's value is not a Yao value: ${p}`;
+  }
+  if ("text" in c) return typeof c.text === "string" ? undefined : '"text" must be a string';
+  if ("error" in c && typeof c.error?.message === "string") {
+    const cls = c.error.class;
+    return cls === undefined || FAILURE_CLASSES.includes(cls) ? undefined : `unknown failure class '${String(cls)}'`;
+  }
+  return 'a completion has exactly one of "value", "text" or "error" (with a string "message")';
+}
+
 /** Resume a suspended state with one completion. */
 export function resumeState(state: string, completion: Completion, options: RunOptions = {}): RunResult {
+  const problem = completionProblem(completion);
+  if (problem !== undefined) return integrity(`the completion is refused: ${problem}`, state);
   const decoded = decodeOrRefuse(state, options);
   if ("result" in decoded) return decoded;
   const { machine: m, extras } = decoded;

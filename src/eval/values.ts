@@ -129,3 +129,35 @@ export function structuralFields(v: Value): [string, Value][] | undefined {
   }
   return out;
 }
+
+/**
+ * Why `v` is not a Value, with the path to an offending part, or undefined when it is one.
+ * An embedder's completion crosses from plain JavaScript: a plain object (not a Map), a `number`
+ * that is not finite or an Int outside i64 would otherwise be written into the state as text that
+ * no longer reads back. Iterative, so a deep value cannot overflow the stack.
+ */
+export function valueProblem(v: unknown): string | undefined {
+  const stack: [unknown, string][] = [[v, "$"]];
+  while (stack.length > 0) {
+    const [x, path] = stack.pop()!;
+    if (x === null || typeof x === "boolean" || typeof x === "string") continue;
+    if (typeof x === "bigint") {
+      if (x < I64_MIN || x > I64_MAX) return `${path}: the Int ${x} is outside i64`;
+    } else if (typeof x === "number") {
+      if (!Number.isFinite(x)) return `${path}: a Float must be finite, found ${x}`;
+    } else if (Array.isArray(x)) {
+      x.forEach((item, i) => {
+        stack.push([item, `${path}[${i}]`]);
+      });
+    } else if (x instanceof Map) {
+      for (const [k, item] of x) {
+        if (typeof k !== "string") return `${path}: a Map key must be a string, found ${typeof k}`;
+        stack.push([item, `${path}[${JSON.stringify(k)}]`]);
+      }
+    } else {
+      const what = typeof x === "object" ? "a plain object (a Yao object is a Map)" : typeof x;
+      return `${path}: ${what} is not a Yao value`;
+    }
+  }
+  return undefined;
+}

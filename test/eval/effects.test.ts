@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { resumeState, startProgram, valueText, type RunResult, type Value } from "../../src/eval/index.js";
+import {
+  resumeState,
+  startProgram,
+  valueText,
+  type Completion,
+  type RunResult,
+  type Value,
+} from "../../src/eval/index.js";
 import { answer, compile, replacer, requests } from "./helpers.js";
 
 const start = (src: string) => startProgram(compile(src));
@@ -59,6 +66,34 @@ describe("effect requests and completions", () => {
     expect(finished.result.outcome).toBe("value");
     const late = resumeState(finished.state(), { id: "yao-effect:x:3", value: null });
     expect(late).toMatchObject({ rejected: true, result: { failure: { class: "integrity" } } });
+  });
+
+  it("a completion built in JavaScript that is not a Yao value is refused with its path, and changes nothing", () => {
+    const r = start('(eval (requires (tools read)) (call read (path "a")))');
+    const id = requests(r)[0]!.get("id") as string;
+    const cases: [Completion, string][] = [
+      [{ id, value: new Map([["rows", [{ enabled: true } as unknown as Value]]]) }, '$["rows"][0]: a plain object'],
+      [{ id, value: Number.NaN }, "$: a Float must be finite, found NaN"],
+      [{ id, value: [1n, 2n ** 70n] }, "$[1]: the Int 1180591620717411303424 is outside i64"],
+      [{ id, value: null, rounds: Number.NaN }, '"rounds" must be an integer of at least 1'],
+      [{ id, value: null, elapsedMs: -1 }, '"elapsedMs" must be an integer of at least 0'],
+      [{ id, error: {} } as unknown as Completion, 'exactly one of "value", "text" or "error"'],
+    ];
+    for (const [c, words] of cases) {
+      const out = resumeState(r.state(), c);
+      expect(out.rejected, words).toBe(true);
+      expect(out.result, words).toMatchObject({
+        outcome: "failure",
+        failure: { class: "integrity", message: expect.stringContaining(words) },
+      });
+      expect(out.state()).toBe(r.state());
+    }
+    // The same answer as a Map is taken, and the state it gives reads back.
+    const ok = resumeState(r.state(), { id, value: new Map([["rows", [new Map([["enabled", true]])]]]) });
+    expect(ok.result.outcome).toBe("value");
+    expect(resumeState(ok.state(), { id, value: new Map([["rows", [new Map([["enabled", true]])]]]) }).rejected).toBe(
+      false,
+    );
   });
 
   it("an infer request carries the body, result contract, schema and exactly the captured values", () => {

@@ -11,6 +11,7 @@ import {
 import { sha256Hex } from "../../src/canonical/hash.js";
 import { MAX_STATE_BYTES, STATE_VERSION } from "../../src/eval/index.js";
 import { canonicalJson } from "../../src/json/jcs.js";
+import { programJson } from "../../src/yao/ir-json.js";
 import { compile, replacer } from "./helpers.js";
 
 /** Programs that reach every frame kind: pure forms, effects, par threads, fallback unwinding, functions. */
@@ -145,6 +146,20 @@ describe("machine state", () => {
     const d2 = size(81) - base;
     expect(d2 / d1).toBeGreaterThan(1.8);
     expect(d2 / d1).toBeLessThan(2.2);
+  });
+});
+
+describe("starting from the IR text yaoc ir prints", () => {
+  it("runs it as the analyzer's program, and refuses edited IR or source text", () => {
+    const program = compile('(eval (requires (tools read)) (seq (bind x (div 7 2)) (call read (path "a.txt"))))');
+    const text = `${programJson(program)}\n`;
+    const fromText = startProgram(text);
+    const fromProgram = startProgram(program);
+    expect(fromText.result).toMatchObject({ outcome: "suspended" });
+    expect(fromText.state()).toBe(fromProgram.state());
+    // An edit that keeps the IR well-formed changes its program_hash: the stated source_hash no longer matches.
+    expect(() => startProgram(text.replace('"a.txt"', '"b.txt"'))).toThrow(/does not match its program_hash/);
+    expect(() => startProgram("(eval 1)")).toThrow(/not valid JSON/);
   });
 });
 
