@@ -82,13 +82,15 @@ describe("machine state", () => {
     expect(Object.keys(state)).toEqual([...Object.keys(state)].sort());
   });
 
-  it("refuses an edited program or edited request arguments as integrity, and changes nothing", () => {
+  it("refuses an edited program, request arguments, budgets or version, or a truncated state, as integrity, and changes nothing", () => {
     const r = startProgram(compile('(eval (requires (tools read)) (call read (path "a.txt")))'));
     const state = r.state();
     const id = (r.result.outcome === "suspended" && (r.result.requests[0]!.get("id") as string)) || "";
     for (const edited of [
       state.replace("a.txt", "b.txt"),
       state.replace(`"version":${STATE_VERSION}`, `"version":${STATE_VERSION + 1}`),
+      state.replace('"toolEffects":128', '"toolEffects":100000'),
+      state.replace(`"version":${STATE_VERSION}`, '"version":2'),
       state.slice(0, state.length / 2),
       "",
       "[]",

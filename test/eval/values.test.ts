@@ -23,6 +23,13 @@ describe("pure evaluation with the Morphz value model", () => {
     expect(run("(eval (mul 1e300 1e300))")).toMatchObject({
       failure: { message: "floating-point result is not finite" },
     });
+    expect(run("(eval (add 1e999 1.0))")).toMatchObject({
+      failure: { class: "value", message: "Float literal is not finite", span: { start: { column: 12 } } },
+    });
+    expect(run("(eval (sub -9223372036854775807 2))")).toMatchObject({
+      failure: { class: "value", message: "integer arithmetic overflow" },
+    });
+    expect(run("(eval (div 1.0 0.0))")).toMatchObject({ failure: { class: "value", message: "division by zero" } });
     expect(run("(eval (get (dict (a 1)) b))")).toMatchObject({ failure: { message: "value has no field 'b'" } });
   });
 
