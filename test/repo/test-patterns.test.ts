@@ -15,7 +15,9 @@ describe("the test-pattern finder", () => {
   it("finds a silent return on an environment probe, not a narrowing return or a ctx.skip", () => {
     expect(rules('  if (spawnSync("mkfifo", [p]).status !== 0) return;')).toEqual(["probe-return"]);
     expect(rules("  if (made.status !== 0) return; // no mkfifo on this system")).toEqual(["probe-return"]);
+    expect(rules('  if (!existsSync("/proc/self/fd")) {\n    return;\n  }')).toEqual(["probe-return"]);
     expect(rules("  if (!r.ok) return;")).toEqual([]);
+    expect(rules("  if (!r.ok) {\n    return;\n  }")).toEqual([]);
     expect(rules('  skipUnless(ctx, made.status === 0, "no mkfifo on this system");')).toEqual([]);
   });
 

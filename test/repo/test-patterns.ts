@@ -41,7 +41,9 @@ export function findTestPatterns(source: string): Finding[] {
     const raw = lines[i]!.trim();
     if (/^(\*|\/\/|\/\*)/.test(raw)) continue; // comments
     const code = withoutStrings(raw);
-    if (/^if \(.*\) return;?$/.test(code) && PROBE.test(raw))
+    // `if (probe) return;`, or the block form `if (probe) {` whose next line is a bare `return;`.
+    const blockReturn = /^if \(.*\) \{$/.test(code) && /^return;?$/.test(lines[i + 1]?.trim() ?? "");
+    if ((/^if \(.*\) return;?$/.test(code) || blockReturn) && PROBE.test(raw))
       out.push({ line: i + 1, rule: "probe-return", text: raw });
     if (/\.(skipIf|runIf)\(/.test(code) && !SKIP_REASON.test(titleRegion(lines, i)))
       out.push({ line: i + 1, rule: "skip-without-reason", text: raw });
