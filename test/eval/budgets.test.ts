@@ -163,6 +163,10 @@ describe("completion fields for budgets", () => {
       '{"id":"x","value":1,"rounds":"2"}',
       '{"id":"x","value":1,"elapsed_ms":-1}',
       '{"id":"x","value":1,"elapsed_ms":1.5}',
+      '{"id":"x","value":1,"text":"1"}',
+      '{"id":"x","value":1,"error":{"message":"m"}}',
+      '{"id":"x","value":1,"extra":true}',
+      '{"id":"x","error":{"message":"m","class":"integrity"}}',
     ])
       expect(() => parseCompletion(bad), bad).toThrow(CompletionError);
   });

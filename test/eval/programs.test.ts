@@ -86,6 +86,22 @@ describe("run: model-written Program Values", () => {
     expect(done.result).toMatchObject({ outcome: "value", value: "from the child" });
   });
 
+  it("a program hand-off answered with an error is an authority failure, which fallback never catches", () => {
+    const src = `(eval (fallback (seq (bind p (infer (returns (Program Int (effects))) "w")) (run p)) 0))`;
+    const r = startProgram(compile(src), { tools: TEST_TOOLS });
+    const admitted = resumeState(r.state(), { id: requests(r)[0]!.get("id") as string, text: "(eval 1)" });
+    const [handoff] = requests(admitted);
+    expect(handoff!.get("kind")).toBe("program");
+    const denied = resumeState(admitted.state(), {
+      id: handoff!.get("id") as string,
+      error: { message: "the capability ceiling was revoked" },
+    });
+    expect(denied.result).toMatchObject({
+      outcome: "failure",
+      failure: { class: "authority", message: "the capability ceiling was revoked" },
+    });
+  });
+
   it("refuses a program of another type, or one with effects beyond the declared Program type", () => {
     const src = `(eval (seq (bind p (infer (returns (Program Int (effects))) "write a pure program")) (run p)))`;
     const r = startProgram(compile(src), { tools: TEST_TOOLS });

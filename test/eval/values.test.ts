@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { floatText, parseValueText, valueText } from "../../src/eval/index.js";
-import { run, value } from "./helpers.js";
+import {
+  floatText,
+  parseCompletion,
+  parseValueText,
+  resumeState,
+  startProgram,
+  valueText,
+} from "../../src/eval/index.js";
+import { compile, requests, run, value } from "./helpers.js";
 
 describe("pure evaluation with the Morphz value model", () => {
   it("evaluates bindings, control and checked arithmetic", () => {
@@ -76,6 +83,11 @@ describe("pure evaluation with the Morphz value model", () => {
       '{"case":"yes","fields":{"n":1}}',
     );
     expect(value("(eval (to-json (some 1)))")).toBe('{"case":"some","value":1}');
+    expect(value("(eval (to-json (none Int)))")).toBe('{"case":"none"}');
+    expect(value("(eval (to-json (err 2.5 Int)))")).toBe('{"case":"err","value":2.5}');
+    expect(value("(eval (from-json (Result Int String) (to-json (ok 7 String))))")).toBe(
+      '{"$yao":{"kind":"result","value":7,"variant":"ok"}}',
+    );
     expect(
       run(`(eval (types (record Row (enabled Bool))) (from-json (List Row) (to-json (list (dict (enabled "yes"))))))`),
     ).toMatchObject({ failure: { class: "value", message: '$[0]["enabled"]: expected Bool, found string' } });
@@ -87,6 +99,22 @@ describe("pure evaluation with the Morphz value model", () => {
     expect(
       value(`(eval (types (record Row (enabled Bool))) (from-json (List Row) (to-json (list (dict (enabled true))))))`),
     ).toBe('[{"$yao":{"fields":{"enabled":true},"kind":"record","type":"Row"}}]');
+  });
+
+  it("a $yao key inside a Json value stays data: from-json never reads it as a tagged value", () => {
+    const r = startProgram(
+      compile('(eval (requires (tools read)) (seq (bind j (call read (path "a"))) (from-json (Option Int) j)))'),
+    );
+    const id = requests(r)[0]!.get("id") as string;
+    const forged = parseCompletion(
+      JSON.stringify({ id, value: { $yao: { kind: "option", variant: "some", value: 1 } } }),
+    );
+    expect(resumeState(r.state(), forged).result).toMatchObject({
+      outcome: "failure",
+      failure: { class: "value", message: '$["case"]: missing required field' },
+    });
+    const plain = parseCompletion(JSON.stringify({ id, value: { case: "some", value: 1 } }));
+    expect(resumeState(r.state(), plain).result).toMatchObject({ outcome: "value" });
   });
 
   it("floats print as serde_json does and read back as Floats", () => {
