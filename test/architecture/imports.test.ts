@@ -180,16 +180,33 @@ describe("import rules", () => {
     expect(offenders(edges)).toEqual([]);
   });
 
-  it("name the Yao package analyzer (analyzeModule, analyzePackage) only in src/check, src/yao and the library's src/api.ts", () => {
+  it("name the Yao package analyzer (analyzeModule, analyzePackage) only in src/check, src/yao and the library's src/api.ts, nor in the bench or scripts", () => {
     // The import graph has no names, and src/yao/index.ts is imported for much else: read the names.
-    const files = sourceFiles(join(REPO_ROOT, "src")).map((f) => posix(relative(REPO_ROOT, f)));
+    // The bench and the fuzz targets once passed an analyzer down too; they check through check.
+    const files = ["src", "bench", "scripts"]
+      .flatMap((d) => sourceFiles(join(REPO_ROOT, d)))
+      .map((f) => posix(relative(REPO_ROOT, f)));
     expect(files.length).toBeGreaterThan(100);
+    expect(files.some((f) => f.startsWith("bench/")) && files.some((f) => f.startsWith("scripts/"))).toBe(true);
     const allowed = (f: string): boolean => /^src\/(check|yao)\//.test(f) || f === "src/api.ts";
     const offending = files.filter((f) => !allowed(f) && ANALYZER_NAMES.test(readFileSync(join(REPO_ROOT, f), "utf8")));
     expect(offending).toEqual([]);
     // The check itself can fire: the call the commands used to make is caught.
     expect(ANALYZER_NAMES.test("result = analyzeModule({ entry })")).toBe(true);
     expect(ANALYZER_NAMES.test("result = analyzeProgram(form)")).toBe(false);
+  });
+});
+
+describe("the bench and the scripts", () => {
+  it("reach the HNS loader and the frontends' checks only through src/check", () => {
+    const files = ["bench", "scripts"].flatMap((d) => sourceFiles(join(REPO_ROOT, d)));
+    expect(files.length).toBeGreaterThan(20);
+    const edges = files.flatMap((f) => importsOf(relative(REPO_ROOT, f), readFileSync(f, "utf8")));
+    expect(edges.filter((e) => e.to.startsWith("src/")).length).toBeGreaterThan(20);
+    const entries = /^src\/(hns\/(load|index)\.ts|(harp|hcp)\/(check|index)\.ts|a3s\/index\.ts)$/;
+    expect(["src/hns/load.ts", "src/harp/check.ts", "src/a3s/index.ts"].every((t) => entries.test(t))).toBe(true);
+    expect(entries.test("src/check/check.ts")).toBe(false);
+    expect(edges.filter((e) => entries.test(e.to)).map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
   });
 });
 
