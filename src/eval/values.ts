@@ -136,23 +136,25 @@ export function structuralFields(v: Value): [string, Value][] | undefined {
  * that is not finite or an Int outside i64 would otherwise be written into the state as text that
  * no longer reads back. Iterative, so a deep value cannot overflow the stack.
  */
-export function valueProblem(v: unknown): string | undefined {
-  const stack: [unknown, string][] = [[v, "$"]];
+export function valueProblem(v: unknown, maxDepth = 512): string | undefined {
+  const stack: [unknown, string, number][] = [[v, "$", 0]];
   while (stack.length > 0) {
-    const [x, path] = stack.pop()!;
+    const [x, path, depth] = stack.pop()!;
     if (x === null || typeof x === "boolean" || typeof x === "string") continue;
+    // As deep as value text reads back (value-text.ts MAX_VALUE_DEPTH): the state must read again.
+    if (depth >= maxDepth && typeof x === "object") return `it nests deeper than ${maxDepth}`;
     if (typeof x === "bigint") {
       if (x < I64_MIN || x > I64_MAX) return `${path}: the Int ${x} is outside i64`;
     } else if (typeof x === "number") {
       if (!Number.isFinite(x)) return `${path}: a Float must be finite, found ${x}`;
     } else if (Array.isArray(x)) {
       x.forEach((item, i) => {
-        stack.push([item, `${path}[${i}]`]);
+        stack.push([item, `${path}[${i}]`, depth + 1]);
       });
     } else if (x instanceof Map) {
       for (const [k, item] of x) {
         if (typeof k !== "string") return `${path}: a Map key must be a string, found ${typeof k}`;
-        stack.push([item, `${path}[${JSON.stringify(k)}]`]);
+        stack.push([item, `${path}[${JSON.stringify(k)}]`, depth + 1]);
       }
     } else {
       const what = typeof x === "object" ? "a plain object (a Yao object is a Map)" : typeof x;

@@ -71,10 +71,13 @@ describe("effect requests and completions", () => {
   it("a completion built in JavaScript that is not a Yao value is refused with its path, and changes nothing", () => {
     const r = start('(eval (requires (tools read)) (call read (path "a")))');
     const id = requests(r)[0]!.get("id") as string;
+    // Deeper than value text reads back: a state holding it would not read again.
+    const deep = (n: number): Value => (n === 0 ? null : [deep(n - 1)]);
     const cases: [Completion, string][] = [
       [{ id, value: new Map([["rows", [{ enabled: true } as unknown as Value]]]) }, '$["rows"][0]: a plain object'],
       [{ id, value: Number.NaN }, "$: a Float must be finite, found NaN"],
       [{ id, value: [1n, 2n ** 70n] }, "$[1]: the Int 1180591620717411303424 is outside i64"],
+      [{ id, value: deep(513) }, "it nests deeper than 512"],
       [{ id, value: null, rounds: Number.NaN }, '"rounds" must be an integer of at least 1'],
       [{ id, value: null, elapsedMs: -1 }, '"elapsedMs" must be an integer of at least 0'],
       [{ id, error: {} } as unknown as Completion, 'exactly one of "value", "text" or "error"'],
@@ -88,6 +91,7 @@ describe("effect requests and completions", () => {
       });
       expect(out.state()).toBe(r.state());
     }
+    expect(resumeState(r.state(), { id, value: deep(512) }).result.outcome).toBe("value");
     // The same answer as a Map is taken, and the state it gives reads back.
     const ok = resumeState(r.state(), { id, value: new Map([["rows", [new Map([["enabled", true]])]]]) });
     expect(ok.result.outcome).toBe("value");
