@@ -55,6 +55,19 @@ describe("pure evaluation with the Morphz value model", () => {
     );
   });
 
+  it("tags refs and Program Values as eval.rs does", () => {
+    expect(value("(eval (par (branch a runtime.agent) (branch o runtime.objective)))")).toBe(
+      '{"$yao":{"fields":[{"name":"a","value":{"$yao":{"id":"local","kind":"ref","ref_kind":"Agent"}}},{"name":"o","value":{"$yao":{"kind":"option","variant":"none"}}}],"kind":"structural_record"}}',
+    );
+    const r = startProgram(compile('(eval (infer (returns (Program Int (effects))) "write a program"))'), {
+      tools: {},
+    });
+    const done = resumeState(r.state(), { id: requests(r)[0]!.get("id") as string, text: "(eval 1)" });
+    expect(done.result.outcome).toBe("value");
+    if (done.result.outcome === "value")
+      expect(valueText(done.result.value)).toMatch(/^\{"\$yao":\{"hash":"sha256:[0-9a-f]{64}","kind":"program"\}\}$/);
+  });
+
   it("eq is deep equality and an Int never equals a Float", () => {
     expect(value("(eval (eq (dict (a (list 1 2))) (dict (a (list 1 2)))))")).toBe("true");
     expect(value("(eval (eq (to-json 1) (to-json 1.0)))")).toBe("false");
