@@ -46,6 +46,19 @@ describe("tool contracts in check", () => {
     expect(r.report).toMatchObject({ tool_contracts_verified: false, unresolved_tool_schemas: [] });
   });
 
+  it("the same violation is found in an exported function nobody calls and in the entry", async () => {
+    const exported = pkg('(call write (path "a") (mode "append"))', '(call write (path path) (mode "delete"))').replace(
+      "(visibility internal)",
+      "(visibility exported)",
+    );
+    const r = await checked(exported);
+    expect(r.diagnostics).toMatchObject([{ code: "eval.tool_contract", span: { start: { line: 14 } } }]);
+    expect(r.diagnostics[0]!.message).toContain("#/properties/mode/enum");
+    const entry = await checked(pkg('(call write (path "a") (mode "delete"))'));
+    expect(entry.diagnostics).toMatchObject([{ code: "eval.tool_contract", span: { start: { line: 15 } } }]);
+    expect(entry.diagnostics[0]!.message).toContain("#/properties/mode/enum");
+  });
+
   it("checks nested required fields, bounds and formats of evaluated arguments", async () => {
     const cases: [string, string][] = [
       ['(call write (path "a") (mode "append") (opts (json-object (depth 1))))', "#/properties/opts/required"],
