@@ -12,6 +12,7 @@ import { FsError, type FileKind, type FileStat, type PackageFs } from "./package
 import { normalizePath } from "./paths.js";
 import {
   DEFAULT_SNAPSHOT_LIMITS,
+  EntryTree,
   freezeSnapshot,
   metadataOverLimit,
   type PackageSnapshot,
@@ -171,48 +172,47 @@ export class MemoryFs implements PackageFs, SnapshotSource {
     const over = metadataProblem(resolved.node, limits, fileLimits, display);
     if (over !== null) return fail(over);
 
-    // Then the entries, in code-point order, each child's path made once from its parent's: the walk
-    // does one step per entry and never resolves a path from the root.
-    const entries = new Map<string, SnapshotEntry>();
-    const stack: { node: Node; rel: string }[] = [{ node: resolved.node, rel: "" }];
+    // Then the entries, in code-point order, into a tree keyed by directory and name: each child's
+    // path is made once from its parent's and never hashed whole (a chain of folders would make
+    // that quadratic in its depth), and the walk never resolves a path from the root.
+    let entries: EntryTree | null = null;
+    const stack: { node: Node; rel: string; name: string; parent: number }[] = [
+      { node: resolved.node, rel: "", name: "", parent: -1 },
+    ];
     while (stack.length > 0) {
-      const { node, rel } = stack.pop()!;
+      const { node, rel, name, parent } = stack.pop()!;
       const e = node.entry;
-      if (e.kind === "directory") {
-        entries.set(rel, { kind: "directory", path: rel });
-        const children = node.children!;
-        const prefix = rel === "" ? "" : `${rel}/`;
-        if (children.size === 1) {
-          for (const [name, child] of children) stack.push({ node: child, rel: prefix + name });
-          continue;
-        }
-        const names = [...children.keys()].sort(compareCodePoints);
-        for (let i = names.length - 1; i >= 0; i--)
-          stack.push({ node: children.get(names[i]!)!, rel: prefix + names[i]! });
-      } else if (e.kind === "symlink") {
-        entries.set(rel, { kind: "symlink", path: rel, target: e.target });
-      } else if (e.kind === "file") {
+      let entry: SnapshotEntry;
+      if (e.kind === "directory") entry = { kind: "directory", path: rel };
+      else if (e.kind === "symlink") entry = { kind: "symlink", path: rel, target: e.target };
+      else if (e.kind === "file") {
         const maxFileBytes = fileLimits.get(node) ?? limits.maxFileBytes;
         const size = e.data.length;
         const executable = e.executable ?? false;
         if (size > maxFileBytes) {
           const message = `${display(rel)} has ${size} bytes; the limit is ${maxFileBytes}`;
-          entries.set(rel, {
-            kind: "file",
-            path: rel,
-            size,
-            executable,
-            bytes: null,
-            error: { code: "too_large", message },
-          });
-        } else {
-          entries.set(rel, { kind: "file", path: rel, size, executable, bytes: e.data.slice() });
-        }
-      } else {
-        entries.set(rel, { kind: e.kind, path: rel });
+          entry = { kind: "file", path: rel, size, executable, bytes: null, error: { code: "too_large", message } };
+        } else entry = { kind: "file", path: rel, size, executable, bytes: e.data.slice() };
+      } else entry = { kind: e.kind, path: rel };
+      let slot: number;
+      if (entries === null) {
+        entries = new EntryTree(entry);
+        slot = 0;
+      } else slot = entries.add(parent, name, entry);
+      if (e.kind !== "directory") continue;
+      const children = node.children!;
+      const prefix = rel === "" ? "" : `${rel}/`;
+      if (children.size === 1) {
+        for (const [n, child] of children) stack.push({ node: child, rel: prefix + n, name: n, parent: slot });
+        continue;
+      }
+      const names = [...children.keys()].sort(compareCodePoints);
+      for (let i = names.length - 1; i >= 0; i--) {
+        const n = names[i]!;
+        stack.push({ node: children.get(n)!, rel: prefix + n, name: n, parent: slot });
       }
     }
-    return freezeSnapshot({ requested, root, entries, rootState: "present", failure: null }, { owned: true });
+    return freezeSnapshot({ requested, root, entries: entries!, rootState: "present", failure: null });
   }
 
   /**

@@ -97,12 +97,145 @@ export function snapshotOf(fs: PackageFs): PackageSnapshot | null {
   return fs instanceof SnapshotFs ? fs.snapshot : null;
 }
 
+/** Children a directory of an `EntryTree` has before its lookups go through a map. */
+const SCAN = 8;
+
+/**
+ * Snapshot entries held as a tree, for a reader that walks a tree in memory (MemoryFs). Adding an
+ * entry costs a few array slots, never its path: a map keyed by whole paths hashes every path, and
+ * the paths of a chain of folders add up to the square of its depth. A lookup walks the path's
+ * components (it reads the path once), through each directory's children by name; those of a large
+ * directory are put in a map on its first lookup. Entries are listed in the order they were added,
+ * which must put each directory before its children.
+ */
+export class EntryTree implements ReadonlyMap<string, SnapshotEntry> {
+  private readonly order: SnapshotEntry[] = [];
+  private readonly names: string[] = [];
+  /** First child, last child and next sibling of each slot (-1: none), and its number of children. */
+  private readonly firstChild: number[] = [];
+  private readonly lastChild: number[] = [];
+  private readonly nextSibling: number[] = [];
+  private readonly childCount: number[] = [];
+  /** Children by name of the directories with more than `SCAN` children, made on their first lookup. */
+  private readonly byName = new Map<number, Map<string, number>>();
+  private sealed = false;
+
+  /** The root entry (path ""): slot 0. */
+  constructor(root: SnapshotEntry) {
+    this.push(root, "");
+  }
+
+  /** Add `entry`, named `name`, under the directory at slot `parent`; returns its slot. */
+  add(parent: number, name: string, entry: SnapshotEntry): number {
+    if (this.sealed) throw new Error("EntryTree: the snapshot is frozen");
+    const slot = this.push(entry, name);
+    const last = this.lastChild[parent]!;
+    if (last < 0) this.firstChild[parent] = slot;
+    else this.nextSibling[last] = slot;
+    this.lastChild[parent] = slot;
+    this.childCount[parent]!++;
+    return slot;
+  }
+
+  /** No more entries (freezeSnapshot seals a tree it wraps). */
+  seal(): void {
+    this.sealed = true;
+  }
+
+  private push(entry: SnapshotEntry, name: string): number {
+    const slot = this.order.length;
+    this.order.push(entry);
+    this.names.push(name);
+    this.firstChild.push(-1);
+    this.lastChild.push(-1);
+    this.nextSibling.push(-1);
+    this.childCount.push(0);
+    return slot;
+  }
+
+  private child(dir: number, name: string): number {
+    if (this.childCount[dir]! <= SCAN) {
+      for (let c = this.firstChild[dir]!; c >= 0; c = this.nextSibling[c]!) if (this.names[c] === name) return c;
+      return -1;
+    }
+    let map = this.byName.get(dir);
+    if (map === undefined) {
+      map = new Map();
+      for (let c = this.firstChild[dir]!; c >= 0; c = this.nextSibling[c]!) map.set(this.names[c]!, c);
+      this.byName.set(dir, map);
+    }
+    return map.get(name) ?? -1;
+  }
+
+  private slotOf(rel: string): number {
+    if (rel === "") return 0;
+    let slot = 0;
+    let from = 0;
+    for (;;) {
+      const slash = rel.indexOf("/", from);
+      slot = this.child(slot, slash < 0 ? rel.slice(from) : rel.slice(from, slash));
+      if (slot < 0 || slash < 0) return slot;
+      from = slash + 1;
+    }
+  }
+
+  /** The names in the directory at `rel`, in the order added; undefined when `rel` is no entry. */
+  childNames(rel: string): string[] | undefined {
+    const slot = this.slotOf(rel);
+    if (slot < 0) return undefined;
+    const out: string[] = [];
+    for (let c = this.firstChild[slot]!; c >= 0; c = this.nextSibling[c]!) out.push(this.names[c]!);
+    return out;
+  }
+
+  get(rel: string): SnapshotEntry | undefined {
+    const slot = this.slotOf(rel);
+    return slot < 0 ? undefined : this.order[slot];
+  }
+
+  has(rel: string): boolean {
+    return this.slotOf(rel) >= 0;
+  }
+
+  get size(): number {
+    return this.order.length;
+  }
+
+  forEach(
+    cb: (value: SnapshotEntry, key: string, map: ReadonlyMap<string, SnapshotEntry>) => void,
+    thisArg?: unknown,
+  ): void {
+    for (const e of this.order) cb.call(thisArg, e, e.path, this);
+  }
+
+  *entries(): MapIterator<[string, SnapshotEntry]> {
+    for (const e of this.order) yield [e.path, e];
+  }
+
+  *keys(): MapIterator<string> {
+    for (const e of this.order) yield e.path;
+  }
+
+  values(): MapIterator<SnapshotEntry> {
+    return this.order.values();
+  }
+
+  [Symbol.iterator](): MapIterator<[string, SnapshotEntry]> {
+    return this.entries();
+  }
+}
+
 /**
  * Freeze a snapshot built by a reader (entries map and every entry). `owned`: the reader made the
  * map for this snapshot and keeps no reference to it, so it is wrapped as it is rather than copied.
  */
 export function freezeSnapshot(s: PackageSnapshot, options: { readonly owned?: boolean } = {}): PackageSnapshot {
   for (const e of s.entries.values()) Object.freeze(e);
+  if (s.entries instanceof EntryTree) {
+    // Read-only by its type; sealed so that even a cast cannot add to it.
+    s.entries.seal();
+    return Object.freeze({ ...s });
+  }
   const entries = options.owned === true && s.entries instanceof Map ? s.entries : new Map(s.entries);
   const frozenMap: ReadonlyMap<string, SnapshotEntry> = {
     get: (k) => entries.get(k),
@@ -189,6 +322,8 @@ export class SnapshotFs implements PackageFs {
   async readdir(path: string): Promise<string[]> {
     const e = this.follow(path);
     if (e.kind !== "directory") throw new FsError("not_directory", path, `${path} is not a directory`);
+    const entries = this.snapshot.entries;
+    if (entries instanceof EntryTree) return entries.childNames(e.path) ?? [];
     return [...(this.childIndex().get(e.path) ?? [])];
   }
 
