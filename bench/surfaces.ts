@@ -7,7 +7,9 @@
  *
  * - s-refs, s-rename: `textDocument/references` and `textDocument/rename` of a function through the
  *   real `yaoc lsp` process, at 4,000 and 64,000 uses (servers for both sizes alive, rounds
- *   alternating between them);
+ *   alternating between them). After the warm-up the server answers references from the locations
+ *   it keeps for the symbol, so s-refs is what a repeated request costs: the filter, the answer's
+ *   JSON, the pipe and this client's parse of it;
  * - s-depth, s-width: the browser core's MemoryFs read-once snapshot of 64 chains of folders 16
  *   and 128 deep (the Node snapshot's depth limit is 128), and of a folder of 2,500 and 20,000
  *   sibling folders;

@@ -47,10 +47,25 @@ import { packageView } from "./package-index.js";
 import { REQUEST_SLICE } from "./pause.js";
 import { CheckScheduler, type ScheduledCheck } from "./check-scheduler.js";
 import { EDITOR_CAPABILITIES, registerEditorFeatures } from "./node-editor-features.js";
-import type { TextLines } from "./yao-document.js";
+import type { TextLines, YaoDocument } from "./yao-document.js";
+import type { SymbolIndex } from "./symbol-index.js";
+import type { Pause } from "./pause.js";
 
 /** Re-exported for the tests that size a long request by its slices. */
 export { REQUEST_SLICE };
+
+/** The locations of one symbol's occurrences, made for an index (src/lsp/node-server.ts, references). */
+interface ReferenceList {
+  readonly locations: { uri: string; range: ReturnType<TextLines["range"]> }[];
+  /** Whether each location declares the symbol (left out when the client asks without declarations). */
+  readonly declaration: boolean[];
+  /** The URI each file was given, which must still be its URI for the list to be used again. */
+  readonly uris: Map<string, string>;
+}
+
+/** Reference lists kept per symbol index, for the last symbols asked for (an index lives as long as its analysis). */
+const referenceLists = new WeakMap<SymbolIndex, Map<string, ReferenceList>>();
+const KEPT_REFERENCE_LISTS = 4;
 import { Workspace, type CompletionInfo, type SymbolInfo } from "./workspace.js";
 
 const DOCS_URL = pathToFileURL(fileURLToPath(new URL("../../../docs/diagnostics.md", import.meta.url))).href;
@@ -359,7 +374,10 @@ export function runLanguageServer(connection: Connection = stdioConnection()): v
   // From the package's symbol index, built once per analysis: linear in the uses, never a walk per use.
   // The locations are made in slices with a turn of the event loop between them, so a cheap request
   // (a hover) sent meanwhile is answered between two slices, and a `$/cancelRequest` for this one
-  // is honoured at the next slice instead of after the last.
+  // is honoured at the next slice instead of after the last. They are kept with the index for the
+  // few symbols last asked for (`referenceLists`), so asking again — an editor does on every rest
+  // of the cursor or code lens — makes no object per use: at 64,000 uses, making and collecting a
+  // quarter of a million objects per request cost more than the answer's JSON.
   connection.onReferences(
     cancellable(async (p: ReferenceParams, token) => {
       const path = requestPath(p.textDocument.uri);
@@ -370,19 +388,43 @@ export function runLanguageServer(connection: Connection = stdioConnection()): v
       const at = index.at(path, doc.lines.offsetAt(p.position));
       if (at?.key === undefined) return [];
       if (token.isCancellationRequested) throw cancelled();
-      const files = new Map(docs.map((d) => [d.path, { lines: d.lines, uri: uris.get(d.path) ?? toUri(d.path) }]));
-      const found = index.byKey.get(at.key) ?? [];
-      const out: { uri: string; range: ReturnType<TextLines["range"]> }[] = [];
-      for (let i = 0; i < found.length; i++) {
-        if (i > 0 && i % REQUEST_SLICE === 0) await pause();
-        const o = found[i]!;
-        if (!p.context.includeDeclaration && o.declaration) continue;
-        const f = files.get(o.file);
-        if (f !== undefined) out.push({ uri: f.uri, range: f.lines.range(o.from, o.to) });
-      }
-      return out;
+      const list = await referenceList(index, at.key, docs, pause);
+      if (p.context.includeDeclaration) return list.locations;
+      return list.locations.filter((_, i) => !list.declaration[i]);
     }),
   );
+  /** The locations of `key`'s occurrences, made once per index and key while their files keep their URIs. */
+  const referenceList = async (
+    index: SymbolIndex,
+    key: string,
+    docs: readonly YaoDocument[],
+    pause: Pause,
+  ): Promise<ReferenceList> => {
+    const kept = referenceLists.get(index) ?? referenceLists.set(index, new Map()).get(index)!;
+    const last = kept.get(key);
+    if (last !== undefined && [...last.uris].every(([file, uri]) => (uris.get(file) ?? toUri(file)) === uri)) {
+      // Most recently used last, so the oldest is the first dropped.
+      kept.delete(key);
+      kept.set(key, last);
+      return last;
+    }
+    const files = new Map(docs.map((d) => [d.path, { lines: d.lines, uri: uris.get(d.path) ?? toUri(d.path) }]));
+    const found = index.byKey.get(key) ?? [];
+    const list: ReferenceList = { locations: [], declaration: [], uris: new Map() };
+    for (let i = 0; i < found.length; i++) {
+      if (i > 0 && i % REQUEST_SLICE === 0) await pause();
+      const o = found[i]!;
+      const f = files.get(o.file);
+      if (f === undefined) continue;
+      list.locations.push({ uri: f.uri, range: f.lines.range(o.from, o.to) });
+      list.declaration.push(o.declaration);
+      list.uris.set(o.file, f.uri);
+    }
+    kept.delete(key);
+    kept.set(key, list);
+    while (kept.size > KEPT_REFERENCE_LISTS) kept.delete(kept.keys().next().value!);
+    return list;
+  };
   connection.onDocumentSymbol(
     cancellable(async (p: DocumentSymbolParams) =>
       (await workspace.symbols(requestPath(p.textDocument.uri))).map(toDocumentSymbol),

@@ -124,6 +124,38 @@ describe("yaoc lsp over stdio", () => {
     expect(refs.map((r: any) => r.range.start.line)).toEqual([12, 14, 14]);
   });
 
+  it("references asked again answer the same, with or without the declaration, until an edit moves them", async () => {
+    // The server keeps the locations of the last symbols asked for with the index of the analysis;
+    // every answer must be what a fresh walk gives, and an edit (a new analysis) must not see old ones.
+    const lines = async (includeDeclaration: boolean, line = 2) =>
+      (
+        await client.request("textDocument/references", {
+          textDocument: { uri: uri() },
+          position: { line, character: 4 },
+          context: { includeDeclaration },
+        })
+      ).map((r: any) => `${r.uri === uri() ? "" : r.uri}${r.range.start.line}:${r.range.start.character}`);
+    const load = SINGLE.split("\n")[13]!.indexOf("load");
+    expect(await lines(true)).toEqual(["2:4", `13:${load}`]);
+    expect(await lines(false)).toEqual([`13:${load}`]);
+    expect(await lines(true)).toEqual(["2:4", `13:${load}`]);
+    let since = client.notifications.length;
+    client.notify("textDocument/didChange", {
+      textDocument: { uri: uri(), version: 4 },
+      contentChanges: [{ text: `;; moved\n${SINGLE}` }],
+    });
+    expect(await client.diagnosticsFor(uri(), since)).toEqual([]);
+    expect(await lines(true, 3)).toEqual(["3:4", `14:${load}`]);
+    expect(await lines(false, 3)).toEqual([`14:${load}`]);
+    since = client.notifications.length;
+    client.notify("textDocument/didChange", {
+      textDocument: { uri: uri(), version: 5 },
+      contentChanges: [{ text: SINGLE }],
+    });
+    expect(await client.diagnosticsFor(uri(), since)).toEqual([]);
+    expect(await lines(true)).toEqual(["2:4", `13:${load}`]);
+  });
+
   it("completion offers operators, functions with their parameters and manifest tools at the head, types in type position", async () => {
     const items = await client.request("textDocument/completion", {
       textDocument: { uri: uri() },
