@@ -8,6 +8,8 @@ import {
   type EffectRequest,
   type RunResult,
 } from "../../src/eval/index.js";
+import { hmac } from "@noble/hashes/hmac.js";
+import { sha256 } from "@noble/hashes/sha2.js";
 import { sha256Hex } from "../../src/canonical/hash.js";
 import { MAX_STATE_BYTES, STATE_VERSION } from "../../src/eval/index.js";
 import { canonicalJson } from "../../src/json/jcs.js";
@@ -135,6 +137,39 @@ describe("machine state", () => {
     const id = (r.result.outcome === "suspended" && (r.result.requests[0]!.get("id") as string)) || "";
     expect(resumeState(r.state(), { id, value: null }, { integrityKey: key }).result.outcome).toBe("value");
     expect(resumeState(r.state(), { id, value: null }).rejected).toBe(true);
+    // A forger edits the pending request's arguments and budgets, then recomputes the digest it can:
+    // the plain one, or an HMAC under a key it guessed. Both are refused; the state is unchanged.
+    const body = JSON.parse(r.state()) as Record<string, unknown> & {
+      pending: string[][];
+      budgets: Record<string, number>;
+    };
+    delete body.digest;
+    body.pending[0]![3] = body.pending[0]![3]!.replace('"path":"a"', '"path":"/etc/shadow"');
+    body.budgets.toolEffects = 1_000_000;
+    const text = canonicalJson(body);
+    const hex = (k: string) =>
+      [...hmac(sha256, new TextEncoder().encode(k), new TextEncoder().encode(text))]
+        .map((b) => b.toString(16).padStart(2, "0"))
+        .join("");
+    for (const digest of [`sha256:${sha256Hex(text)}`, `hmac-sha256:${hex("guessed")}`]) {
+      const forged = canonicalJson({ ...body, digest });
+      const out = resumeState(forged, { id, value: null }, { integrityKey: key });
+      expect(out, digest.slice(0, 12)).toMatchObject({
+        rejected: true,
+        result: { failure: { class: "integrity", message: expect.stringContaining("digest does not match") } },
+      });
+      expect(out.state()).toBe(forged);
+    }
+    // The same edit under the right key reads: the key is what stops a forger, as docs/eval.md says.
+    expect(
+      resumeState(
+        canonicalJson({ ...body, digest: `hmac-sha256:${hex("host secret")}` }),
+        { id, value: null },
+        {
+          integrityKey: key,
+        },
+      ).rejected,
+    ).toBe(false);
   });
 
   it("grows with live bindings, not with steps taken", () => {
