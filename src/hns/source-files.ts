@@ -26,7 +26,11 @@ export async function readBytes(
       n === undefined
         ? `source is larger than the limit of ${maxSourceBytes} bytes`
         : `source contains ${n} bytes; the limit is ${maxSourceBytes}`,
-      { file: display, span: { start: ORIGIN, end: ORIGIN } },
+      {
+        file: display,
+        span: { start: ORIGIN, end: ORIGIN },
+        hint: `a Yao source holds at most ${maxSourceBytes} bytes (the source limit)${n === undefined ? "" : `; this file has ${n}`}: split it into functions/ files of a directory package, or move data out`,
+      },
     );
     // The reference embeds its diagnostic's Debug form ("UnclosedList at 3:1: …"); people read the
     // reader's own words, and the span already says where.
@@ -40,7 +44,7 @@ export async function readBytes(
   if (ctx.bytesRead + size > maxPackageBytes) {
     ctx.fail("hns.package_limit", `package files exceed ${maxPackageBytes} bytes in total (at ${display})`, {
       file: display,
-      hint: "a valid package is far smaller; check for stray large files",
+      hint: `a package's files hold at most ${maxPackageBytes} bytes in total (the package size limit); with ${display} they reach ${ctx.bytesRead + size}: a valid package is far smaller, so check for stray large files`,
     });
   }
   try {

@@ -184,15 +184,12 @@ function teaching(code: string): { label?: string; hint?: string } {
       };
     case "yao.invalid_escape":
       return { label: "unknown escape", hint: 'Yao strings know \\\\ \\" \\n \\r \\t; write \\\\ for a backslash' };
-    case "yao.nesting_limit":
-      return {
-        label: "nested too deep",
-        hint: "Yao allows 128 levels of lists; bind intermediate values instead of nesting them",
-      };
     case "yao.bom":
       return { label: "invisible byte order mark", hint: "save the file as UTF-8 without BOM" };
     case "yao.source_limit":
-      return { hint: "a Yao source holds at most 256 KiB; split the package into functions/ files or move data out" };
+      return {
+        hint: "a Yao source holds at most 262144 bytes (256 KiB, the source limit); split the package into functions/ files or move data out",
+      };
     default:
       return {};
   }
@@ -225,7 +222,23 @@ export function readAll(source: string | Uint8Array, options: ReadOptions = {}):
     releaseColumns();
     // Only LF starts a line in Yao (a CR is a column), as the line index counts on success.
     const positions = new TextPositions(text, "lf");
-    return fail(scanned.code, scanned.message, positions.position(scanned.from), positions.position(scanned.to));
+    const failed = fail(
+      scanned.code,
+      scanned.message,
+      positions.position(scanned.from),
+      positions.position(scanned.to),
+    );
+    if (scanned.code !== "yao.nesting_limit" || failed.ok) return failed;
+    // The limit with its value and the count, at the '(' that crosses it (issue 34, item 5).
+    const limit = options.maxNesting ?? DEFAULT_MAX_NESTING;
+    return {
+      ...failed,
+      diagnostic: {
+        ...failed.diagnostic,
+        label: `this '(' opens level ${limit + 1}, over the limit of ${limit}`,
+        hint: `lists nest at most ${limit} levels deep (the nesting limit); name intermediate values with (bind NAME E) in a (seq …) instead of nesting them`,
+      },
+    };
   }
 
   // The scanner has checked the stream (balanced, depth within the limit), built every atom and

@@ -155,22 +155,35 @@ export interface ModuleFunction {
   readonly header?: FnHeader;
 }
 
+/** Functions in the order diagnostics are shown: by file, then by position in it. */
+function bySourcePlace(a: ModuleFunction, b: ModuleFunction): number {
+  const fa = fileOf(a.form);
+  const fb = fileOf(b.form);
+  if (fa !== fb) return fa < fb ? -1 : 1;
+  return a.form.span.start.byte - b.form.span.start.byte;
+}
+
 /** The package form (reference `analyze_module_forms`): limits on the forms, then full analysis. */
 export function analyzeModule(input: ModuleInput): AnalysisResult {
   const file = fileOf(input.entry);
   return run((sink) => {
     if (input.functions.length > MAX_MODULE_FUNCTIONS) {
-      const first = input.functions[MAX_MODULE_FUNCTIONS]!;
-      fail("resource_limit", "too many package functions", input.entry.span, {
-        label: `the package declares ${input.functions.length} functions`,
-        hint: `a package holds at most ${MAX_MODULE_FUNCTIONS} functions (the module function limit); this one declares ${input.functions.length}: merge or remove ${input.functions.length - MAX_MODULE_FUNCTIONS}`,
-        related: [
-          {
-            span: first.form.span,
-            message: `function ${MAX_MODULE_FUNCTIONS + 1} of ${input.functions.length}, over the limit of ${MAX_MODULE_FUNCTIONS}`,
-          },
-        ],
-      });
+      // At the first function past the limit in the order they are shown (file, then position),
+      // the construct that crosses it, not at the entry.
+      const n = input.functions.length;
+      const over = [...input.functions].sort(bySourcePlace)[MAX_MODULE_FUNCTIONS]!;
+      fail(
+        "resource_limit",
+        {
+          text: `the package declares ${n} functions, over the limit of ${MAX_MODULE_FUNCTIONS}`,
+          reference: "too many package functions",
+        },
+        over.form.span,
+        {
+          label: `function ${MAX_MODULE_FUNCTIONS + 1} of ${n}, over the limit of ${MAX_MODULE_FUNCTIONS}`,
+          hint: `a package holds at most ${MAX_MODULE_FUNCTIONS} functions (the module function limit); this one declares ${n}: merge or remove ${n - MAX_MODULE_FUNCTIONS}`,
+        },
+      );
     }
     // The limit counts canonical bytes: the loader's texts where it printed them, printed here otherwise.
     let total = utf8Length(input.entrySource ?? canonicalSource(input.entry));
@@ -178,6 +191,7 @@ export function analyzeModule(input: ModuleInput): AnalysisResult {
     for (const f of input.functions) total += utf8Length(f.source ?? canonicalSource(f.form));
     if (total > MAX_MODULE_SOURCE_BYTES)
       fail("resource_limit", "combined package program exceeds source byte limit", input.entry.span, {
+        label: `the entry, types and functions print as ${total} bytes`,
         hint: `the entry, types and functions together hold at most ${MAX_MODULE_SOURCE_BYTES} bytes of canonical text (the module source limit); this package has ${total}`,
       });
     return analyzeRoot({

@@ -23,7 +23,15 @@ import type { AnalysisProfile, Signature } from "./profile.js";
 import { isDynamic } from "./profile.js";
 import { Scope } from "./scope.js";
 import { isIdentifier, sortByCodePoints } from "./text.js";
-import { checkJsonCrossable, isNonForgeable, MAX_FIELDS, validateTypeNames, type TypeTable } from "./type-module.js";
+import { failOnMisplacedDeclaration } from "./declaration-order.js";
+import {
+  checkJsonCrossable,
+  fieldLimit,
+  isNonForgeable,
+  MAX_FIELDS,
+  validateTypeNames,
+  type TypeTable,
+} from "./type-module.js";
 import { parseType } from "./type-syntax.js";
 import { didYouMean } from "../diagnostics/suggest.js";
 import { FORM_DOCS, FORM_NAMES, formHelp, type OwnRuleForm } from "./forms.js";
@@ -256,9 +264,23 @@ export class ExpressionAnalyzer {
 
   expr(n: SNode, scope: Scope, depth: number): HirExpr {
     if (depth > MAX_EXPRESSION_DEPTH)
-      fail("resource_limit", `expression depth exceeds ${MAX_EXPRESSION_DEPTH}`, n.span);
+      fail("resource_limit", `expression depth exceeds ${MAX_EXPRESSION_DEPTH}`, n.span, {
+        label: `depth ${depth} here, over the limit of ${MAX_EXPRESSION_DEPTH}`,
+        hint: `an expression nests at most ${MAX_EXPRESSION_DEPTH} forms deep (the expression depth limit); this one reaches ${depth} here: name an inner value with (bind NAME E) in a (seq …), or move it into a function`,
+      });
     if (++this.env.counter.nodes > MAX_ANALYZED_NODES) {
-      fail("resource_limit", `typed HIR exceeds ${MAX_ANALYZED_NODES} nodes`, n.span);
+      fail(
+        "resource_limit",
+        {
+          text: `the package's programs exceed ${MAX_ANALYZED_NODES} analysed nodes`,
+          reference: `typed HIR exceeds ${MAX_ANALYZED_NODES} nodes`,
+        },
+        n.span,
+        {
+          label: `node ${this.env.counter.nodes} is here, over the limit of ${MAX_ANALYZED_NODES}`,
+          hint: `the entry and the functions of a package are analysed as at most ${MAX_ANALYZED_NODES} nodes together (the analysed-node limit; every atom and form is one); the analysis stopped at node ${this.env.counter.nodes}: shorten long literal lists, or move data out into a tool's result`,
+        },
+      );
     }
     if (n.kind === "string")
       return node({ op: "literal", value: { kind: "string", value: n.value } }, T.string, NO_EFFECTS, n);
@@ -473,7 +495,7 @@ export class ExpressionAnalyzer {
     eachValue?: (value: HirExpr) => void,
   ): { key: string; value: HirExpr }[] {
     const items = pluralItems(n);
-    if (items.length > MAX_FIELDS) fail("resource_limit", `field count ${items.length} exceeds ${MAX_FIELDS}`, n.span);
+    if (items.length > MAX_FIELDS) fieldLimit(items, n.items[0]!.kind === "symbol" ? n.items[0]!.name : "dict");
     const out: { key: string; value: HirExpr }[] = [];
     const seen = new Set<string>();
     for (const entry of items) {
@@ -1347,11 +1369,12 @@ export class ExpressionAnalyzer {
       i++;
     }
     if (args.length - i !== 1) {
-      fail(
-        "invalid_type",
-        "infer requires exactly one complete Yao body after optional captures/returns declarations; use seq for multiple steps",
-        form.span,
-      );
+      const reference =
+        "infer requires exactly one complete Yao body after optional captures/returns declarations; use seq for multiple steps";
+      failOnMisplacedDeclaration(root ? "infer" : "inner infer", form.span, args, reference);
+      fail("invalid_type", reference, form.span, {
+        hint: "wrap the steps in (seq STEP …): an (infer …) holds one body expression",
+      });
     }
     const bodyScope = Scope.captures(captures.map((c) => [c, scope.lookup(c)!]));
     const body = this.operand(args[i]!, bodyScope, depth + 1);
@@ -1365,7 +1388,15 @@ export class ExpressionAnalyzer {
     const members = pluralItems(n);
     if (members.length < 2) fail("type_mismatch", "par requires at least two branches", n.span);
     if (members.length > MAX_PAR_BRANCHES) {
-      fail("resource_limit", `par contains ${members.length} branches; the limit is ${MAX_PAR_BRANCHES}`, n.span);
+      fail(
+        "resource_limit",
+        `par contains ${members.length} branches; the limit is ${MAX_PAR_BRANCHES}`,
+        members[MAX_PAR_BRANCHES]!.span,
+        {
+          label: `branch ${MAX_PAR_BRANCHES + 1} of ${members.length}, over the limit of ${MAX_PAR_BRANCHES}`,
+          hint: `a par holds 2 to ${MAX_PAR_BRANCHES} branches (the par branch limit); this one has ${members.length}: split it into several par forms in a (seq …)`,
+        },
+      );
     }
     const branches: ParBranch[] = [];
     const fields = new Map<string, YaoType>();

@@ -326,7 +326,11 @@ export class FunctionModule implements FunctionResolver {
       });
     }
     if (this.stack.length >= MAX_CALL_DEPTH) {
-      fail("resource_limit", `HNS function call depth exceeds ${MAX_CALL_DEPTH}`, decl.form.span);
+      const depth = this.stack.length + 1;
+      fail("resource_limit", `HNS function call depth exceeds ${MAX_CALL_DEPTH}`, decl.form.span, {
+        label: `'${name}' is call ${depth} of the chain ${this.stack[0]} -> … -> ${name}, over the limit of ${MAX_CALL_DEPTH}`,
+        hint: `functions call each other at most ${MAX_CALL_DEPTH} deep (the call depth limit); this chain is ${depth} deep: call some of its functions from a caller higher up instead of from each other`,
+      });
     }
     this.stack.push(name);
     try {

@@ -20,6 +20,7 @@ import {
 } from "../syntax/header.js";
 import { programHash } from "./ir-json.js";
 import { toolsOfEffects } from "./reachable-tools.js";
+import { failOnMisplacedDeclaration } from "./declaration-order.js";
 import { countLinkedNodes, MAX_LINKED_NODES } from "./linked-size.js";
 import type { AnalysisProfile } from "./profile.js";
 import { Scope } from "./scope.js";
@@ -160,14 +161,12 @@ export function analyzeRoot(input: ProgramInput): ProgramAnalysis {
     () => {
       if (owner === "runtime") {
         if (rest.length !== 1) {
-          fail(
-            "invalid_type",
-            "eval requires exactly one body after declarations; use seq for multiple steps",
-            root.span,
-            misplacedDeclarationHelp(rest) ?? {
-              hint: "wrap the steps in (seq STEP …): an (eval …) holds one expression",
-            },
-          );
+          const reference = "eval requires exactly one body after declarations; use seq for multiple steps";
+          // A declaration out of its place is the cause: say so there, not "use seq" at the whole eval.
+          if (root.kind === "list") failOnMisplacedDeclaration("eval", root.span, root.items.slice(1), reference);
+          fail("invalid_type", reference, root.span, {
+            hint: "wrap the steps in (seq STEP …): an (eval …) holds one expression",
+          });
         }
         return analyzer.expr(rest[0]!, scope, 0);
       }
@@ -184,8 +183,15 @@ export function analyzeRoot(input: ProgramInput): ProgramAnalysis {
   if (linked > MAX_LINKED_NODES) {
     fail(
       "resource_limit",
-      `statically linked Yao HIR contains ${linked} nodes, exceeding the limit of ${MAX_LINKED_NODES}`,
+      {
+        text: `the linked program has ${linked} nodes, over the limit of ${MAX_LINKED_NODES}`,
+        reference: `statically linked Yao HIR contains ${linked} nodes, exceeding the limit of ${MAX_LINKED_NODES}`,
+      },
       root.span,
+      {
+        label: `this program links ${linked} nodes`,
+        hint: `a program with every function body counted once per call holds at most ${MAX_LINKED_NODES} nodes (the linked-node limit); this one has ${linked}: call a large function once and bind its result, or make its body smaller`,
+      },
     );
   }
   const sortedTypes = new Map(sortByCodePoints(types.keys()).map((k) => [k, types.get(k)!]));
@@ -303,23 +309,4 @@ const ITEM_WORDS: Record<NameListClause, { notSymbol: string; repeated: (name: s
 
 function isFnHeader(f: SNode | FnHeader): f is FnHeader {
   return "clauses" in f;
-}
-
-/** Declarations the entry header reads only in their place: `(requires …)`, then `(types …)`. */
-const DECLARATION_HEADS = new Set(["requires", "types", "captures", "returns"]);
-
-/**
- * When a second "body" is really a declaration out of its place (`(types …)` before `(requires …)`),
- * the help says the order instead of suggesting seq.
- */
-function misplacedDeclarationHelp(rest: readonly SNode[]): { hint: string; label: string } | undefined {
-  const misplaced = rest.find(
-    (n) => n.kind === "list" && n.items[0]?.kind === "symbol" && DECLARATION_HEADS.has(n.items[0].name),
-  );
-  if (misplaced === undefined || misplaced.kind !== "list" || misplaced.items[0]?.kind !== "symbol") return undefined;
-  const head = misplaced.items[0].name;
-  return {
-    label: `(${head} …) is out of its place, so it is read as a body`,
-    hint: 'declarations come first, in this order: (eval (requires …) (types …) BODY); for infer: (infer (requires …) (types …) (captures …) (returns …) BODY). See docs/language.md, "Where declarations go"',
-  };
 }

@@ -44,20 +44,48 @@ describe("help where the fix is known", () => {
     expect((await only("(eval (none (Lisst Int)))")).hint).toContain("did you mean 'List'?");
   });
 
-  it("(types …) before (requires …) says the order of declarations", async () => {
-    const d = await only("(eval (types (record P (x Int))) (requires (tools read)) 1)");
-    expect(d.message).toBe("eval requires exactly one body after declarations; use seq for multiple steps");
+  it("(types …) before (requires …) says the order of declarations, at the misplaced one", async () => {
+    const text = "(eval (types (record P (x Int))) (requires (tools read)) 1)";
+    const d = await only(text);
+    expect(d.message).toBe("(requires …) is out of its place: it must come before (types …)");
+    expect(d.referenceMessage).toBe("eval requires exactly one body after declarations; use seq for multiple steps");
     expect(d.hint).toContain("(eval (requires …) (types …) BODY)");
-    expect(d.label).toContain("(requires …) is out of its place");
+    expect(d.hint).not.toContain("seq");
+    expect(d.label).toBe("(requires …) comes after (types …), so it is read as a second body");
+    // At the eval, where the reference and the loader put a misplaced declaration's error, with a
+    // note at the declaration itself.
+    expect(d.span?.start).toMatchObject({ line: 3, column: 1 });
+    expect(d.related?.[0]).toMatchObject({
+      message: "this (requires …) belongs before (types …)",
+      span: { start: { line: 3, column: text.indexOf("(requires") + 1 } },
+    });
   });
 
-  it("too many package functions names the limit and the count, and points at the first one over", async () => {
+  it("a declaration after the body, twice, or out of order in an infer says so too", async () => {
+    const after = await only("(eval (requires (tools)) 1 (types (record P (x Int))))");
+    expect(after.message).toBe("(types …) is out of its place: it must come before the body");
+    const twice = await only("(eval (requires (tools)) (types (record P (x Int))) (types (record Q (y Int))) 1)");
+    expect(twice.message).toBe("(types …) is declared twice in this eval");
+    expect(twice.related?.map((r) => r.message)).toEqual(["the first (types …)", "the second (types …)"]);
+    const infer = await only('(eval (seq (bind g "x") (infer (returns String) (captures g) g)))');
+    expect(infer.message).toBe("(captures …) is out of its place: it must come before (returns …)");
+    expect(infer.hint).toContain("(infer (captures …) (returns …) BODY)");
+    expect(infer.referenceMessage).toMatch(/^infer requires exactly one complete Yao body/);
+    // Two bodies and no declaration out of place: the reference's error, with seq as the fix.
+    const two = await only("(eval (requires (tools)) 1 2)");
+    expect(two.message).toBe("eval requires exactly one body after declarations; use seq for multiple steps");
+    expect(two.hint).toContain("(seq STEP …)");
+  });
+
+  it("too many package functions names the limit and the count, at the first one over", async () => {
     const fns = Array.from({ length: 130 }, (_, i) => `(fn f${i} (params) (returns Int) (body ${i}))`).join("\n");
     const d = (await errorsOf(`${fns}\n(eval (requires (tools)) 1)`)).find((e) => e.code === "yao.resource_limit")!;
-    expect(d.message).toBe("too many package functions");
+    expect(d.message).toBe("the package declares 130 functions, over the limit of 128");
     expect(d.hint).toContain("at most 128 functions");
     expect(d.hint).toContain("declares 130");
-    expect(d.related?.[0]?.message).toBe("function 129 of 130, over the limit of 128");
+    expect(d.label).toBe("function 129 of 130, over the limit of 128");
+    // The 129th function of the file (line 3 is the first), not the entry.
+    expect(d.span?.start.line).toBe(3 + 128);
   });
 
   it("a missing entry file points at the manifest's (entry …)", async () => {
