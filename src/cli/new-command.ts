@@ -100,6 +100,27 @@ function writeAll(base: string, files: ReadonlyMap<string, string>, created: str
   }
 }
 
+const WRITE_PROBLEMS: Readonly<Record<string, string>> = {
+  EACCES: "permission denied",
+  EPERM: "permission denied",
+  EROFS: "the file system is read-only",
+  ENOSPC: "no space left on the device",
+  EDQUOT: "the disk quota is exhausted",
+  ENOENT: "the directory does not exist",
+  ENOTDIR: "a component of the path is not a directory",
+  EEXIST: "it appeared while the package was being written",
+  ENAMETOOLONG: "the path is too long",
+};
+
+/** Why writing failed, in words (no syscall names), and that nothing was left behind. */
+function cannotWrite(cmd: string, base: string, e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  // Node names the path as it was passed, relative to the process's directory.
+  const where = resolve(err.path ?? base);
+  const why = (err.code !== undefined ? WRITE_PROBLEMS[err.code] : undefined) ?? (err.message || String(e));
+  return `yaoc ${cmd}: cannot write ${where}: ${why}; nothing was written\n`;
+}
+
 function create(base: string, files: ReadonlyMap<string, string>, write: Write, writeErr: Write, cmd: string): number {
   const top = new Set([...files.keys()].map((rel) => rel.split(/[\\/]/)[0]!));
   for (const t of top)
@@ -112,7 +133,7 @@ function create(base: string, files: ReadonlyMap<string, string>, write: Write, 
     writeAll(base, files, created);
   } catch (e) {
     for (const p of created.reverse()) rmSync(p, { recursive: true, force: true });
-    writeErr(`yaoc ${cmd}: cannot write the package: ${e instanceof Error ? e.message : String(e)}\n`);
+    writeErr(cannotWrite(cmd, base, e));
     return EXIT_USAGE;
   }
   const made = [...top][0]!;
@@ -156,7 +177,7 @@ export function runInit(write: Write, writeErr: Write, cwd = "."): number {
     writeAll(cwd, files, created);
   } catch (e) {
     for (const p of created.reverse()) rmSync(p, { recursive: true, force: true });
-    writeErr(`yaoc init: cannot write the package: ${e instanceof Error ? e.message : String(e)}\n`);
+    writeErr(cannotWrite("init", cwd, e));
     return EXIT_USAGE;
   }
   write(`created the package ${here}\nnext: yaoc check ${resolve(cwd)}   (the language: docs/language.md)\n`);
