@@ -501,6 +501,8 @@ export function toLspDiagnostic(d: Diagnostic, lines: TextLines): LspDiagnostic 
   // The message is the diagnostic's own text; where it is (pointer) and how to fix it (help) are
   // notes at the primary range, as editors show them, and no absolute path is spelled out.
   const here = d.file === undefined ? undefined : { uri: toUri(d.file), range };
+  const files = [d.file, ...(d.related ?? []).map((r) => r.file)];
+  const readable = (text: string): string => withoutAbsolutePaths(text, files);
   const notes = [
     d.pointer !== undefined ? `at JSON pointer ${d.pointer}` : undefined,
     d.hint !== undefined ? `help: ${d.hint}` : undefined,
@@ -511,15 +513,15 @@ export function toLspDiagnostic(d: Diagnostic, lines: TextLines): LspDiagnostic 
     code: d.code,
     codeDescription: { href: DOCS_URL },
     source: "yaoc",
-    message: withoutAbsolutePaths(d.message, [d.file, ...(d.related ?? []).map((r) => r.file)]),
+    message: readable(d.message),
     relatedInformation: [
       ...(d.related ?? [])
         .filter((r) => r.file !== undefined || d.file !== undefined)
         .map((r) => ({
           location: { uri: toUri(r.file ?? d.file!), range: r.span ? lines.rangeOfSpan(r.span) : range },
-          message: r.message,
+          message: readable(r.message),
         })),
-      ...(here === undefined ? [] : notes.map((message) => ({ location: here, message }))),
+      ...(here === undefined ? [] : notes.map((message) => ({ location: here, message: readable(message) }))),
     ],
   };
 }
@@ -534,8 +536,21 @@ export function shortPath(path: string): string {
   return pkg >= 0 ? parts.slice(pkg).join("/") : (parts.at(-1) ?? path);
 }
 
+/**
+ * The message with every absolute path of its files, and of the folders holding them (an HCP pack
+ * or HARP app is named by its folder), spelled as a person reads it: from the package, or the name.
+ */
 function withoutAbsolutePaths(message: string, files: readonly (string | undefined)[]): string {
   let out = message;
-  for (const f of files) if (f?.startsWith("/")) out = out.split(f).join(shortPath(f));
+  for (const f of files) {
+    if (!f?.startsWith("/")) continue;
+    // The file first, then each folder above it, down to a folder of two levels (/home/x).
+    for (let p = f; p.split("/").length > 2; p = p.slice(0, p.lastIndexOf("/")))
+      out = out.replace(new RegExp(`${escapeRegExp(p)}(?![\\w.-])`, "g"), shortPath(p));
+  }
   return out;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

@@ -11,26 +11,12 @@ import { check } from "../../src/check/check.js";
 import { walkPackages } from "../../src/cli/check-inputs.js";
 import type { Diagnostic } from "../../src/diagnostics/diagnostic.js";
 import { NodeFs } from "../../src/fs/node-fs.js";
+import { toLspDiagnostic } from "../../src/lsp/node-server.js";
+import { TextLines } from "../../src/lsp/yao-document.js";
 import { readOne } from "../../src/syntax/reader.js";
 import { analyzeProgram, semaTestProfile } from "../../src/yao/index.js";
+import { problems } from "../support/notation.js";
 import { REPO_ROOT } from "../support/repo.js";
-
-/** What a person must never read: each pattern with what it is. */
-export const INTERNAL_NOTATION: readonly (readonly [RegExp, string])[] = [
-  [/\b(?:Named|Ref|Tool|Host)\("/, "a Rust Debug type or effect"],
-  [/\bEffectSet\(\{/, "a Rust Debug effect set"],
-  [/\b(?:List|Map|Option)\((?:[A-Z]|\))/, "a Rust Debug type constructor"],
-  [/\bResult \{ ok: |\bProgram \{ output: |\bStructuralRecord\(/, "a Rust Debug record"],
-  [/\b(?:Infer|Program)\(EffectSet/, "a Rust Debug effect"],
-  [/\b[A-Z][a-z]+(?:[A-Z][a-z]+)+ at \d+:\d+/, "a reader token name with its position"],
-  [/(?:^|[\s'(])\/(?:tmp|work|home|root|usr|var|Users)\//, "an absolute path"],
-  [/\b(?:Ref|Map|List)<[A-Z]/, "a generic written the Rust way"],
-];
-
-function problems(text: string | undefined): string[] {
-  if (text === undefined) return [];
-  return INTERNAL_NOTATION.filter(([re]) => re.test(text)).map(([, what]) => what);
-}
 
 /** Every piece of text one diagnostic shows a person. */
 function shown(d: Diagnostic): string[] {
@@ -89,5 +75,27 @@ describe("diagnostics are in Yao notation", () => {
     expect(seen.length).toBeGreaterThan(250);
     // The reference's own wording is still there, Debug forms and all, for the differential tests.
     expect(seen.filter((d) => problems(d.referenceMessage).length > 0).length).toBeGreaterThan(10);
+  });
+
+  it("every fixture package's diagnostics as the language server sends them, checked by absolute path", async () => {
+    // The language server checks files by their absolute path; what it sends (the message and every
+    // relatedInformation note, help included) must not spell that path out.
+    const fs = new NodeFs();
+    const packages = await walkPackages(fs, join(REPO_ROOT, "fixtures"));
+    expect(packages.length).toBeGreaterThan(200);
+    const sent: string[] = [];
+    let absolute = 0;
+    for (const path of packages) {
+      expect(path.startsWith("/")).toBe(true);
+      for (const d of (await check(fs, path)).diagnostics) {
+        if (d.message.includes(path)) absolute++;
+        const l = toLspDiagnostic(d, new TextLines(""));
+        sent.push(l.message, ...(l.relatedInformation ?? []).map((r) => r.message));
+      }
+    }
+    // The library's own messages do name the absolute path, so the scan is known to see one.
+    expect(absolute).toBeGreaterThan(10);
+    expect(sent.length).toBeGreaterThan(400);
+    expect(sent.flatMap((t) => problems(t).map((p) => `${p}: ${t}`))).toEqual([]);
   });
 });
