@@ -71,7 +71,8 @@ export class NodeFs implements PackageFs, SnapshotSource {
       }
       // Read to the end in bounded steps, never past maxBytes + 1: a file that grows after fstat, or
       // one that reports no size (procfs), is read exactly or refused, never cut short.
-      let buf = new Uint8Array(Math.min(Math.max(st.size, 4096), maxBytes) + 1);
+      // The reported size and one byte more (to see growth); 4 KiB steps for a file reporting none.
+      let buf = new Uint8Array(Math.min(st.size > 0 ? st.size : 4096, maxBytes) + 1);
       let filled = 0;
       for (;;) {
         if (filled === buf.length) {
@@ -94,7 +95,10 @@ export class NodeFs implements PackageFs, SnapshotSource {
           path,
           `${path} changed size while it was being read (${st.size} bytes, then ${filled}); try again when it is not being written`,
         );
-      return buf.subarray(0, filled);
+      // Only the bytes read are kept: a view into a larger buffer holds all of it for as long as the
+      // caller keeps the file, and the language server's cache keeps thousands (a 4 KiB buffer
+      // under each 130-byte manifest grew the server by 4 MiB per 1,000 packages).
+      return filled + 1 === buf.length ? buf.subarray(0, filled) : buf.slice(0, filled);
     } catch (e) {
       throw e instanceof FsError ? e : toFsError(e, path);
     } finally {

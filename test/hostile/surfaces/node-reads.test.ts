@@ -30,6 +30,27 @@ describe("NodeFs.readFile exact reads", () => {
     await expect(read).rejects.toMatchObject({ code: "too_large" });
   });
 
+  it("holds no more memory than the bytes it returns (the language server caches thousands of files)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "yaoc-read-size-"));
+    try {
+      const fs = new NodeFs();
+      for (const size of [0, 1, 130, 4095, 4096, 4097, 70_000]) {
+        const path = join(dir, `f${size}`);
+        writeFileSync(path, "m".repeat(size));
+        const bytes = await fs.readFile(path, 1 << 20);
+        expect(bytes.length).toBe(size);
+        // One byte of slack at most: the read asks for one more than the size, to see growth.
+        expect(bytes.buffer.byteLength, `a file of ${size} bytes`).toBeLessThanOrEqual(size + 1);
+      }
+      if (procfs) {
+        const mountinfo = await fs.readFile("/proc/self/mountinfo", 1 << 20);
+        expect(mountinfo.buffer.byteLength).toBeLessThanOrEqual(mountinfo.length + 1);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("refuses a device without reading it", async () => {
     await expect(new NodeFs().readFile("/dev/zero", 16)).rejects.toMatchObject({ code: "not_regular_file" });
   });
