@@ -137,6 +137,23 @@ describe("yaoc run", () => {
     expect(readFileSync(s, "utf8")).toBe(state);
   });
 
+  it("--max-steps bounds the typed-IR steps (100000 by default); running out is a resource failure", () => {
+    const p = file("steps.yao", "(eval (add 1 (add 2 3)))");
+    const ok = json(yaoc(["run", p, "--format", "json"]).out);
+    expect(ok).toMatchObject({ outcome: "value", value: 6 });
+    expect((ok.state as { budgets: Record<string, unknown> }).budgets.steps).toBe(100000);
+    const out = yaoc(["run", p, "--max-steps", "2", "--format", "json"]);
+    expect(out.code).toBe(1);
+    expect(json(out.out)).toMatchObject({
+      outcome: "failure",
+      class: "resource",
+      message: "the typed-IR step budget of 2 is exhausted",
+    });
+    const bad = yaoc(["run", p, "--max-steps", "two"]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain("expected a non-negative integer");
+  });
+
   it("--budget overrides budgets, --elapsed-ms reports the time, --cancel cancels; each writes a new state", () => {
     const p = file(
       "deadline.yao",
