@@ -87,6 +87,12 @@ export async function checkHarpPackage(diskFs: PackageFs, path: string, opts: Ch
     snapshot,
   });
 
+  // A package the snapshot refused as a whole (over a limit by its metadata, or unreadable): say so,
+  // rather than let the refusal read as a missing directory.
+  if (snapshot?.failure != null && snapshot.rootState === "present")
+    return fail([
+      diagnostic("harp.manifest_unreadable", `${display}: ${snapshot.failure.message}`, { file: manifestFile }),
+    ]);
   const st = await fs.stat(path).catch(() => null);
   if (st === null) return fail([diagnostic("harp.not_a_directory", `${path} does not exist`, { file: path })]);
   if (st.kind !== "directory") {

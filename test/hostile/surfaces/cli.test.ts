@@ -70,6 +70,33 @@ describe("bounded inputs (evidence, fmt, check -)", () => {
     expectCleanIoError(yaoc(["evidence", "canon", json]), /has 209715200 bytes, more than the input limit/);
   });
 
+  it("yaoc check refuses a package over the total by its files' metadata, before reading any, and says so", () => {
+    // 8 sparse files of 200 MB beside each frontend's marker: 1.6 GB by their sizes, over the 1 GiB
+    // the snapshot holds. HARP and A3S hold files that large, so the tree is refused whole; a
+    // refusal must name the limit, not read as a missing directory.
+    for (const [name, marker, text] of [
+      ["big-harp", "harp.json", readFileSync(join(REPO_ROOT, "fixtures/harp/valid-minimal/harp.json"), "utf8")],
+      ["big-a3s", "a3s-use-extension.acl", "use extension demo {}\n"],
+    ] as const) {
+      const dir = join(root, name);
+      mkdirSync(dir);
+      writeFileSync(join(dir, marker), text);
+      for (let i = 0; i < 8; i++) {
+        writeFileSync(join(dir, `big${i}.bin`), "");
+        truncateSync(join(dir, `big${i}.bin`), 200 * 1024 * 1024);
+      }
+      const r = yaoc(["check", "--format", "json", dir]);
+      expect(r.code, name).toBe(1);
+      const [result] = (JSON.parse(r.out) as { results: { valid: boolean; diagnostics: { message: string }[] }[] })
+        .results;
+      expect(result!.valid).toBe(false);
+      expect(result!.diagnostics.map((d) => d.message).join("\n")).toMatch(
+        /the package's files hold 1677721\d{3} bytes by their metadata, more than the limit of 1073741824; nothing was read/,
+      );
+      expect(result!.diagnostics.map((d) => d.message).join("\n")).not.toMatch(/does not exist/);
+    }
+  });
+
   it("evidence canon of a device or FIFO is refused without reading it", () => {
     expectCleanIoError(yaoc(["evidence", "canon", "/dev/zero"]), /not a regular file/);
     const fifo = join(root, "fifo.json");
