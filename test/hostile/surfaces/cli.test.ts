@@ -99,6 +99,9 @@ describe("bounded inputs (evidence, fmt, check -)", () => {
 
   it("evidence canon of a device or FIFO is refused without reading it", () => {
     expectCleanIoError(yaoc(["evidence", "canon", "/dev/zero"]), /not a regular file/);
+    expectCleanIoError(yaoc(["evidence", "hash", "/dev/zero"]), /not a regular file/);
+    expectCleanIoError(yaoc(["fmt", "--check", "/dev/zero"]), /neither a regular file nor a directory/);
+    expectCleanIoError(yaoc(["fmt", "--write", "/dev/zero"]), /neither a regular file nor a directory/);
     const fifo = join(root, "fifo.json");
     const mk = spawnSync("mkfifo", [fifo]);
     if (mk.status === 0)
