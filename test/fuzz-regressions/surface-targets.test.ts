@@ -14,7 +14,8 @@ function variants(input: Uint8Array): Uint8Array[] {
   let x = 12345;
   for (let i = 0; i < 16; i++) {
     x = (x * 1103515245 + 12345) >>> 0;
-    flipped[x % flipped.length] ^= 1 << (x >>> 29);
+    const at = x % flipped.length;
+    flipped[at] = flipped[at]! ^ (1 << (x >>> 29));
   }
   out.push(flipped);
   const mid = Math.floor(input.length / 2);
