@@ -8,6 +8,23 @@ import { fail } from "./error.js";
 import { isIdentifier } from "./text.js";
 import { compareEffects, effectEquals, effectSet, SIMPLE_TYPE_NAMES, T } from "./types.js";
 import { didYouMean } from "../diagnostics/suggest.js";
+import { TYPE_DOCS } from "./forms.js";
+
+/** The help for a type constructor written wrongly: how the language table writes it, with an example. */
+function writeItAs(c: string, example: string): { hint: string } {
+  return { hint: `write it as ${TYPE_DOCS.get(c)!.signature}, e.g. ${example}` };
+}
+
+const TYPE_EXAMPLES: Readonly<Record<string, string>> = {
+  List: "(List Int)",
+  Map: "(Map String)",
+  Option: "(Option Int)",
+  Ref: "(Ref Context)",
+  Result: "(Result Int String)",
+  Program: "(Program String (effects (tool read)))",
+};
+
+const EFFECT_KINDS_HINT = "an effect is (tool NAME), (host OPERATION), (program EFFECT…) or infer";
 
 const TYPE_CONSTRUCTORS = ["List", "Map", "Option", "Result", "Ref", "Program"];
 
@@ -29,7 +46,8 @@ export function parseType(node: SNode): YaoType {
     case "Map":
     case "Option":
     case "Ref": {
-      if (args.length !== 1) fail("invalid_type", `${c} requires one type argument`, node.span);
+      if (args.length !== 1)
+        fail("invalid_type", `${c} requires one type argument`, node.span, writeItAs(c, TYPE_EXAMPLES[c]!));
       const arg = args[0]!;
       if (c === "Ref") {
         if (arg.kind !== "symbol") fail("unknown_name", "Ref kind must be a symbol", arg.span);
@@ -39,16 +57,29 @@ export function parseType(node: SNode): YaoType {
       return c === "List" ? T.list(inner) : c === "Map" ? T.map(inner) : T.option(inner);
     }
     case "Result":
-      if (args.length !== 2) fail("invalid_type", "Result requires success and error types", node.span);
+      if (args.length !== 2)
+        fail("invalid_type", "Result requires success and error types", node.span, writeItAs(c, TYPE_EXAMPLES[c]!));
       return T.result(parseType(args[0]!), parseType(args[1]!));
     case "Program": {
-      if (args.length !== 2) fail("invalid_type", "Program requires output type and (effects ...)", node.span);
+      if (args.length !== 2)
+        fail(
+          "invalid_type",
+          "Program requires output type and (effects ...)",
+          node.span,
+          writeItAs(c, TYPE_EXAMPLES[c]!),
+        );
       const output = parseType(args[0]!);
       const effects = args[1]!;
-      if (effects.kind !== "list") fail("type_mismatch", "Program effects must be a list", effects.span);
+      if (effects.kind !== "list")
+        fail("type_mismatch", "Program effects must be a list", effects.span, writeItAs(c, TYPE_EXAMPLES[c]!));
       const eh = effects.items[0];
       if (eh === undefined || eh.kind !== "symbol" || eh.name !== "effects") {
-        fail("invalid_type", "Program second argument must be (effects ...)", effects.span);
+        fail(
+          "invalid_type",
+          "Program second argument must be (effects ...)",
+          effects.span,
+          writeItAs(c, TYPE_EXAMPLES[c]!),
+        );
       }
       return T.program(output, parseEffectList(effects.items.slice(1)));
     }
@@ -77,14 +108,21 @@ export function parseEffectList(items: readonly SNode[]): EffectSet {
 function parseEffect(node: SNode): Effect {
   if (node.kind !== "list") {
     if (node.kind === "symbol" && node.name === "infer") return { kind: "infer" };
-    fail("type_mismatch", "effect must be infer or a list", node.span);
+    fail("type_mismatch", "effect must be infer or a list", node.span, EFFECT_KINDS_HINT);
   }
   const [head, ...args] = node.items;
-  if (head === undefined || head.kind !== "symbol") fail("invalid_type", "effect list has no kind", node.span);
+  if (head === undefined || head.kind !== "symbol")
+    fail("invalid_type", "effect list has no kind", node.span, EFFECT_KINDS_HINT);
   switch (head.name) {
     case "tool":
     case "host": {
-      if (args.length !== 1) fail("invalid_type", `${head.name} effect requires one name`, node.span);
+      if (args.length !== 1)
+        fail(
+          "invalid_type",
+          `${head.name} effect requires one name`,
+          node.span,
+          `write it as (${head.name} NAME), e.g. ${head.name === "tool" ? "(tool read)" : "(host evidence.commit)"}`,
+        );
       const name = args[0]!;
       if (name.kind !== "symbol") fail("unknown_name", "effect name must be a symbol", name.span);
       return { kind: head.name, name: name.name };
@@ -92,6 +130,9 @@ function parseEffect(node: SNode): Effect {
     case "program":
       return { kind: "program", name: parseEffectList(args) };
     default:
-      fail("invalid_type", `unknown effect kind '${head.name}'`, head.span);
+      fail("invalid_type", `unknown effect kind '${head.name}'`, head.span, {
+        label: "not an effect kind",
+        hint: `${EFFECT_KINDS_HINT}${didYouMean(head.name, ["tool", "host", "program"]) === undefined ? "" : `; ${didYouMean(head.name, ["tool", "host", "program"])}`}`,
+      });
   }
 }

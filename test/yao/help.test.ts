@@ -44,6 +44,24 @@ describe("help where the fix is known", () => {
     expect((await only("(eval (none (Lisst Int)))")).hint).toContain("did you mean 'List'?");
   });
 
+  it("a type constructor or an effect written wrongly says how to write it", async () => {
+    const type = async (t: string) =>
+      only(`(fn f (params (x ${t})) (returns Int) (body 1))\n(eval (requires (tools)) (f (x 1)))`);
+    expect((await type("(List)")).hint).toBe("write it as (List T), e.g. (List Int)");
+    expect((await type("(Option Int String)")).hint).toBe("write it as (Option T), e.g. (Option Int)");
+    expect((await type("(Result Int)")).hint).toBe("write it as (Result T E), e.g. (Result Int String)");
+    expect((await type("(Program String)")).hint).toContain("write it as (Program T (effects EFFECT...))");
+    expect((await type("(Program String (tool read))")).hint).toContain("(Program String (effects (tool read)))");
+    const effect = async (e: string) =>
+      only(`(fn f (params) (returns Int) (effects ${e}) (body 1))\n(eval (requires (tools)) (f))`);
+    const kind = await effect("(tol read)");
+    expect(kind.message).toBe("unknown effect kind 'tol'");
+    expect(kind.hint).toContain("an effect is (tool NAME), (host OPERATION), (program EFFECT…) or infer");
+    expect(kind.hint).toContain("did you mean 'tool'?");
+    expect((await effect("(tool)")).hint).toBe("write it as (tool NAME), e.g. (tool read)");
+    expect((await effect("read")).hint).toContain("an effect is (tool NAME)");
+  });
+
   it("(types …) before (requires …) says the order of declarations, at the misplaced one", async () => {
     const text = "(eval (types (record P (x Int))) (requires (tools read)) 1)";
     const d = await only(text);
