@@ -23,7 +23,7 @@ import { toolsOfEffects, toolsOfType } from "./reachable-tools.js";
 import { isIdentifier, sortByCodePoints, trimWhiteSpace } from "./text.js";
 import { recoverTypeNames, type TypeTable } from "./type-module.js";
 import { parseEffectList, parseType } from "./type-syntax.js";
-import { displayEffectList, displayType } from "./type-display.js";
+import { displayEffectList, displayEffects, displayType } from "./type-display.js";
 import { effectDifference, ERROR_TYPE, isAssignable, isEffectSubset, NO_EFFECTS } from "./types.js";
 
 export const MAX_CALL_DEPTH = 32;
@@ -416,7 +416,13 @@ export class FunctionModule implements FunctionResolver {
       const missing = effectDifference(body.effects, decl.effects);
       fail(
         "effect_escape",
-        worded`fn '${decl.name}' effects ${effectsPart(body.effects)} exceed declared upper bound ${effectsPart(decl.effects)}; missing ${effectsPart(missing)}`,
+        {
+          // The "in fn 'NAME': " prefix already names the function; the reference's wording names it again.
+          text: `its effects ${displayEffects(body.effects)} exceed the declared upper bound ${displayEffects(decl.effects)}; missing ${displayEffectList(missing)}`,
+          reference:
+            worded`fn '${decl.name}' effects ${effectsPart(body.effects)} exceed declared upper bound ${effectsPart(decl.effects)}; missing ${effectsPart(missing)}`
+              .reference,
+        },
         body.span,
         {
           label: `this body uses ${displayEffectList(body.effects)}`,
