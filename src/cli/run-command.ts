@@ -38,6 +38,10 @@ import { analyzeHns, guarded, isPackage, profileFor, readProgram, Rejected, Usag
 const fs = new NodeFs();
 const MAX_COMPLETION_BYTES = 16 * 1024 * 1024;
 const MAX_TOOLS_BYTES = 16 * 1024 * 1024;
+/** An integrity key file is a secret of a few dozen bytes; anything this large is a wrong path. */
+const MAX_KEY_BYTES = 64 * 1024;
+/** Fewer bytes than a SHA-256 block's worth of guessing is no key at all. */
+const MIN_KEY_BYTES = 16;
 
 interface RunCliOptions {
   tools?: string;
@@ -49,6 +53,7 @@ interface RunCliOptions {
   resume?: string;
   completion?: string;
   stateOut?: string;
+  integrityKeyFile?: string;
 }
 
 async function readBounded(path: string, limit: number, what: string): Promise<string> {
@@ -195,12 +200,37 @@ async function emit(
   process.exitCode = r.result.outcome === "failure" ? EXIT_INVALID : EXIT_OK;
 }
 
-function runOptions(opts: RunCliOptions, tools: Record<string, unknown> | undefined): RunOptions {
+/**
+ * The key of `--integrity-key-file`: the file's bytes as they are (a host keeps one secret file for
+ * every state it writes and reads). Without it the state's digest is plain SHA-256, which catches
+ * corruption and casual edits but not a writer who recomputes it (docs/eval.md, State).
+ */
+async function integrityKey(path: string | undefined): Promise<Uint8Array | undefined> {
+  if (path === undefined) return undefined;
+  let bytes: Uint8Array;
+  try {
+    bytes = await fs.readFile(path, MAX_KEY_BYTES);
+  } catch (e) {
+    if (e instanceof FsError && e.code === "too_large")
+      throw new UsageError(`${path}: an integrity key file is at most ${MAX_KEY_BYTES} bytes`);
+    throw new UsageError(`cannot read the integrity key ${path}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (bytes.length < MIN_KEY_BYTES)
+    throw new UsageError(`${path}: an integrity key needs at least ${MIN_KEY_BYTES} bytes (it has ${bytes.length})`);
+  return bytes;
+}
+
+function runOptions(
+  opts: RunCliOptions,
+  tools: Record<string, unknown> | undefined,
+  key: Uint8Array | undefined,
+): RunOptions {
   const budgets = { ...opts.budget, ...(opts.maxSteps !== undefined ? { steps: opts.maxSteps } : {}) };
   return {
     ...(Object.keys(budgets).length > 0 ? { budgets } : {}),
     ...(tools !== undefined ? { tools } : {}),
     ...(opts.elapsedMs !== undefined ? { elapsedMs: opts.elapsedMs } : {}),
+    ...(key !== undefined ? { integrityKey: key } : {}),
   };
 }
 
@@ -219,6 +249,7 @@ function budgetFlag(v: string, previous: Partial<Record<keyof Budgets, number>> 
 
 async function runProgram(path: string, opts: RunCliOptions): Promise<void> {
   const tools = await toolSchemas(opts.tools);
+  const key = await integrityKey(opts.integrityKeyFile);
   let result;
   let sources: ReadonlyMap<string, string>;
   let file: string | undefined;
@@ -240,7 +271,10 @@ async function runProgram(path: string, opts: RunCliOptions): Promise<void> {
   const spanFile = result.program.body.span.file;
   await emit(
     // A package's run admits model-written programs against the package, as `yaoc admit` does.
-    startProgram(result.program, { ...runOptions(opts, tools), ...(pkg === undefined ? {} : { package: pkg }) }),
+    startProgram(result.program, {
+      ...runOptions(opts, tools, key),
+      ...(pkg === undefined ? {} : { package: pkg }),
+    }),
     opts,
     sources.has(spanFile) ? spanFile : file,
     sources,
@@ -250,15 +284,16 @@ async function runProgram(path: string, opts: RunCliOptions): Promise<void> {
 async function resume(opts: RunCliOptions): Promise<void> {
   const state = await readBounded(opts.resume!, MAX_STATE_BYTES, "state");
   const tools = await toolSchemas(opts.tools);
+  const key = await integrityKey(opts.integrityKeyFile);
   if (opts.cancel !== undefined && opts.cancel !== false) {
     if (opts.completion !== undefined) throw new UsageError("give either --completion FILE or --cancel, not both");
     const reason = typeof opts.cancel === "string" ? opts.cancel : "";
-    await emit(cancelState(state, reason, runOptions(opts, tools)), opts, undefined, new Map());
+    await emit(cancelState(state, reason, runOptions(opts, tools, key)), opts, undefined, new Map());
     return;
   }
   if (opts.completion === undefined) {
     // Without a completion, continue a state that stopped at its step limit.
-    await emit(continueState(state, runOptions(opts, tools)), opts, undefined, new Map());
+    await emit(continueState(state, runOptions(opts, tools, key)), opts, undefined, new Map());
     return;
   }
   const text = await readBounded(opts.completion, MAX_COMPLETION_BYTES, "completion");
@@ -276,7 +311,7 @@ async function resume(opts: RunCliOptions): Promise<void> {
       );
     completion = { ...completion, elapsedMs: opts.elapsedMs };
   }
-  await emit(resumeState(state, completion, runOptions(opts, tools)), opts, undefined, new Map());
+  await emit(resumeState(state, completion, runOptions(opts, tools, key)), opts, undefined, new Map());
 }
 
 function positiveInt(v: string): number {
@@ -311,6 +346,10 @@ export function registerRunCommand(program: Command): void {
     )
     .option("--cancel [reason]", "with --resume: cancel the run (a cancelled failure; every pending request is void)")
     .option("--state-out <file>", "write the new state to this new file (never an existing one)")
+    .option(
+      "--integrity-key-file <file>",
+      "digest states with HMAC-SHA-256 under this file's bytes (at least 16); resuming needs the same file",
+    )
     .addOption(new Option("--format <format>", "output format").choices(["human", "json"]).default("human"))
     .action((path: string | undefined, opts: RunCliOptions) =>
       guarded(async () => {

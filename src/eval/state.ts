@@ -459,7 +459,14 @@ export function decodeState(text: string, key?: Uint8Array): DecodedState {
     bad(`a version ${o.version} state ${o.version === STATE_VERSION ? "lacks" : "has"} an admission field`);
   const { digest, ...body } = o;
   const expected = digestOf(canonicalJson(body), key);
-  if (digest !== expected) bad("the state's digest does not match its contents: it was edited or corrupted");
+  if (digest !== expected) {
+    // Name a key mismatch apart from an edit: the digest's algorithm says how it was written.
+    const keyed = typeof digest === "string" && digest.startsWith("hmac-sha256:");
+    if (keyed && key === undefined) bad("the state is digested with an integrity key (hmac-sha256); give that key");
+    if (!keyed && key !== undefined && typeof digest === "string" && digest.startsWith("sha256:"))
+      bad("the state has a plain digest (sha256), but an integrity key was given: it was not written with that key");
+    bad("the state's digest does not match its contents: it was edited or corrupted, or written with another key");
+  }
   if (canonicalJson(o) !== text.trim()) bad("the state is not in canonical form");
 
   const index = new ProgramIndex();

@@ -2,7 +2,9 @@ import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { sha256Hex } from "../../src/canonical/hash.js";
 import { FAILURE_CLASSES, isCatchable } from "../../src/eval/index.js";
+import { canonicalJson } from "../../src/json/jcs.js";
 import { yaoc } from "../support/cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "yaoc-run-"));
@@ -195,6 +197,52 @@ describe("yaoc run", () => {
     const after = yaoc(["run", "--resume", s2, "--completion", c, "--format", "json"]);
     expect(after.code).toBe(1);
     expect(json(after.out)).toMatchObject({ class: "integrity", rejected: true });
+  });
+
+  it("--integrity-key-file digests states with HMAC: resuming needs the same key, and a re-digested edit is refused", () => {
+    const p = file("keyed.yao", '(eval (requires (tools read)) (call read (path "a")))');
+    const key = file("state.key", "a host secret of more than sixteen bytes");
+    const s = join(dir, "keyed-1.json");
+    expect(yaoc(["run", p, "--tools", tools, "--integrity-key-file", key, "--state-out", s]).code).toBe(0);
+    const state = readFileSync(s, "utf8");
+    expect(JSON.parse(state).digest).toMatch(/^hmac-sha256:[0-9a-f]{64}$/);
+    const id = (JSON.parse(state) as { pending: string[][] }).pending[0]![0]!;
+    const c = file("keyed-c.json", JSON.stringify({ id, value: "text" }));
+    const noKey = yaoc(["run", "--resume", s, "--completion", c, "--format", "json"]);
+    expect(noKey.code).toBe(1);
+    expect(json(noKey.out)).toMatchObject({
+      class: "integrity",
+      rejected: true,
+      message: expect.stringContaining("digested with an integrity key (hmac-sha256); give that key"),
+    });
+    const other = file("other.key", "another secret of more than sixteen bytes");
+    const wrong = yaoc(["run", "--resume", s, "--completion", c, "--integrity-key-file", other, "--format", "json"]);
+    expect(json(wrong.out)).toMatchObject({ class: "integrity", rejected: true });
+    // An edit of the request's arguments, re-digested the only way the editor can (plain SHA-256).
+    const body = JSON.parse(state) as Record<string, unknown> & { pending: string[][] };
+    delete body.digest;
+    body.pending[0]![3] = body.pending[0]![3]!.replace('"path":"a"', '"path":"b"');
+    const forged = file("forged.json", canonicalJson({ ...body, digest: `sha256:${sha256Hex(canonicalJson(body))}` }));
+    const refused = yaoc([
+      "run",
+      "--resume",
+      forged,
+      "--completion",
+      c,
+      "--integrity-key-file",
+      key,
+      "--format",
+      "json",
+    ]);
+    expect(refused.code).toBe(1);
+    expect(json(refused.out)).toMatchObject({ class: "integrity", rejected: true });
+    const ok = yaoc(["run", "--resume", s, "--completion", c, "--integrity-key-file", key, "--format", "json"]);
+    expect(ok.code).toBe(0);
+    expect(json(ok.out)).toMatchObject({ outcome: "value", value: "text" });
+    expect(JSON.parse(JSON.stringify(json(ok.out).state)).digest).toMatch(/^hmac-sha256:/);
+    const short = yaoc(["run", p, "--integrity-key-file", file("short.key", "tiny")]);
+    expect(short.code).toBe(2);
+    expect(short.err).toContain("an integrity key needs at least 16 bytes (it has 4)");
   });
 
   it("runs an HNS package's entry", () => {

@@ -136,7 +136,16 @@ describe("machine state", () => {
     const r = startProgram(compile('(eval (requires (tools read)) (call read (path "a")))'), { integrityKey: key });
     const id = (r.result.outcome === "suspended" && (r.result.requests[0]!.get("id") as string)) || "";
     expect(resumeState(r.state(), { id, value: null }, { integrityKey: key }).result.outcome).toBe("value");
-    expect(resumeState(r.state(), { id, value: null }).rejected).toBe(true);
+    expect(resumeState(r.state(), { id, value: null }).result).toMatchObject({
+      failure: { message: expect.stringContaining("digested with an integrity key (hmac-sha256); give that key") },
+    });
+    const plain = startProgram(compile('(eval (requires (tools read)) (call read (path "a")))'));
+    expect(resumeState(plain.state(), { id, value: null }, { integrityKey: key })).toMatchObject({
+      rejected: true,
+      result: {
+        failure: { message: expect.stringContaining("a plain digest (sha256), but an integrity key was given") },
+      },
+    });
     // A forger edits the pending request's arguments and budgets, then recomputes the digest it can:
     // the plain one, or an HMAC under a key it guessed. Both are refused; the state is unchanged.
     const body = JSON.parse(r.state()) as Record<string, unknown> & {
@@ -156,7 +165,7 @@ describe("machine state", () => {
       const out = resumeState(forged, { id, value: null }, { integrityKey: key });
       expect(out, digest.slice(0, 12)).toMatchObject({
         rejected: true,
-        result: { failure: { class: "integrity", message: expect.stringContaining("digest does not match") } },
+        result: { failure: { class: "integrity", message: expect.stringContaining("digest") } },
       });
       expect(out.state()).toBe(forged);
     }
