@@ -134,8 +134,9 @@ export function checkCallArguments(
       );
     }
   }
-  // Every argument known: the whole object is checked too (required names, extra properties).
-  if (known.size === k.arguments.length && known.size > 0) {
+  // Every argument known (none at all included): the whole object is checked too (required names,
+  // extra properties, minProperties), as the reference validates the whole argument object.
+  if (known.size === k.arguments.length) {
     const whole = validatorFor(k.tool, null);
     const args = Object.fromEntries(known);
     if (whole !== undefined && !whole(args)) {

@@ -151,6 +151,19 @@ describe("tool contracts in check", () => {
     expect(under.diagnostics.map((d) => d.message)).toEqual([expect.stringContaining("#/properties/n/minimum")]);
   });
 
+  it("a call with no arguments is checked as the empty object against the whole schema", async () => {
+    const text = `(manifest (id acme.ping) (version "1.0.0") (title "Ping") (capabilities (tools ping)))
+(contract (purpose "Ping"))
+(mind (frame (id w/one)))
+(eval (requires (tools ping)) (call ping))
+`;
+    const strict = await checked(text, { ping: { type: "object", properties: {}, minProperties: 1 } });
+    expect(strict.diagnostics.map((d) => d.message)).toEqual([expect.stringContaining("#/minProperties")]);
+    const open = await checked(text, { ping: { type: "object", properties: {} } });
+    expect(open.diagnostics).toEqual([]);
+    expect(open.report).toMatchObject({ tool_contracts_verified: true, tool_schema_coverage: { deferred_calls: 0 } });
+  });
+
   it("tools without a schema are listed as unresolved, and nothing is invented for them", async () => {
     const r = await checked(pkg('(call write (path "a") (mode "delete"))'), {});
     expect(r.valid).toBe(true);
