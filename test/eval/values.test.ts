@@ -130,6 +130,22 @@ describe("pure evaluation with the Morphz value model", () => {
     expect(resumeState(r.state(), plain).result).toMatchObject({ outcome: "value" });
   });
 
+  it("an integer decoded into a Float field becomes the Float (divergence D-eval-float): eq with 1.0 holds", () => {
+    const r = startProgram(
+      compile(`(eval (requires (tools read)) (types (record P (x Float)))
+        (seq (bind j (call read (path "a"))) (bind p (from-json P j)) (par (branch v p) (branch e (eq p.x 1.0)))))`),
+    );
+    const done = resumeState(
+      r.state(),
+      parseCompletion(JSON.stringify({ id: requests(r)[0]!.get("id"), value: { x: 1 } })),
+    );
+    expect(done.result.outcome).toBe("value");
+    if (done.result.outcome === "value")
+      expect(valueText(done.result.value)).toBe(
+        '{"$yao":{"fields":[{"name":"v","value":{"$yao":{"fields":{"x":1.0},"kind":"record","type":"P"}}},{"name":"e","value":true}],"kind":"structural_record"}}',
+      );
+  });
+
   it("floats print as serde_json does and read back as Floats", () => {
     expect(floatText(1)).toBe("1.0");
     expect(floatText(1e16)).toBe("1e16");
