@@ -126,6 +126,16 @@ describe("effect requests and completions", () => {
     expect(trailing.result).toMatchObject({ failure: { class: "inference" } });
     const extra = answer(r, { id, text: '{"rows":[],"more":1}' });
     expect(extra.result).toMatchObject({ failure: { message: '$["more"]: unknown field' } });
+    const missing = answer(r, { id, text: '{"rows":[{}]}' });
+    expect(missing.result).toMatchObject({
+      failure: { class: "inference", message: '$["rows"][0]["enabled"]: missing required field' },
+    });
+    const overflow = answer(r, { id, text: '{"rows":[{"enabled":9223372036854775808}]}' });
+    expect(overflow.result).toMatchObject({ failure: { class: "inference" } });
+    const infinite = answer(r, { id, text: '{"rows":[{"enabled":1e999}]}' });
+    expect(infinite.result).toMatchObject({
+      failure: { class: "inference", message: expect.stringContaining("not finite") },
+    });
     const ok = answer(r, { id, text: '{"rows":[{"enabled":true}]}' });
     expect(ok.result.outcome).toBe("value");
     if (ok.result.outcome === "value")
