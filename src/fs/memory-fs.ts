@@ -176,11 +176,23 @@ export class MemoryFs implements PackageFs, SnapshotSource {
     // path is made once from its parent's and never hashed whole (a chain of folders would make
     // that quadratic in its depth), and the walk never resolves a path from the root.
     let entries: EntryTree | null = null;
-    const stack: { node: Node; rel: string; name: string; parent: number }[] = [
-      { node: resolved.node, rel: "", name: "", parent: -1 },
-    ];
-    while (stack.length > 0) {
-      const { node, rel, name, parent } = stack.pop()!;
+    // The pending entries as four parallel stacks rather than an object each: a wide folder's walk
+    // otherwise allocates an object per entry that lives until it is popped.
+    const nodes: Node[] = [resolved.node];
+    const rels: string[] = [""];
+    const names: string[] = [""];
+    const parents: number[] = [-1];
+    const push = (node: Node, rel: string, name: string, parent: number): void => {
+      nodes.push(node);
+      rels.push(rel);
+      names.push(name);
+      parents.push(parent);
+    };
+    while (nodes.length > 0) {
+      const node = nodes.pop()!;
+      const rel = rels.pop()!;
+      const name = names.pop()!;
+      const parent = parents.pop()!;
       const e = node.entry;
       let entry: SnapshotEntry;
       if (e.kind === "directory") entry = { kind: "directory", path: rel };
@@ -199,17 +211,17 @@ export class MemoryFs implements PackageFs, SnapshotSource {
         entries = new EntryTree(entry);
         slot = 0;
       } else slot = entries.add(parent, name, entry);
-      if (e.kind !== "directory") continue;
-      const children = node.children!;
+      const children = node.children;
+      if (children === undefined || children.size === 0) continue;
       const prefix = rel === "" ? "" : `${rel}/`;
       if (children.size === 1) {
-        for (const [n, child] of children) stack.push({ node: child, rel: prefix + n, name: n, parent: slot });
+        for (const [n, child] of children) push(child, prefix + n, n, slot);
         continue;
       }
-      const names = [...children.keys()].sort(compareCodePoints);
-      for (let i = names.length - 1; i >= 0; i--) {
-        const n = names[i]!;
-        stack.push({ node: children.get(n)!, rel: prefix + n, name: n, parent: slot });
+      const sorted = [...children.keys()].sort(compareCodePoints);
+      for (let i = sorted.length - 1; i >= 0; i--) {
+        const n = sorted[i]!;
+        push(children.get(n)!, prefix + n, n, slot);
       }
     }
     return freezeSnapshot({ requested, root, entries: entries!, rootState: "present", failure: null });
@@ -313,7 +325,10 @@ function metadataProblem(
       if (child.entry.kind === "file") {
         const max = fileLimits.get(child) ?? limits.maxFileBytes;
         if (child.entry.data.length <= max) bytes += child.entry.data.length;
-      } else if (child.children !== undefined) stack.push({ node: child, name, up: frame, depth: frame.depth + 1 });
+      } else if (child.children !== undefined && (child.children.size > 0 || frame.depth + 1 >= limits.maxDepth))
+        // An empty folder within the depth limit passes no limit: it is counted here, never visited
+        // (a folder of 20,000 empty ones made a frame each). Past the depth it is refused, as on disk.
+        stack.push({ node: child, name, up: frame, depth: frame.depth + 1 });
     }
   }
   if (top.entry.kind === "file") bytes = top.entry.data.length;

@@ -92,6 +92,19 @@ describe("the same limits in both snapshot readers, by metadata first", () => {
     expect(f.memory).toBe(f.disk);
   });
 
+  it("an empty folder at the depth limit is refused by both, one level less is not; wide empty folders pass", async () => {
+    const chain = (n: number) => Array.from({ length: n }, (_, i) => `d${i}`).join("/");
+    const at = await failures((_put, mkdir) => mkdir(chain(8)));
+    expect(at.disk).toMatch(/d7: directories nest more than 8 levels deep/);
+    expect(at.memory).toBe(at.disk);
+    const within = await failures((_put, mkdir) => mkdir(chain(7)));
+    expect([within.disk, within.memory]).toEqual([undefined, undefined]);
+    const wide = await failures((_put, mkdir) => {
+      for (let i = 0; i < 30; i++) mkdir(`${chain(6)}/e${i}`); // each at depth 7
+    });
+    expect([wide.disk, wide.memory]).toEqual([undefined, undefined]);
+  });
+
   it("refuses sparse files over the total by their metadata, holding none of their bytes", async () => {
     const f = await failures((put) => {
       for (let i = 0; i < 4; i++) put(`big${i}.bin`, 400 * 1024);
