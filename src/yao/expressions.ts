@@ -165,6 +165,9 @@ class ParsedArgumentNode extends ArgumentNode implements ParsedArgument {
 }
 
 /** Errors after which analysis of the unit stops: resource limits and call cycles. */
+/** The codes of a form's shape errors, which get the form's signature as help. */
+const SHAPE_CODES: ReadonlySet<YaoCode> = new Set<YaoCode>(["type_mismatch", "invalid_type"]);
+
 const UNRECOVERED: ReadonlySet<YaoCode> = new Set<YaoCode>(["resource_limit", "recursive_function"]);
 
 /** The node that stands for an operand whose error was recorded: the recovery type, no effects. */
@@ -295,9 +298,19 @@ export class ExpressionAnalyzer {
     const form = FORM_DOCS.get(op);
     if (form !== undefined) {
       const rule = form.rule;
-      if (rule.kind === "pure") return this.pure(n, op, rule.operator, scope, d);
-      if (rule.kind === "host") return this.unaryHost(n, op, rule.argument, scope, d);
-      return ExpressionAnalyzer.OWN_RULES[form.name as OwnRuleForm](this, n, scope, depth);
+      try {
+        if (rule.kind === "pure") return this.pure(n, op, rule.operator, scope, d);
+        if (rule.kind === "host") return this.unaryHost(n, op, rule.argument, scope, d);
+        return ExpressionAnalyzer.OWN_RULES[form.name as OwnRuleForm](this, n, scope, depth);
+      } catch (e) {
+        // A form written with the wrong shape (an operand missing, one too many) is an error at
+        // the form itself: its help is how the language table writes it (issue 34, item 5).
+        if (e instanceof YaoError && e.hint === undefined && e.span !== undefined && SHAPE_CODES.has(e.code)) {
+          const at = n.span;
+          if (e.span.start.byte === at.start.byte && e.span.end.byte === at.end.byte) e.hint = formHelp(op);
+        }
+        throw e;
+      }
     }
     if (op.includes(".")) return this.hostOperation(n, op, scope, d);
     if (this.env.functions.has(op)) return this.apply(n, op, scope, d);
@@ -1372,9 +1385,13 @@ export class ExpressionAnalyzer {
       const reference =
         "infer requires exactly one complete Yao body after optional captures/returns declarations; use seq for multiple steps";
       failOnMisplacedDeclaration(root ? "infer" : "inner infer", form.span, args, reference);
-      fail("invalid_type", reference, form.span, {
-        hint: "wrap the steps in (seq STEP …): an (infer …) holds one body expression",
-      });
+      // No body at all: the form's signature is the help (ExpressionAnalyzer.expr adds it).
+      fail(
+        "invalid_type",
+        reference,
+        form.span,
+        args.length - i === 0 ? {} : { hint: "wrap the steps in (seq STEP …): an (infer …) holds one body expression" },
+      );
     }
     const bodyScope = Scope.captures(captures.map((c) => [c, scope.lookup(c)!]));
     const body = this.operand(args[i]!, bodyScope, depth + 1);

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { check, checkSource } from "../../src/check/check.js";
 import type { Diagnostic } from "../../src/diagnostics/diagnostic.js";
 import { MemoryFs } from "../../src/fs/memory-fs.js";
+import { FORMS, formHelp } from "../../src/yao/forms.js";
 
 const MANIFEST = '(manifest (id t) (version "1") (title "T") (capabilities (tools read)))\n(contract (purpose "p"))\n';
 
@@ -27,6 +28,34 @@ describe("help where the fix is known", () => {
     expect(d.hint).toContain("(gt A B)");
     expect(d.label).toBe("1 operand here");
     expect((await only("(eval (add 1))")).hint).toContain("(add A B...)");
+  });
+
+  it("every form written with the wrong shape gets its signature, from the language table", async () => {
+    // (op) with no operands, and (op 1 2 3 4 5) with too many, for every form of the table: where the
+    // error is at the form itself (its shape), the help is the table's signature and type rule.
+    let shaped = 0;
+    for (const f of FORMS) {
+      for (const call of [`(${f.name})`, `(${f.name} 1 2 3 4 5)`]) {
+        const text = `(eval (requires (tools read)) ${call})`;
+        const at = MANIFEST.length + text.indexOf(call);
+        const errors = await errorsOf(text);
+        const here = errors.filter((d) => d.span?.start.byte === at && d.span?.end.byte === at + call.length);
+        // Several bodies of an infer: the fix is a seq, which its help says instead.
+        const seq = "wrap the steps in (seq STEP …): an (infer …) holds one body expression";
+        for (const d of here)
+          expect(d.hint, `${call}: ${d.message}`).toBe(
+            f.name === "infer" && call !== "(infer)" ? seq : formHelp(f.name),
+          );
+        shaped += here.length;
+      }
+    }
+    expect(shaped).toBeGreaterThan(30);
+    expect((await only("(eval (if true 1))")).hint).toBe(
+      "write it as (if CONDITION THEN ELSE): the common type of THEN and ELSE; CONDITION is Bool",
+    );
+    expect((await only('(eval (requires (tools read)) (get (call read (path "a"))))')).hint).toContain(
+      "write it as (get E FIELD)",
+    );
   });
 
   it("a field of a Json value says to decode it into a record", async () => {
