@@ -40,7 +40,7 @@ import { refValue, optionNone, structuralRecord, valueProblem, type Value } from
 export { BUDGET_NAMES, DEFAULT_BUDGETS, budgetsWith, type Budgets } from "./budgets.js";
 export { decodeValue, fromPlainJson, toPlainJson } from "./decode.js";
 export { FAILURE_CLASSES, isCatchable, type EvalFailure, type FailureClass } from "./failures.js";
-export { jsonSchema } from "./json-schema.js";
+export { INT_SCHEMA_MAXIMUM, INT_SCHEMA_MINIMUM, jsonSchema } from "./json-schema.js";
 export {
   requestId,
   REQUEST_KINDS,

@@ -1,15 +1,25 @@
 /**
- * The strict ordinary-JSON Schema (draft 2020-12) of a Yao type, for the result contract of an
- * `infer` request: exactly the plain JSON that `fromPlainJson` accepts. Records and unions close
- * their members (`additionalProperties: false`, every field required); named types are written
- * once under `$defs` and referenced, so a type used many times is not repeated.
+ * The strict ordinary-JSON Schema of a Yao type, for the result contract of an `infer` request:
+ * exactly the plain JSON that `fromPlainJson` accepts, shaped as upstream's `json_schema`
+ * (morphz yao/src/json.rs) makes it. Records and unions close their members
+ * (`additionalProperties: false`, every field required); an Int is bounded to i64; named types are
+ * written once under `$defs` and referenced by a JSON Pointer, so a type used many times is not
+ * repeated. Like upstream, the schema carries no `$schema` key.
  */
 import type { FieldDefinition, YaoType } from "../../ir/yao-ir-0.1.js";
+import { escapePointerToken } from "../json/pointer.js";
 import { compareCodePoints } from "../text/code-point-order.js";
 import type { TypeTable } from "./decode.js";
 
+/**
+ * The i64 bounds of an Int, as upstream writes them (`i64::MIN`, `i64::MAX`). They are bigints
+ * because 2^63 − 1 has no exact JavaScript number: the request prints them digit for digit.
+ */
+export const INT_SCHEMA_MINIMUM = -(2n ** 63n);
+export const INT_SCHEMA_MAXIMUM = 2n ** 63n - 1n;
+
 export type Schema = { [key: string]: SchemaValue };
-export type SchemaValue = null | boolean | number | string | SchemaValue[] | Schema;
+export type SchemaValue = null | boolean | number | bigint | string | SchemaValue[] | Schema;
 
 function closedObject(properties: [string, Schema][]): Schema {
   return {
@@ -32,7 +42,7 @@ export function jsonSchema(root: YaoType, types: TypeTable): Schema {
       case "bool":
         return { type: "boolean" };
       case "int":
-        return { type: "integer" };
+        return { type: "integer", minimum: INT_SCHEMA_MINIMUM, maximum: INT_SCHEMA_MAXIMUM };
       case "float":
         return { type: "number" };
       case "string":
@@ -57,14 +67,14 @@ export function jsonSchema(root: YaoType, types: TypeTable): Schema {
           defs.set(t.value, {});
           pending.push(t.value);
         }
-        return { $ref: `#/$defs/${encodeURIComponent(t.value)}` };
+        return { $ref: `#/$defs/${escapePointerToken(t.value)}` };
       default:
         // Authority-bearing types have no plain JSON form; nothing validates as one.
         return { not: {} };
     }
   };
   const fields = (fs: readonly FieldDefinition[]): Schema => closedObject(fs.map((f) => [f.name, of(f.ty)]));
-  const schema: Schema = { $schema: "https://json-schema.org/draft/2020-12/schema", ...of(root) };
+  const schema: Schema = of(root);
   while (pending.length > 0) {
     const name = pending.shift()!;
     const def = types.get(name);

@@ -122,7 +122,7 @@ function jvalueToValue(v: JValue): Value {
 }
 
 function schemaToValue(v: SchemaValue): Value {
-  if (v === null || typeof v === "boolean" || typeof v === "string") return v;
+  if (v === null || typeof v === "boolean" || typeof v === "string" || typeof v === "bigint") return v;
   if (typeof v === "number") return BigInt(v);
   if (Array.isArray(v)) return v.map(schemaToValue);
   const m = new Map<string, Value>();
