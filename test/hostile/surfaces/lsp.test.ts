@@ -96,6 +96,54 @@ describe("lifecycle", () => {
     expect(noShutdown.code).toBe(1);
   });
 
+  it("exit ends the server at once while a long request is running, without answering it", async () => {
+    // The first references of a 64,000-use package checks it and builds its index, which takes
+    // seconds; `exit` sent right behind it (after `shutdown`) ends the process, with 0, before that
+    // request is answered.
+    const { root: pkg, declaring } = usesPackage(join(root, "exit-uses.hns"), 64_000);
+    const child = spawn(process.execPath, [BIN, "lsp", "--stdio"], { cwd: REPO_ROOT });
+    let out = "";
+    let err = "";
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+    const initialized = new Promise<void>((resolve) =>
+      child.stdout.on("data", (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('"id":1,"result"')) resolve();
+      }),
+    );
+    child.stdin.write(
+      frame({ id: 1, method: "initialize", params: { processId: null, rootUri: uri(pkg), capabilities: {} } }),
+    );
+    await initialized;
+    child.stdin.write(
+      [
+        frame({ method: "initialized", params: {} }),
+        frame({
+          method: "textDocument/didOpen",
+          params: { textDocument: { uri: uri(declaring), languageId: "yao", version: 1, text: G_SOURCE } },
+        }),
+        frame({
+          id: 5,
+          method: "textDocument/references",
+          params: {
+            textDocument: { uri: uri(declaring) },
+            position: { line: 0, character: 4 },
+            context: { includeDeclaration: true },
+          },
+        }),
+        frame({ id: 6, method: "shutdown" }),
+        frame({ method: "exit" }),
+      ].join(""),
+    );
+    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    const code = await exited;
+    clearTimeout(timer);
+    expect(code).toBe(0);
+    expect(out).not.toMatch(/"id":5,"result"/);
+    expect(err).not.toMatch(/\n\s+at /);
+  }, 90_000);
+
   it("odd URIs get an error response, not a stack trace; a closed stdout ends quietly", async () => {
     const ask = (id: number, u: string) =>
       frame({ id, method: "textDocument/documentSymbol", params: { textDocument: { uri: u } } });
@@ -151,6 +199,37 @@ describe("confinement", () => {
     } finally {
       await client.stop();
     }
+  });
+});
+
+describe("a package above the workspace", () => {
+  it("is never scanned: a file under the folder is judged on its own, as it is not with the folder above", async () => {
+    // The folder is inside a directory package (`up.hns/ws`); the package's manifest says nothing
+    // valid, so judging the file as part of it gives diagnostics, and on its own it gives none.
+    const up = join(root, "up.hns");
+    const ws = join(up, "ws");
+    mkdirSync(ws, { recursive: true });
+    writeFileSync(join(up, "manifest.yao"), "(manifest (id");
+    const file = uri(join(ws, "x.yao"));
+    const manifest = uri(join(up, "manifest.yao"));
+    const open = async (folder: string, wait: string) => {
+      const client = await LspClient.start(folder);
+      try {
+        client.notify("textDocument/didOpen", {
+          textDocument: { uri: file, languageId: "yao", version: 1, text: "(eval (add 1 2))\n" },
+        });
+        const waited = (await client.diagnosticsFor(wait, 0)).map((d: { code: string }) => d.code);
+        return { waited, published: client.publications().map((p) => p.uri) };
+      } finally {
+        await client.stop();
+      }
+    };
+    // The package's folder as the workspace: x.yao is one of its files, and the package is judged.
+    expect((await open(up, manifest)).waited).toEqual(["yao.unclosed_list"]);
+    // The folder below it: the package is out of reach, so x.yao is a lone program, and valid.
+    const confined = await open(ws, file);
+    expect(confined.waited).toEqual([]);
+    expect(confined.published).toEqual([file]);
   });
 });
 
