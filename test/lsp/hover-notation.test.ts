@@ -39,7 +39,7 @@ const RICH = `(manifest (id acme.rich) (version "1") (title "Rich") (capabilitie
     (bind ctx (host.view runtime.context (returns Json)))
     (bind guess (infer (captures t) (returns (Option Ticket)) t))
     (bind e (evidence.commit (evidence (kind "note") (value (to-json t)))))
-    (match s ((case Status.open) (list t)) ((case Status.closed (reason why)) (list t)))))
+    (match s ((case Status.open) (list (get t title))) ((case Status.closed (reason why)) (list why)))))
 `;
 
 /** Hover at every atom start and every '(' of one file; every markdown shown. */
@@ -69,6 +69,21 @@ describe("hover is in Yao notation", () => {
       expect(all).toContain(yao);
     expect(all).toContain("(tool fetch-ticket)");
     expect(shown.flatMap((h) => problems(h).map((p) => `${p}: ${h}`))).toEqual([]);
+  });
+
+  it("completion details everywhere in that package, after (get X and in argument and type positions", async () => {
+    const path = "/tmp/abs/rich.hns";
+    const ws = new Workspace(MemoryFs.from({ [path]: RICH }));
+    const lines = RICH.split("\n");
+    const details: string[] = [];
+    for (let line = 0; line < lines.length; line++)
+      for (const m of lines[line]!.matchAll(/[ (]/g)) {
+        for (const c of await ws.completion(path, { line, character: m.index + 1 })) details.push(c.detail);
+      }
+    expect(details.length).toBeGreaterThan(1000);
+    const all = details.join("\n");
+    for (const yao of ["title : String (field of Ticket)", "(List String)", "(Option Int)"]) expect(all).toContain(yao);
+    expect(details.flatMap((d) => problems(d).map((p) => `${p}: ${d}`))).toEqual([]);
   });
 
   it("every atom and list of the shipped examples", async () => {
