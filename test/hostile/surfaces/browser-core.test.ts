@@ -157,4 +157,52 @@ describe("share address", () => {
     expect(fragment.length).toBeLessThan(1 << 20);
     expect(await decodeFragment(fragment)).toBeUndefined();
   });
+
+  it("inflates a bomb only to the cap: of 96 MiB it takes no more than the 16 MiB and a chunk", async () => {
+    // Zeros deflate about 1000:1, so 96 MiB is an address of ~130 KB. Made by streaming, never held.
+    const chunk = new Uint8Array(1 << 20);
+    let left = 96;
+    const zeros = new ReadableStream<BufferSource>({
+      pull(c) {
+        if (left-- > 0) c.enqueue(chunk);
+        else c.close();
+      },
+    });
+    const compressed = new Uint8Array(
+      await new Response(zeros.pipeThrough(new CompressionStream("deflate-raw"))).arrayBuffer(),
+    );
+    let s = "";
+    for (let i = 0; i < compressed.length; i += 0x8000)
+      s += String.fromCharCode.apply(null, Array.from(compressed.subarray(i, i + 0x8000)));
+    const fragment = `p=${btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")}`;
+    expect(fragment.length).toBeLessThan(1 << 20);
+    // Count what the decoder takes out of the inflater: a decoder that inflated everything first
+    // and checked the size after would take all 96 MiB.
+    const Real = globalThis.DecompressionStream;
+    let taken = 0;
+    class Counting {
+      readonly writable: WritableStream<BufferSource>;
+      readonly readable: ReadableStream<Uint8Array>;
+      constructor(format: CompressionFormat) {
+        const inner = new Real(format);
+        this.writable = inner.writable;
+        this.readable = inner.readable.pipeThrough(
+          new TransformStream<Uint8Array, Uint8Array>({
+            transform(c, out) {
+              taken += c.length;
+              out.enqueue(c);
+            },
+          }),
+        );
+      }
+    }
+    globalThis.DecompressionStream = Counting as unknown as typeof DecompressionStream;
+    try {
+      expect(await decodeFragment(fragment)).toBeUndefined();
+    } finally {
+      globalThis.DecompressionStream = Real;
+    }
+    expect(taken).toBeGreaterThan(MAX_INFLATED_BYTES);
+    expect(taken).toBeLessThan(MAX_INFLATED_BYTES + 4 * 1024 * 1024);
+  });
 });
