@@ -8,10 +8,9 @@ import { compareCodePoints, loadableSource, type IdentityInput } from "../canoni
 import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { CheckResult } from "../diagnostics/result.js";
 import type { PackageFs } from "../fs/package-fs.js";
-import { check, type PackageCheckResult } from "../check/check.js";
+import { check, checkSource, type PackageCheckResult } from "../check/check.js";
 import { MemoryFs } from "../fs/memory-fs.js";
 import { DEFAULT_LOAD_LIMITS, type LoadLimits } from "../hns/context.js";
-import { loadHnsText } from "../check/hns.js";
 import type { HnsPackage } from "../hns/model.js";
 import { diagnostic, type CatalogCode } from "./codes.js";
 import {
@@ -227,7 +226,7 @@ export class Catalog {
         );
       }
       // Store only what reloads: the stored text must re-parse to the same identity.
-      const problem = this.objectProblem(bytes, hex);
+      const problem = await this.objectProblem(bytes, hex);
       if (typeof problem === "string") {
         fail(
           "catalog.corrupt",
@@ -443,7 +442,7 @@ export class Catalog {
         let problem: string | HnsPackage | undefined;
         try {
           const bytes = await this.store.read(`${OBJECTS_DIR}/${entry.name}`, this.maxObjectBytes());
-          problem = bytes === null ? undefined : this.objectProblem(bytes, m[1]!);
+          problem = bytes === null ? undefined : await this.objectProblem(bytes, m[1]!);
         } catch (e) {
           if (!(e instanceof StoreError)) throw e;
           problem = `is damaged: ${e.message}`;
@@ -651,7 +650,7 @@ export class Catalog {
         ),
       };
     }
-    const problem = this.objectProblem(bytes, hex);
+    const problem = await this.objectProblem(bytes, hex);
     if (typeof problem === "string") {
       return {
         ok: false,
@@ -699,16 +698,25 @@ export class Catalog {
 
   /**
    * Reload stored bytes as a single file; a string says why they are not the object `hex`: not
-   * loadable, another identity, or not byte-for-byte the canonical loadable encoding.
+   * loadable, another identity, or not byte-for-byte the canonical loadable encoding. The bytes are
+   * already read, so the reload (`check`'s structural load of the text in memory, without the
+   * analysis the install ran) reads nothing from the store.
    */
-  private objectProblem(bytes: Uint8Array, hex: string): string | HnsPackage {
+  private async objectProblem(bytes: Uint8Array, hex: string): Promise<string | HnsPackage> {
     let text: string;
     try {
       text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
     } catch {
       return "is not valid UTF-8";
     }
-    const loaded = loadHnsText(`${hex}.hns`, text, { maxSourceBytes: this.limits.maxPackageBytes });
+    const checked = await checkSource(`${hex}.hns`, text, {
+      kind: "hns",
+      analyze: false,
+      keepAnalysis: true,
+      limits: { maxSourceBytes: this.limits.maxPackageBytes },
+    });
+    const loaded = checked.loaded;
+    if (loaded === undefined) return "does not load (check kept no load result)";
     if (!loaded.ok) {
       const first = loaded.diagnostics.find((d) => d.severity === "error");
       return `does not load (${first?.code ?? "error"}: ${first?.message ?? "unknown"})`;

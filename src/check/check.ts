@@ -14,6 +14,10 @@ import { FsError, type PackageFs } from "../fs/package-fs.js";
 import { baseName } from "../fs/paths.js";
 import type { HnsPackage } from "../hns/model.js";
 import type { AnalysisResult } from "../yao/analyze.js";
+import type { AnalysisProfile } from "../yao/profile.js";
+import type { LoadResult } from "./hns.js";
+
+export type { LoadResult };
 import {
   FALLBACK_FRONTEND,
   FRONTENDS,
@@ -35,8 +39,9 @@ export interface CheckOptions extends FrontendOptions {
    */
   readonly kind?: FrontendKind;
   /**
-   * HNS: keep the loaded package and its module analysis in the result (an editor's features read
-   * them). Default false, so a run over many packages holds no package's typed IR.
+   * HNS: keep the stages' own results in the result — the loaded package and its module analysis
+   * (an editor's features read them), the loader's result and, for purpose "program", the profile.
+   * Default false, so a run over many packages holds no package's typed IR.
    */
   readonly keepAnalysis?: boolean;
 }
@@ -48,6 +53,16 @@ export type PackageCheckResult = CheckResult & {
   readonly package?: HnsPackage;
   /** HNS with `keepAnalysis`: the module analysis (typed IR, diagnostics), when it ran. */
   readonly analysis?: AnalysisResult;
+  /**
+   * HNS with `keepAnalysis`: the loader's own result — its diagnostics in the order it found them
+   * and, on a failure, the reference's first error (`firstError`), which the graded `diagnostics`
+   * (in position order, capped) do not keep.
+   */
+  readonly loaded?: LoadResult;
+  /** HNS with `keepAnalysis` and purpose "program": the profile the entry was analysed under. */
+  readonly profile?: AnalysisProfile;
+  /** HNS, purpose "program": why the tool schemas could not be typed (nothing was analysed then). */
+  readonly profileErrors?: readonly string[];
 };
 
 /** Check the package at `path` exactly as `yaoc check` does. Never throws for bad input. */
@@ -67,14 +82,24 @@ export async function checkSource(name: string, text: string, options: CheckOpti
 async function checkUnstrict(fs: PackageFs, path: string, options: CheckOptions): Promise<PackageCheckResult> {
   const frontend = options.kind === undefined ? await route(fs, path) : FRONTENDS[options.kind];
   if (!("load" in frontend)) return frontend;
-  const { ioError, package: pkg, analysis, ...result } = await (await frontend.load()).check(fs, path, options);
+  const {
+    ioError,
+    package: pkg,
+    analysis,
+    loaded,
+    profile,
+    ...result
+  } = await (await frontend.load()).check(fs, path, options);
+  const keep = options.keepAnalysis === true;
   return {
     ...result,
     // Every kind's findings in the one display order (file, position, code; closing notes last).
     diagnostics: orderDiagnostics(result.diagnostics),
     ioError: ioError ?? false,
-    ...(options.keepAnalysis === true && pkg !== undefined ? { package: pkg } : {}),
-    ...(options.keepAnalysis === true && analysis !== undefined ? { analysis } : {}),
+    ...(keep && pkg !== undefined ? { package: pkg } : {}),
+    ...(keep && analysis !== undefined ? { analysis } : {}),
+    ...(keep && loaded !== undefined ? { loaded } : {}),
+    ...(keep && profile !== undefined ? { profile } : {}),
   };
 }
 

@@ -20,8 +20,9 @@ export interface FrontendOptions extends HnsCheckOptions {
   readonly platform?: Platform | null | undefined;
 }
 
-/** What a frontend's check returns: the common result, and (HNS) the loaded package and analysis. */
-export type FrontendCheck = CheckResult & Partial<Pick<HnsCheck, "ioError" | "package" | "analysis">>;
+/** What a frontend's check returns: the common result, and (HNS) the stages' own results. */
+export type FrontendCheck = CheckResult &
+  Partial<Pick<HnsCheck, "ioError" | "package" | "analysis" | "loaded" | "profile" | "profileErrors">>;
 
 export interface FrontendModule {
   /** Whether a file named like one of the row's markers really is one (read only then). */

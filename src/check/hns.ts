@@ -3,44 +3,27 @@
  * module analysis of HNS §11 step 8 — the analyzer (src/yao), then the tool contract verification
  * (src/eval/tool-contracts.ts), which evaluates every statically known tool argument and validates
  * it against the tool's input schema when one is given. Composed here so no stage knows another and
- * no analyzer callback is handed down; reported in the common CheckResult shape.
+ * no analyzer callback is handed down; reported in the common CheckResult shape. Imported by nothing
+ * outside src/check (test/architecture/imports.test.ts): `yaoc ir`, `profile`, `admit` and `run`
+ * ask `check` for purpose "program", and the HNS goldens and the catalog's re-verification read the
+ * loader's own result (`loaded`) that `check` keeps with `keepAnalysis`.
  */
 import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { DIAGNOSTIC_LIMIT } from "../diagnostics/collector.js";
 import { orderDiagnostics } from "../diagnostics/order.js";
-import type { CheckResult } from "../diagnostics/result.js";
 import type { PackageFs } from "../fs/package-fs.js";
-import { diagnostic } from "../hns/codes.js";
-import type { LoadLimits } from "../hns/context.js";
-import { loadFromSource, loadPackage, type LoadResult } from "../hns/load.js";
+import { loadPackage, type LoadResult } from "../hns/load.js";
 import type { HnsPackage } from "../hns/model.js";
-import { analyzeModule, type AnalysisResult } from "../yao/analyze.js";
-import type { AnalysisProfile } from "../yao/profile.js";
+import type { AnalysisResult } from "../yao/analyze.js";
 import { analyzePackage } from "../yao/package-analysis.js";
+import { capErrors, type HnsCheck, type HnsCheckOptions } from "./hns-result.js";
 
-export interface HnsCheckOptions {
-  /** Run the module analysis (types, effects, program hash). Default true, as `yaoc check`. */
-  readonly analyze?: boolean | undefined;
-  /** Tool input schemas by tool name for the analysis (`yaoc check --tools`); others stay dynamic. */
-  readonly toolSchemas?: Readonly<Record<string, unknown>> | undefined;
-  /** Loader limits (file and package sizes, function count); default the loader's. */
-  readonly limits?: Partial<LoadLimits> | undefined;
-}
-
-/** An HNS check: the common result, the I/O flag, and the loaded package and analysis when there are any. */
-export type HnsCheck = CheckResult & {
-  readonly ioError: boolean;
-  /** The package as loaded, when the load succeeded. */
-  readonly package?: HnsPackage;
-  /** The module analysis (typed IR, diagnostics, program hash), when it ran. */
-  readonly analysis?: AnalysisResult;
-};
-
-/** Errors shown per package; beyond it a closing note says how many more there were. */
-export const MAX_PACKAGE_ERRORS = DIAGNOSTIC_LIMIT;
+export { MAX_PACKAGE_ERRORS, type HnsCheck, type HnsCheckOptions } from "./hns-result.js";
 
 export async function checkHns(fs: PackageFs, path: string, options: HnsCheckOptions = {}): Promise<HnsCheck> {
-  const loaded = await loadHnsPackage(fs, path, options.limits);
+  const loaded = await loadPackage(fs, path, options.limits === undefined ? {} : { limits: options.limits });
+  // Imported on first use: only yaoc ir/profile/admit/run ask for it, so the browser entry and
+  // `yaoc check` do not carry it (test/browser/bundle-size).
+  if (options.purpose === "program") return (await import("./hns-program.js")).checkProgram(path, loaded, options);
   const analyze = async (pkg: HnsPackage): Promise<PackageAnalysis | undefined> =>
     options.analyze === false ? undefined : analyzeWithContracts(pkg, options.toolSchemas ?? {});
   if (!loaded.ok) {
@@ -62,6 +45,7 @@ export async function checkHns(fs: PackageFs, path: string, options: HnsCheckOpt
       ),
       sources: loaded.sources,
       ioError: loaded.ioError,
+      loaded,
       ...(analyzed === undefined ? {} : { analysis: analyzed.analysis }),
     };
   }
@@ -87,40 +71,12 @@ export async function checkHns(fs: PackageFs, path: string, options: HnsCheckOpt
     sources: loaded.sources,
     ioError: false,
     package: pkg,
+    loaded,
     ...(analyzed === undefined ? {} : { analysis: analyzed.analysis }),
   };
 }
 
 export type { LoadResult };
-
-/**
- * The HNS structural load alone, as `checkHns` runs it: what `yaoc hash` and the HNS goldens record,
- * and what `yaoc ir`, `profile`, `admit` and `run` load before `analyzeHnsEntry`. The one place outside src/hns that calls the loader, so
- * the containment and size rules a package is read under cannot differ between commands.
- */
-export function loadHnsPackage(fs: PackageFs, path: string, limits?: Partial<LoadLimits>): Promise<LoadResult> {
-  return loadPackage(fs, path, limits === undefined ? {} : { limits });
-}
-
-/**
- * One HNS file whose text is already in memory (the catalog's stored object), loaded under the same
- * rules as a file on disk; synchronous, because the catalog verifies an object while it reads it.
- */
-export function loadHnsText(name: string, text: string, limits?: Partial<LoadLimits>): LoadResult {
-  return loadFromSource(name, text, limits === undefined ? {} : { limits });
-}
-
-/**
- * Analyse a loaded HNS package's entry under a profile the caller built from it (`yaoc ir`,
- * `profile`, `admit` and `run` build it from the manifest's tools and `--tools`, refusing bad
- * schemas as usage errors), after `loadHnsPackage`. Unlike `checkHns`, the caller reports a load
- * failure as the loader gave it (no analysis of a partial package), the tool contracts are not
- * verified and the analyzer's own closing note stays: those commands print the program, they do not
- * grade the package. The caller passes data, not an analyzer: the composition stays here.
- */
-export function analyzeHnsEntry(pkg: HnsPackage, profile: AnalysisProfile): AnalysisResult {
-  return analyzeModule({ entry: pkg.entry.form, functions: pkg.functions, allowInternal: true, profile });
-}
 
 /** What the module analysis gives the check: the analyzer's result, every diagnostic, the contract report. */
 interface PackageAnalysis {
@@ -148,39 +104,6 @@ async function analyzeWithContracts(
     diagnostics: [...analysis.diagnostics, ...contracts.diagnostics],
     report: { ...contracts.report },
   };
-}
-
-/** At most MAX_PACKAGE_ERRORS errors, then one closing note (the analyzer's own note is replaced). */
-function capErrors(ds: readonly Diagnostic[], path: string): Diagnostic[] {
-  const kept: Diagnostic[] = [];
-  let errors = 0;
-  let dropped = 0;
-  let analysisStopped = false;
-  for (const d of ds) {
-    if (d.code === "yao.error_limit") {
-      analysisStopped = true;
-      continue;
-    }
-    if (d.severity === "error" && ++errors > MAX_PACKAGE_ERRORS) {
-      dropped++;
-      continue;
-    }
-    kept.push(d);
-  }
-  if (dropped > 0 || analysisStopped) {
-    const more =
-      dropped > 0 ? `${dropped} more error${dropped === 1 ? "" : "s"} not shown` : "the analysis stopped early";
-    kept.push(
-      diagnostic(
-        "hns.error_limit",
-        `${path}: ${MAX_PACKAGE_ERRORS} errors shown, ${more}; fix these and check again to see the rest`,
-        {
-          file: path,
-        },
-      ),
-    );
-  }
-  return kept;
 }
 
 /**

@@ -1,7 +1,9 @@
 /**
  * `yaoc ir`, `yaoc profile` and `yaoc admit`: the Yao analyzer on the command line. Packages are
- * loaded and their entry analysed by src/check (`loadHnsPackage`, `analyzeHnsEntry`: every containment and structure
- * rule of the HNS loader applies); standalone programs are read with the reader. Problems are reported like `yaoc check` (exit 1), usage and I/O errors exit 2.
+ * loaded and their entry analysed through `check` with purpose "program" (every containment and
+ * structure rule of the HNS loader applies; the commands print the loader's and the analyzer's own
+ * findings); standalone programs are read with the reader. Problems are reported like `yaoc check`
+ * (exit 1), usage and I/O errors exit 2.
  */
 import type { Command } from "commander";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
@@ -9,7 +11,7 @@ import { orderDiagnostics } from "../diagnostics/order.js";
 import { renderHuman } from "../diagnostics/render.js";
 import { NodeFs } from "../fs/node-fs.js";
 import { FsError } from "../fs/package-fs.js";
-import { analyzeHnsEntry, loadHnsPackage } from "../check/hns.js";
+import { check } from "../check/check.js";
 import type { HnsPackage } from "../hns/model.js";
 import { DEFAULT_MAX_SOURCE_BYTES, readOne } from "../syntax/reader.js";
 import type { SNode } from "../syntax/tree.js";
@@ -17,12 +19,11 @@ import { admitProgram, sharedTypes } from "../yao/package-analysis.js";
 import {
   analyzeProgram,
   evaluationProfile,
-  morphzProfile,
   programJson,
-  toolsFromManifest,
   type AnalysisProfile,
   type AnalysisResult,
 } from "../yao/index.js";
+import { programProfile } from "../yao/profile.js";
 import { EXIT_INVALID, EXIT_USAGE, unusablePath, useColor } from "./io.js";
 
 const fs = new NodeFs();
@@ -63,13 +64,30 @@ export async function analyzeHns(path: string, toolsFile: string | undefined): P
   // A path that is not there is an I/O error (exit 2) before it is a badly named package.
   const problem = await unusablePath(path);
   if (problem !== null) throw new UsageError(`${path}: ${problem}`);
-  const r = await loadHnsPackage(fs, path);
+  // Read before the check, reported after it: a package that does not load is reported as such
+  // even when the schemas cannot be read either.
+  const schemas = await readToolSchemas(toolsFile).catch((e: unknown) => {
+    if (e instanceof UsageError) return e;
+    throw e;
+  });
+  const unread = schemas instanceof UsageError ? schemas : undefined;
+  const checked = await check(fs, path, {
+    kind: "hns",
+    purpose: "program",
+    keepAnalysis: true,
+    analyze: unread === undefined,
+    ...(schemas === undefined || schemas instanceof UsageError ? {} : { toolSchemas: schemas }),
+  });
+  const r = checked.loaded;
+  if (r === undefined) throw new Error(`${path}: check kept no load result`);
   if (!r.ok) {
     if (r.ioError) throw new UsageError(r.diagnostics.map((d) => d.message).join("\n"));
     throw new Rejected(path, r.diagnostics, r.sources);
   }
-  const profile = await profileFor(r.package.manifest.tools, toolsFile);
-  const analysis = analyzeHnsEntry(r.package, profile);
+  if (unread !== undefined) throw unread;
+  if (checked.profileErrors !== undefined) throw new UsageError(checked.profileErrors.join("\n"));
+  const { profile, analysis } = checked;
+  if (profile === undefined || analysis === undefined) throw new Error(`${path}: check kept no analysis`);
   if (analysis.diagnostics.length > 0) throw new Rejected(path, analysis.diagnostics, r.sources);
   return { pkg: r.package, sources: r.sources, profile, analysis };
 }
@@ -88,20 +106,22 @@ export async function readProgram(path: string): Promise<{ form: SNode; sources:
   return { form: r.form, sources };
 }
 
+/** A lone program's profile: every tool of the `--tools` file, typed by its schema. */
 export async function profileFor(tools: readonly string[], toolsFile: string | undefined): Promise<AnalysisProfile> {
-  let schemas: Record<string, unknown> = {};
-  if (toolsFile !== undefined) {
-    try {
-      const text = new TextDecoder().decode(await fs.readFile(toolsFile, 16 * 1024 * 1024));
-      schemas = JSON.parse(text) as Record<string, unknown>;
-    } catch (e) {
-      throw new UsageError(`cannot read tool schemas ${toolsFile}: ${e instanceof Error ? e.message : String(e)}`);
-    }
-  }
-  const names = tools.length > 0 ? tools : Object.keys(schemas);
-  const built = toolsFromManifest(names, schemas);
+  const built = programProfile(tools, (await readToolSchemas(toolsFile)) ?? {});
   if (built.errors.length > 0) throw new UsageError(built.errors.join("\n"));
-  return morphzProfile(built.tools);
+  return built.profile;
+}
+
+/** The `--tools` file of ir, admit and run: a JSON object of tool input schemas, or a usage error. */
+async function readToolSchemas(toolsFile: string | undefined): Promise<Record<string, unknown> | undefined> {
+  if (toolsFile === undefined) return undefined;
+  try {
+    const text = new TextDecoder().decode(await fs.readFile(toolsFile, 16 * 1024 * 1024));
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch (e) {
+    throw new UsageError(`cannot read tool schemas ${toolsFile}: ${e instanceof Error ? e.message : String(e)}`);
+  }
 }
 
 export function guarded(action: () => Promise<void>): () => Promise<void> {

@@ -195,6 +195,20 @@ export function toolsFromManifest(
 }
 
 /**
+ * The profile `yaoc ir`, `profile`, `admit` and `run` analyse a program under: the named tools (a
+ * package's manifest tools; every tool of `schemas` when none are named, as for a lone program),
+ * each typed by its schema when one is given, and an error text for each schema that cannot be
+ * typed (those commands refuse it as a usage error).
+ */
+export function programProfile(
+  names: readonly string[],
+  schemas: Readonly<Record<string, unknown>> = {},
+): { profile: AnalysisProfile; errors: string[] } {
+  const built = toolsFromManifest(names.length > 0 ? names : Object.keys(schemas), schemas);
+  return { profile: morphzProfile(built.tools), errors: built.errors };
+}
+
+/**
  * The profile of the reference's sema unit tests (morphz-fixtures INDEX.json): tools `read{path:String
  * required}` and dynamic `search`; hosts `objective.report{objective}` → Nil and
  * `context.propose{transaction}` → Json; `runtime` = {objective: Ref Objective, context: Ref Context}.

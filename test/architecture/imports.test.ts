@@ -89,9 +89,9 @@ export const RULES: readonly Rule[] = [
     },
   },
   {
-    name: "the HNS loader (src/hns/load.ts) is reached from outside src/hns and src/yao only through src/check (and the library's re-export in src/api.ts)",
+    name: "the HNS loader (src/hns/load.ts, or the yaoc/hns library module src/hns/index.ts) is reached from outside src/hns and src/yao only through src/check (and the library's re-export in src/api.ts)",
     breaks: (e) =>
-      e.to === "src/hns/load.ts" &&
+      (e.to === "src/hns/load.ts" || e.to === "src/hns/index.ts") &&
       !/^src\/(check|hns|yao)\//.test(e.from) &&
       e.from !== "src/api.ts" &&
       e.from.startsWith("src/"),
@@ -101,12 +101,15 @@ export const RULES: readonly Rule[] = [
     breaks: (e) => under(e.from, "src/cli") && under(e.to, "src/lsp") && e.to !== "src/lsp/node-server.ts",
   },
   {
-    name: "the HNS stage functions of src/check/hns.ts (instead of check()) are used outside src/check only by the three callers docs/architecture.md names and justifies: yaoc ir/profile/admit/run (src/cli/yao.ts), the HNS goldens (src/cli/golden/hns.ts) and the catalog's re-verification (src/catalog/catalog.ts)",
+    name: "the HNS row of the frontend table (src/check/hns.ts) is imported by no file outside src/check: every caller, yaoc ir/profile/admit/run, the HNS goldens and the catalog included, goes through check()",
+    breaks: (e) => e.to === "src/check/hns.ts" && e.from.startsWith("src/") && !under(e.from, "src/check"),
+  },
+  {
+    name: "nothing in src/ imports the library's entry modules (src/api.ts re-exports the loader and the analyzer for embedders; src/index.ts and src/browser.ts are its only importers)",
     breaks: (e) =>
-      e.to === "src/check/hns.ts" &&
+      ["src/api.ts", "src/index.ts", "src/browser.ts", "src/node.ts"].includes(e.to) &&
       e.from.startsWith("src/") &&
-      !under(e.from, "src/check") &&
-      !["src/cli/yao.ts", "src/cli/golden/hns.ts", "src/catalog/catalog.ts"].includes(e.from),
+      !(e.to === "src/api.ts" && ["src/index.ts", "src/browser.ts"].includes(e.from)),
   },
 ];
 
@@ -132,7 +135,8 @@ describe("import rules", () => {
       { from: "src/cli/harp.ts", to: "src/harp/check.ts" },
       { from: "src/cli/yao.ts", to: "src/hns/load.ts" },
       { from: "src/cli/fmt-command.ts", to: "src/lsp/overlay-fs.ts" },
-      { from: "src/cli/hash-command.ts", to: "src/check/hns.ts" },
+      { from: "src/cli/yao.ts", to: "src/check/hns.ts" },
+      { from: "src/cli/yao.ts", to: "src/api.ts" },
     ];
     for (const [i, e] of broken.entries()) expect(RULES[i]!.breaks(e), RULES[i]!.name).toBe(true);
     const fine: Edge[] = [
@@ -156,8 +160,8 @@ describe("import rules", () => {
       { from: "src/harp/host/host.ts", to: "src/harp/check.ts" },
       { from: "src/check/hns.ts", to: "src/hns/load.ts" },
       { from: "src/cli/main.ts", to: "src/lsp/node-server.ts" },
-      { from: "src/cli/yao.ts", to: "src/check/hns.ts" },
       { from: "src/check/frontends.ts", to: "src/check/hns.ts" },
+      { from: "src/index.ts", to: "src/api.ts" },
     ];
     for (const e of fine) expect(offenders([e]), `${e.from} -> ${e.to}`).toEqual([]);
   });
@@ -198,13 +202,15 @@ describe("import rules", () => {
 });
 
 describe("the bench and the scripts", () => {
-  it("reach the HNS loader and the frontends' checks only through src/check", () => {
+  it("reach the HNS loader, the HNS row and the frontends' checks only through src/check's check()", () => {
     const files = ["bench", "scripts"].flatMap((d) => sourceFiles(join(REPO_ROOT, d)));
     expect(files.length).toBeGreaterThan(20);
     const edges = files.flatMap((f) => importsOf(relative(REPO_ROOT, f), readFileSync(f, "utf8")));
     expect(edges.filter((e) => e.to.startsWith("src/")).length).toBeGreaterThan(20);
-    const entries = /^src\/(hns\/(load|index)\.ts|(harp|hcp)\/(check|index)\.ts|a3s\/index\.ts)$/;
-    expect(["src/hns/load.ts", "src/harp/check.ts", "src/a3s/index.ts"].every((t) => entries.test(t))).toBe(true);
+    const entries = /^src\/(hns\/(load|index)\.ts|check\/hns\.ts|(harp|hcp)\/(check|index)\.ts|a3s\/index\.ts)$/;
+    expect(
+      ["src/hns/load.ts", "src/check/hns.ts", "src/harp/check.ts", "src/a3s/index.ts"].every((t) => entries.test(t)),
+    ).toBe(true);
     expect(entries.test("src/check/check.ts")).toBe(false);
     expect(edges.filter((e) => entries.test(e.to)).map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
   });

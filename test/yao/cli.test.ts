@@ -1,5 +1,7 @@
 /** `yaoc ir`, `yaoc profile` and `yaoc admit` through commander, on our own packages (the reference's: test/reference/yao-cli.test.ts). */
 import { Command } from "commander";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { registerYaoCommands } from "../../src/cli/yao.js";
@@ -55,6 +57,29 @@ describe("yaoc ir / profile / admit", () => {
     ]);
     expect(r.code).toBe(1);
     expect(r.err).toContain("yao.type_mismatch");
+  });
+
+  it("--tools: a package that does not load is reported as the loader says, before a --tools file that cannot be read; a schema that cannot be typed is a usage error", async () => {
+    const missingTools = join(REPO, "fixtures/yao/tools/no-such-file.json");
+    const broken = join(REPO, "fixtures/hns/failure/hns.missing_field/single-id-in-capabilities.hns");
+    const notLoaded = await run(["ir", "--tools", missingTools, broken]);
+    expect(notLoaded.code).toBe(1);
+    expect(notLoaded.err).toContain("error[hns.missing_field]");
+    expect(notLoaded.err).not.toContain("cannot read tool schemas");
+    const good = join(REPO, "fixtures/hns/success/coding.hns");
+    const unread = await run(["ir", "--tools", missingTools, good]);
+    expect(unread.code).toBe(2);
+    expect(unread.err).toMatch(/^yaoc: cannot read tool schemas .*no-such-file\.json/);
+    const dir = mkdtempSync(join(tmpdir(), "yaoc-tools-"));
+    try {
+      const bad = join(dir, "tools.json");
+      writeFileSync(bad, JSON.stringify({ read: { type: "string" } }));
+      const untyped = await run(["ir", "--tools", bad, good]);
+      expect(untyped.code).toBe(2);
+      expect(untyped.err).toBe("yaoc: Tool 'read' needs an object JSON input schema with properties\n");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("packages whose function bodies are ill-typed are rejected at load, naming file, line and function", async () => {

@@ -7,7 +7,7 @@ import { readdirSync, statSync, existsSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { NodeFs } from "../../fs/node-fs.js";
-import { loadHnsPackage, type LoadResult } from "../../check/hns.js";
+import { check, type LoadResult } from "../../check/check.js";
 
 export interface HnsFixture {
   /** Path relative to fixtures/hns, with `/` separators: `success/coding.hns`, `failure/hns.bad_suffix/x.txt`. */
@@ -71,9 +71,15 @@ export function goldenPathFor(rel: string, repo: string): string {
   return join(repo, "golden/hns", `${rel}.json`);
 }
 
-/** Load a fixture exactly as the golden records it: the structural load (`yaoc hash`), Node file system. */
+/**
+ * Load a fixture exactly as the golden records it: `check`'s structural load as HNS (no detection,
+ * no analysis), Node file system, and the loader's own result (its warnings in its order, and on a
+ * failure the reference's first error, which the graded diagnostics do not keep).
+ */
 export async function loadFixture(fixture: HnsFixture): Promise<LoadResult> {
-  return loadHnsPackage(new NodeFs(), fixture.abs);
+  const checked = await check(new NodeFs(), fixture.abs, { kind: "hns", analyze: false, keepAnalysis: true });
+  if (checked.loaded === undefined) throw new Error(`${fixture.rel}: check kept no load result`);
+  return checked.loaded;
 }
 
 /** The machine-independent view of a load result: absolute paths become repository-relative. */
