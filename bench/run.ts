@@ -40,7 +40,7 @@ import { check } from "../src/check/check.js";
 import { readAll } from "../src/syntax/reader.js";
 import { evalFigures } from "./eval.js";
 import { lspFigures } from "./lsp.js";
-import { surfaceFigures } from "./surfaces.js";
+import { SURFACE_FIGURES, surfaceFigures } from "./surfaces.js";
 import { cacheAndMemoryFigures, watchFigure } from "./registry.js";
 import { minimalRead } from "./baselines/minimal-reader.js";
 import {
@@ -333,14 +333,16 @@ function browserBundleFigure(): Row {
 
 /**
  * `--only GROUPS`: only the figure groups named (g, h, k — which also gives m —, l, n with
- * `--yardstick DIR`, o, s for issue 35's surfaces), merged into results.json by bench/partial.ts;
- * every other row keeps the run that measured it.
+ * `--yardstick DIR`, o, s for issue 35's surfaces, or one surface figure by name such as
+ * s-params), merged into results.json by bench/partial.ts; every other row keeps the run that
+ * measured it.
  */
 async function partialRun(groups: readonly string[], commit: string, loadBefore: number[]): Promise<void> {
   const known = ["g", "h", "k", "l", "n", "o", "s"];
-  const unknown = groups.filter((g) => !known.includes(g));
+  const surfaces = groups.filter((g) => (SURFACE_FIGURES as readonly string[]).includes(g));
+  const unknown = groups.filter((g) => !known.includes(g) && !surfaces.includes(g));
   if (unknown.length > 0 || groups.length === 0)
-    throw new Error(`--only takes some of ${known.join(",")}; not ${unknown.join(",")}`);
+    throw new Error(`--only takes some of ${[...known, ...SURFACE_FIGURES].join(",")}; not ${unknown.join(",")}`);
   const yardstick = argValue("--yardstick");
   if (groups.includes("n") && yardstick === undefined) throw new Error("--only n needs --yardstick DIR");
   const rows: Row[] = [];
@@ -353,8 +355,11 @@ async function partialRun(groups: readonly string[], commit: string, loadBefore:
     if (groups.includes("l")) rows.push(await watchFigure(registry, ROUNDS));
     if (groups.includes("n") && yardstick !== undefined) rows.push(await baselineFigure(yardstick, "n"));
     if (groups.includes("o")) for (const row of await evalFigures(ROUNDS)) rows.push(row);
-    // Issue 35's surfaces (bench/surfaces.ts): s-refs, s-rename, s-depth, s-width, s-entries, s-rss.
-    if (groups.includes("s")) for (const row of await surfaceFigures(REPO, tmp, QUICK ? 5 : 9)) rows.push(row);
+    // Issue 35's surfaces (bench/surfaces.ts): s-params, s-refs, s-rename, s-depth, s-width, s-entries,
+    // s-rss; `--only s-params` (any of those names) measures just the figures named.
+    if (groups.includes("s") || surfaces.length > 0)
+      for (const row of await surfaceFigures(REPO, tmp, QUICK ? 5 : 9, groups.includes("s") ? undefined : surfaces))
+        rows.push(row);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

@@ -15,6 +15,9 @@
  *   sibling folders;
  * - s-entries: the Node snapshot reader refusing a tree at its entry limit, at limits of 12,500 and
  *   50,000 (the tree holds 50,001 entries), and the wall time of `yaoc check` refusing it;
+ * - s-params: `checkSource` (what the language server runs on every keystroke) of a package whose
+ *   function has 2,500 and 20,000 parameters and then repeats one (bench/params.ts, the generator
+ *   of test/hostile/surfaces/linear.test.ts), so the duplicate-parameter check goes over them all;
  * - s-rss: the language server's resident set after hovers over 1,000 and 5,000 distinct
  *   packages (its per-package state is bounded): a ratio of memory, not time, target ≤ 1.15.
  */
@@ -25,9 +28,11 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { MemoryFs } from "../src/fs/memory-fs.js";
 import { readPackageSnapshot } from "../src/fs/node-snapshot.js";
+import { checkSource } from "../src/check/check.js";
 import { LspConnection } from "./lsp-connection.js";
 import { G_SOURCE, usesPackage } from "./lsp-uses.js";
 import { alternateRounds, median, type Row, spreadOf, timeRound } from "./measure.js";
+import { manyParamsPackage } from "./params.js";
 
 const TARGET = 1.15;
 
@@ -157,6 +162,32 @@ export async function memoryFsFigures(rounds: number): Promise<Row[]> {
   ];
 }
 
+/** s-params: the duplicate-parameter check over 2,500 vs 20,000 parameters, through checkSource. */
+export async function paramsFigure(rounds: number): Promise<Row> {
+  const analyse = (count: number) => {
+    const { source } = manyParamsPackage(count);
+    return async () => {
+      const r = await checkSource("d.hns", source);
+      // The repeat is found, so the check did go over every parameter.
+      if (r.diagnostics.filter((d) => d.code === "yao.duplicate_name").length !== 1)
+        throw new Error(`${count} parameters with a repeat did not give one yao.duplicate_name`);
+    };
+  };
+  const [few, many] = [analyse(2500), analyse(20_000)];
+  // Untimed warm-up, so neither side pays the compilation of the analyzer.
+  await few();
+  await many();
+  const [small, large] = await alternateRounds([() => timeRound(few), () => timeRound(many)], rounds);
+  return growthRow(
+    "s-params",
+    "checkSource of a function with a repeated parameter (the duplicate-parameter check)",
+    small!,
+    large!,
+    8,
+    "2,500 vs 20,000 parameters",
+  );
+}
+
 async function entryFigures(bin: string, tmp: string, rounds: number): Promise<Row[]> {
   const dir = join(tmp, "entries.hns");
   mkdirSync(dir);
@@ -232,15 +263,30 @@ async function rssFigure(bin: string, tmp: string): Promise<Row> {
   }
 }
 
-export async function surfaceFigures(repo: string, tmp: string, rounds: number): Promise<Row[]> {
+/** Every surface figure's name, in the order of the rows. */
+export const SURFACE_FIGURES = ["s-params", "s-refs", "s-rename", "s-depth", "s-width", "s-entries", "s-rss"] as const;
+
+/**
+ * The s-* rows; `only` (figure names, e.g. ["s-params"]) measures just those, so one row can be
+ * re-measured without the minutes the LSP, entry and RSS figures take on a shared machine.
+ */
+export async function surfaceFigures(
+  repo: string,
+  tmp: string,
+  rounds: number,
+  only: readonly string[] = SURFACE_FIGURES,
+): Promise<Row[]> {
   const bin = join(repo, "bin", "yaoc.js");
+  const wants = (...figures: string[]): boolean => figures.some((f) => only.includes(f));
   const rows: Row[] = [];
-  // The in-process MemoryFs figures first: measured after the reference figures, whose 6 MB answers
-  // and servers' connections the process still held, the same snapshots took about five times as long.
-  const fs = await memoryFsFigures(rounds);
-  for (const r of await referenceFigures(bin, tmp, rounds)) rows.push(r);
+  // The in-process figures first: measured after the reference figures, whose 6 MB answers and
+  // servers' connections the process still held, the same snapshots took about five times as long.
+  const params = wants("s-params") ? [await paramsFigure(rounds)] : [];
+  const fs = wants("s-depth", "s-width") ? await memoryFsFigures(rounds) : [];
+  for (const r of params) rows.push(r);
+  if (wants("s-refs", "s-rename")) for (const r of await referenceFigures(bin, tmp, rounds)) rows.push(r);
   for (const r of fs) rows.push(r);
-  for (const r of await entryFigures(bin, tmp, Math.min(rounds, 5))) rows.push(r);
-  rows.push(await rssFigure(bin, tmp));
-  return rows;
+  if (wants("s-entries")) for (const r of await entryFigures(bin, tmp, Math.min(rounds, 5))) rows.push(r);
+  if (wants("s-rss")) rows.push(await rssFigure(bin, tmp));
+  return rows.filter((r) => only.includes(r.figure));
 }
