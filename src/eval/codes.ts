@@ -45,7 +45,7 @@ export const EVAL_CODES = defineCodes([
     code: "eval.resource",
     severity: "error",
     summary:
-      "A budget ran out: typed-IR steps (--max-steps), tool effects (128), inference effects (8), par branches scheduled at once (32), Program Value nesting (4), map elements (64), model rounds per infer (4, as the host reports them) or the elapsed-time budget (as the host reports the time). `fallback` catches it.",
+      "A budget ran out: typed-IR steps (--max-steps), tool effects (128), inference effects (8), par branches scheduled at once (32), Program Value nesting (4), map elements (64), model rounds per infer (4, as the host reports them) or the elapsed-time budget (as the host reports the time); or a node would build a value nesting deeper than 512, which no state could read back. `fallback` catches it.",
     clause: "Yao Evaluation Semantics §11; Morphz runtime profile budgets",
     layer: "L2",
     reason: "size_eval_budget",

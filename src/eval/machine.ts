@@ -25,6 +25,7 @@ import { parseValueText, ValueTextError } from "./value-text.js";
 import {
   I64_MAX,
   I64_MIN,
+  MAX_VALUE_DEPTH,
   optionNone,
   optionSome,
   readField,
@@ -32,6 +33,7 @@ import {
   structuralRecord,
   tagged,
   yaoTag,
+  valueDepth,
   valueEquals,
   type Value,
 } from "./values.js";
@@ -241,6 +243,20 @@ function numeric(op: string, vals: readonly Value[], e: HirExpr): Value {
   return r;
 }
 
+/**
+ * `v`, unless it nests deeper than a value may (values.ts MAX_VALUE_DEPTH): then a `resource`
+ * failure at the node that built it. Every value the machine holds passes here when it is built,
+ * so every state it writes reads back. A container's depth is cached, so this costs the new
+ * container's own children, not a walk of the whole value.
+ */
+function withinDepth<V extends Value>(v: V, span: SourceSpan): V {
+  if (v === null || typeof v !== "object") return v;
+  const d = valueDepth(v);
+  if (d > MAX_VALUE_DEPTH)
+    throw failure("resource", `a value may nest at most ${MAX_VALUE_DEPTH} deep; this one would nest ${d} deep`, span);
+  return v;
+}
+
 /** Which children an `args` frame evaluates before the node is applied. */
 function argCount(e: HirExpr, kids: readonly number[]): number {
   return e.kind.op === "function_application" ? kids.length - 1 : kids.length;
@@ -408,10 +424,13 @@ export class Machine {
     const e = this.index.node(frame.n)!;
     const failed = frame.threads.filter((x) => x.result !== undefined && "failure" in x.result);
     if (failed.length === 0) {
-      parent.control = {
-        m: "ret",
-        v: structuralRecord(frame.threads.map((x) => [x.name, (x.result as { value: Value }).value] as const)),
-      };
+      const v = structuralRecord(frame.threads.map((x) => [x.name, (x.result as { value: Value }).value] as const));
+      try {
+        parent.control = { m: "ret", v: withinDepth(v, e.span) };
+      } catch (x) {
+        if (!(x instanceof Failure)) throw x;
+        parent.control = { m: "fail", f: x.failure };
+      }
     } else {
       const branches: BranchOutcome[] = frame.threads.map((x) =>
         "failure" in x.result!
@@ -619,7 +638,7 @@ export class Machine {
           f.items = v;
         } else f.acc.push(v);
         if (f.acc.length >= f.items.length) {
-          t.control = { m: "ret", v: f.acc };
+          t.control = { m: "ret", v: withinDepth(f.acc, e.span) };
           return;
         }
         const scope = new Scope(f.s, f.s.depth);
@@ -632,7 +651,8 @@ export class Machine {
         const k = e.kind as Extract<HirKind, { op: "par" }>;
         f.acc.push(v);
         if (f.acc.length >= kids.length) {
-          t.control = { m: "ret", v: structuralRecord(k.branches.map((b, i) => [b.name, f.acc[i]!] as const)) };
+          const v = structuralRecord(k.branches.map((b, i) => [b.name, f.acc[i]!] as const));
+          t.control = { m: "ret", v: withinDepth(v, e.span) };
           return;
         }
         t.stack.push(f);
@@ -665,8 +685,9 @@ export class Machine {
   private apply(t: Thread, n: number, s: Scope, vals: Value[]): void {
     const e = this.index.node(n)!;
     const k = e.kind;
+    // Whatever a node builds (a list, a record, a decoded value…) is checked for depth here.
     const ret = (v: Value) => {
-      t.control = { m: "ret", v };
+      t.control = { m: "ret", v: withinDepth(v, e.span) };
     };
     switch (k.op) {
       case "list":
@@ -874,6 +895,9 @@ export class Machine {
 
   private emit(t: Thread, n: number, s: Scope, kind: RequestKind, fields: [string, Value][]): void {
     const e = this.index.node(n)!;
+    // A request is a value too, one level above its fields (its span is 2 deep): one that would nest
+    // too deep fails here, before it takes a sequence number.
+    withinDepth(new Map(fields), e.span);
     const sequence = ++this.seq;
     const id = requestId(this.programHash, sequence);
     const request = new Map<string, Value>([
@@ -927,7 +951,7 @@ export class Machine {
         return { m: "ret", v: answer.value };
       case "host":
         if ("text" in answer) throw failure("integrity", "a host completion gives a value, not text", e.span);
-        return { m: "ret", v: decodeValue(e.ty, answer.value, types, e.span) };
+        return { m: "ret", v: withinDepth(decodeValue(e.ty, answer.value, types, e.span), e.span) };
       case "infer_body": {
         const result = (k as Extract<HirKind, { op: "infer_body" }>).result;
         if (result.kind === "program") {
@@ -959,11 +983,14 @@ export class Machine {
             throw x;
           }
         } else plain = answer.value;
+        let v: Value;
         try {
-          return { m: "ret", v: fromPlainJson(result, plain, types, e.span) };
+          v = fromPlainJson(result, plain, types, e.span);
         } catch (x) {
           throw asInference(x, e.span);
         }
+        // Outside the try: a value too deep to hold is `resource`, not a bad answer.
+        return { m: "ret", v: withinDepth(v, e.span) };
       }
       case "run": {
         // Approved: the child runs above a child frame, in a fresh root scope with only `runtime`.

@@ -8,10 +8,10 @@ import { parseJsonTree, type JsonParseError } from "../json/parse.js";
 import type { JsonParseOptions } from "../json/options.js";
 import type { JsonTree } from "../json/tree.js";
 import { compareCodePoints } from "../text/code-point-order.js";
-import { I64_MAX, I64_MIN, type Value } from "./values.js";
+import { I64_MAX, I64_MIN, MAX_VALUE_DEPTH, type Value } from "./values.js";
 
-/** Values nest far below this; deeper input is refused, not recursed into. */
-export const MAX_VALUE_DEPTH = 512;
+/** Values nest at most this deep (values.ts); deeper input is refused, not recursed into. */
+export { MAX_VALUE_DEPTH };
 
 const VALUE_JSON: JsonParseOptions = {
   maxDepth: MAX_VALUE_DEPTH,

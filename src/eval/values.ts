@@ -9,6 +9,13 @@ export type ValueObject = ReadonlyMap<string, Value>;
 
 export const YAO_TAG = "$yao";
 
+/**
+ * How deep a value may nest (containers on its deepest path; a scalar is 0 deep): as deep as value
+ * text reads back (value-text.ts), so every value the machine holds can be written into its state
+ * and read again. The machine refuses to build a deeper one (a `resource` failure).
+ */
+export const MAX_VALUE_DEPTH = 512;
+
 export const I64_MIN = -(2n ** 63n);
 export const I64_MAX = 2n ** 63n - 1n;
 
@@ -136,7 +143,7 @@ export function structuralFields(v: Value): [string, Value][] | undefined {
  * that is not finite or an Int outside i64 would otherwise be written into the state as text that
  * no longer reads back. Iterative, so a deep value cannot overflow the stack.
  */
-export function valueProblem(v: unknown, maxDepth = 512): string | undefined {
+export function valueProblem(v: unknown, maxDepth = MAX_VALUE_DEPTH): string | undefined {
   const stack: [unknown, string, number][] = [[v, "$", 0]];
   while (stack.length > 0) {
     const [x, path, depth] = stack.pop()!;
@@ -162,4 +169,44 @@ export function valueProblem(v: unknown, maxDepth = 512): string | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * The depth of each container already measured. Values are immutable once built, so a container's
+ * depth never changes; a constructor measures only its own children, whose depths are known, and a
+ * value that crossed from outside (a completion, a decoded state) is walked once. Weak, so it keeps
+ * nothing alive.
+ */
+const DEPTHS = new WeakMap<object, number>();
+
+function containerKids(x: object): Iterable<Value> {
+  return Array.isArray(x) ? (x as readonly Value[]) : (x as ValueObject).values();
+}
+
+/** How many containers nest on the deepest path of `v` (a scalar is 0 deep). Iterative, amortised linear. */
+export function valueDepth(v: Value): number {
+  if (v === null || typeof v !== "object") return 0;
+  const known = DEPTHS.get(v);
+  if (known !== undefined) return known;
+  // Post-order: a container is measured once all its containers are.
+  const stack: [object, boolean][] = [[v, false]];
+  while (stack.length > 0) {
+    const [x, expanded] = stack.pop()!;
+    if (DEPTHS.has(x)) continue;
+    if (!expanded) {
+      stack.push([x, true]);
+      for (const k of containerKids(x))
+        if (k !== null && typeof k === "object" && !DEPTHS.has(k)) stack.push([k, false]);
+      continue;
+    }
+    let d = 0;
+    for (const k of containerKids(x)) {
+      if (k !== null && typeof k === "object") {
+        const kd = DEPTHS.get(k)!;
+        if (kd > d) d = kd;
+      }
+    }
+    DEPTHS.set(x, d + 1);
+  }
+  return DEPTHS.get(v)!;
 }
