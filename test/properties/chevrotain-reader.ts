@@ -78,13 +78,23 @@ export function readAll(source: string | Uint8Array, options: ReadOptions = {}):
     const type = tok.tokenType;
     if (type === LParen) {
       if (depth + 1 > maxNesting) {
-        return fail(
+        const failed = fail(
           "yao.nesting_limit",
           `syntax nesting exceeds ${maxNesting}`,
           start,
           cursor.at(tok.startOffset + 1),
           text,
         );
+        if (failed.ok) return failed;
+        // The limit names itself, its value and the level the '(' opens (issue 34 item 5).
+        return {
+          ...failed,
+          diagnostic: {
+            ...failed.diagnostic,
+            label: `this '(' opens level ${maxNesting + 1}, over the limit of ${maxNesting}`,
+            hint: `lists nest at most ${maxNesting} levels deep (the nesting limit); name intermediate values with (bind NAME E) in a (seq …) instead of nesting them`,
+          },
+        };
       }
       if (depth === 0) outermostOpen = i;
       depth++;
