@@ -118,7 +118,10 @@ async function readToolSchemas(toolsFile: string | undefined): Promise<Record<st
   if (toolsFile === undefined) return undefined;
   try {
     const text = new TextDecoder().decode(await fs.readFile(toolsFile, 16 * 1024 * 1024));
-    return JSON.parse(text) as Record<string, unknown>;
+    const value = JSON.parse(text) as unknown;
+    // As `yaoc run --tools` refuses it: `null` reached the profile and crashed with a TypeError.
+    if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error("expected a JSON object");
+    return value as Record<string, unknown>;
   } catch (e) {
     throw new UsageError(`cannot read tool schemas ${toolsFile}: ${e instanceof Error ? e.message : String(e)}`);
   }

@@ -169,8 +169,8 @@ describe("the loader's own result through check (the HNS goldens, the catalog's 
       expect(got.loaded?.ok).toBe(want.ok);
       if (got.loaded?.ok === true && want.ok) expect(got.loaded.package.identity).toBe(want.package.identity);
       // What the catalog reports of a failure ("does not load (CODE: MESSAGE)" of the first error in
-      // the loader's order). The size refusal's hint differs: the file reader's names the limit
-      // in force, the in-memory one the default; the catalog does not print hints.
+      // the loader's order). The size refusal's hint differs: the file reader gives none, the
+      // in-memory reader one naming the default 256 KiB whatever the limit; the catalog prints no hints.
       const said = (ds: readonly Diagnostic[]) => ds.map((d) => ({ code: d.code, message: d.message, span: d.span }));
       if (got.loaded?.ok === false && !want.ok) {
         expect(said([got.loaded.firstError])).toEqual(said([want.firstError]));

@@ -77,6 +77,21 @@ describe("yaoc ir / profile / admit", () => {
       const untyped = await run(["ir", "--tools", bad, good]);
       expect(untyped.code).toBe(2);
       expect(untyped.err).toBe("yaoc: Tool 'read' needs an object JSON input schema with properties\n");
+      // Not an object: a usage error in ir and admit, as in run, for a package and a lone program
+      // alike (null crashed with a TypeError before).
+      const program = join(REPO, "fixtures/yao/golden/record-box.yao");
+      for (const value of ["null", "[1]", "5"]) {
+        writeFileSync(bad, value);
+        for (const args of [
+          ["ir", "--tools", bad, good],
+          ["ir", "--tools", bad, program],
+          ["admit", "--tools", bad, "--package", good, program],
+        ]) {
+          const r = await run(args);
+          expect(r.code, `${value}: ${args.join(" ")}`).toBe(2);
+          expect(r.err).toMatch(/^yaoc: cannot read tool schemas .*tools\.json: expected a JSON object\n$/);
+        }
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
