@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { rustUtf8ErrorText } from "../../src/a3s/okf/utf8-error.js";
-import { firstInvalidUtf8Offset, utf8Length, utf8SequenceAt } from "../../src/syntax/utf8.js";
+import { decodeUtf8, firstInvalidUtf8Offset, utf8Length, utf8SequenceAt } from "../../src/syntax/utf8.js";
 
 const fatal = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const replacing = new TextDecoder("utf-8", { ignoreBOM: true });
@@ -52,8 +52,64 @@ describe("utf8SequenceAt", () => {
   });
 });
 
+describe("decodeUtf8", () => {
+  // Inputs of 4 KiB and more are transcoded by the tree's own loop (utf8.ts); it must agree with the
+  // strict platform decoder on every input: the text when well formed, else the first bad offset.
+  const strict = (b: Uint8Array) => {
+    try {
+      return { ok: true, text: fatal.decode(b) };
+    } catch {
+      return { ok: false, byteOffset: firstInvalidUtf8Offset(b) };
+    }
+  };
+  const ascii = new Uint8Array(4096).fill(0x61);
+  const withTail = (tail: number[]) => {
+    const b = new Uint8Array(ascii.length + tail.length);
+    b.set(ascii);
+    b.set(tail, ascii.length);
+    return b;
+  };
+
+  it("agrees with the strict platform decoder after 4 KiB on every lead byte and each edge of the second", () => {
+    const wrong: string[] = [];
+    let checked = 0;
+    // The second byte at each edge of the table's ranges (80–8F, 90–9F, A0–BF) and outside them.
+    const seconds = [0x00, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xff];
+    for (let lead = 0x80; lead < 256; lead++)
+      for (const c1 of seconds)
+        for (const tail of [[0x80, 0x80], [0xbf, 0x41], [0x80], []]) {
+          const b = withTail([lead, c1, ...tail]);
+          checked++;
+          const got = decodeUtf8(b);
+          if (JSON.stringify(got) !== JSON.stringify(strict(b)))
+            wrong.push([lead, c1, ...tail].map((x) => x.toString(16)).join(" "));
+        }
+    expect(checked).toBe(128 * seconds.length * 4);
+    expect(wrong.slice(0, 10)).toEqual([]);
+  });
+
+  it("keeps a byte order mark, decodes every width and reports truncation like the platform", () => {
+    const encoder = new TextEncoder();
+    const text = `\ufeff${'(fn f (description "检查 é 🎉 \u0800 \uffff \u{10ffff}"))\n'.repeat(200)}`;
+    const bytes = encoder.encode(text);
+    expect(bytes.length).toBeGreaterThan(4096);
+    expect(decodeUtf8(bytes)).toEqual({ ok: true, text });
+    for (let cut = 1; cut <= 3; cut++) {
+      const b = encoder.encode(`${"a".repeat(5000)}🎉`).subarray(0, 5004 - cut);
+      expect(decodeUtf8(b)).toEqual(strict(b));
+      expect(decodeUtf8(b)).toEqual({ ok: false, byteOffset: 5000 });
+    }
+  });
+});
+
 describe("utf8Length", () => {
   const encoder = new TextEncoder();
+  it("equals the encoder's byte count on long texts of every width, pairs and lone surrogates", () => {
+    for (let shift = 0; shift < 3; shift++) {
+      const s = `ü${"x".repeat(shift)}${"检🎉\ud800é".repeat(13_000)}\udc00`;
+      expect(utf8Length(s)).toBe(encoder.encode(s).length);
+    }
+  });
   it("equals the encoder's byte count: ASCII, every width, astral pairs, lone surrogates anywhere", () => {
     const samples = [
       "",
