@@ -7,6 +7,7 @@ import { isWithin, normalizePath } from "./paths.js";
 import {
   canSnapshot,
   DEFAULT_SNAPSHOT_LIMITS,
+  EntryTree,
   freezeSnapshot,
   type PackageSnapshot,
   type SnapshotEntry,
@@ -61,7 +62,7 @@ export class OverlayFs implements PackageFs, SnapshotSource {
       base = { requested: path, root: normalizePath(path), entries: new Map(), rootState: "missing", failure: null };
     }
     if (base.failure !== null) return base;
-    const entries = new Map<string, SnapshotEntry>(base.entries);
+    const entries = EntryView.of(base.entries);
     let rootState = base.rootState;
     const fileEntry = (rel: string, bytes: Uint8Array, display: string): SnapshotEntry => {
       const max = limits.fileLimits?.get(rel) ?? limits.maxFileBytes;
@@ -84,8 +85,7 @@ export class OverlayFs implements PackageFs, SnapshotSource {
       };
     };
     if (own !== undefined && (rootState !== "present" || entries.get("")?.kind === "file")) {
-      entries.clear();
-      entries.set("", fileEntry("", own, path));
+      entries.only(fileEntry("", own, path));
       rootState = "present";
     } else if (rootState === "present") {
       const bases = [normalizePath(base.requested), base.root];
@@ -96,10 +96,10 @@ export class OverlayFs implements PackageFs, SnapshotSource {
         const parent = rel.includes("/") ? rel.slice(0, rel.lastIndexOf("/")) : "";
         // An unsaved file in a directory that is not on disk has no place in the tree.
         if (entries.get(parent)?.kind !== "directory") continue;
-        entries.set(rel, fileEntry(rel, bytes, open));
+        entries.set(rel, parent, fileEntry(rel, bytes, open));
       }
     }
-    return freezeSnapshot({ ...base, entries, rootState });
+    return freezeSnapshot({ ...base, entries: entries.result(), rootState });
   }
 
   async lstat(path: string): Promise<FileStat | null> {
@@ -143,5 +143,51 @@ export class OverlayFs implements PackageFs, SnapshotSource {
     if (o === undefined) return this.base.readFile(path, maxBytes);
     if (o.length > maxBytes) throw new FsError("too_large", path, `${path} is larger than ${maxBytes} bytes`);
     return o;
+  }
+}
+
+/**
+ * The base snapshot's entries with the open documents put in: a copy of an `EntryTree` (the
+ * MemoryFs snapshot's, in the browser core and the playground) stays a tree, so the overlay costs
+ * the same at any depth — a map keyed by whole paths would hash every path, and a chain's paths add
+ * up to the square of its depth. A path-keyed map (the Node reader's) is copied as a map: its keys
+ * were built and hashed by the reader already, and a string keeps its hash.
+ */
+class EntryView {
+  private constructor(
+    private tree: EntryTree | null,
+    private readonly map: Map<string, SnapshotEntry>,
+  ) {}
+
+  static of(entries: ReadonlyMap<string, SnapshotEntry>): EntryView {
+    return entries instanceof EntryTree
+      ? new EntryView(entries.copy(), new Map())
+      : new EntryView(null, new Map(entries));
+  }
+
+  get(rel: string): SnapshotEntry | undefined {
+    return this.tree === null ? this.map.get(rel) : this.tree.get(rel);
+  }
+
+  /** Put `entry` at `rel`, whose parent directory `parent` is present. */
+  set(rel: string, parent: string, entry: SnapshotEntry): void {
+    if (this.tree === null) {
+      this.map.set(rel, entry);
+      return;
+    }
+    const slot = this.tree.slotAt(rel);
+    if (slot >= 0) this.tree.replace(slot, entry);
+    else this.tree.add(this.tree.slotAt(parent), rel.slice(parent === "" ? 0 : parent.length + 1), entry);
+  }
+
+  /** Nothing but `root` (an open single file is its own package). */
+  only(root: SnapshotEntry): void {
+    this.tree = null;
+    this.map.clear();
+    this.map.set("", root);
+  }
+
+  result(): ReadonlyMap<string, SnapshotEntry> {
+    return this.tree ?? this.map;
   }
 }

@@ -109,13 +109,13 @@ const SCAN = 8;
  * which must put each directory before its children.
  */
 export class EntryTree implements ReadonlyMap<string, SnapshotEntry> {
-  private readonly order: SnapshotEntry[] = [];
-  private readonly names: string[] = [];
+  private order: SnapshotEntry[] = [];
+  private names: string[] = [];
   /** First child, last child and next sibling of each slot (-1: none), and its number of children. */
-  private readonly firstChild: number[] = [];
-  private readonly lastChild: number[] = [];
-  private readonly nextSibling: number[] = [];
-  private readonly childCount: number[] = [];
+  private firstChild: number[] = [];
+  private lastChild: number[] = [];
+  private nextSibling: number[] = [];
+  private childCount: number[] = [];
   /** Children by name of the directories with more than `SCAN` children, made on their first lookup. */
   private readonly byName = new Map<number, Map<string, number>>();
   private sealed = false;
@@ -134,7 +134,60 @@ export class EntryTree implements ReadonlyMap<string, SnapshotEntry> {
     else this.nextSibling[last] = slot;
     this.lastChild[parent] = slot;
     this.childCount[parent]!++;
+    // A large directory's lookup map, once made, must see the new child (OverlayFs adds to a copy
+    // after looking names up in it).
+    this.byName.get(parent)?.set(name, slot);
     return slot;
+  }
+
+  /**
+   * An unsealed copy holding the same entries, for a view that replaces or adds a few (OverlayFs):
+   * it copies the slot arrays, never an entry's path, so it costs the same at any depth.
+   */
+  copy(): EntryTree {
+    const t = new EntryTree(this.order[0]!);
+    t.order = this.order.slice();
+    t.names = this.names.slice();
+    t.firstChild = this.firstChild.slice();
+    t.lastChild = this.lastChild.slice();
+    t.nextSibling = this.nextSibling.slice();
+    t.childCount = this.childCount.slice();
+    return t;
+  }
+
+  /** The slot of the entry at `rel` (one walk over its components), or -1 when there is none. */
+  slotAt(rel: string): number {
+    return this.slotOf(rel);
+  }
+
+  /** Put `entry` in the place of the one at `slot`: same name, same children. */
+  replace(slot: number, entry: SnapshotEntry): void {
+    if (this.sealed) throw new Error("EntryTree: the snapshot is frozen");
+    this.order[slot] = entry;
+  }
+
+  /**
+   * The paths of the entries whose name, or the name of a directory above them, is not valid UTF-8
+   * (src/fs/names.ts): each name is looked at once, with its parent's answer, so it costs the sum
+   * of the names rather than of the paths (which grows with the square of a chain's depth).
+   */
+  undecodablePaths(): string[] {
+    const out: string[] = [];
+    const slots = [0];
+    const bad = [false];
+    while (slots.length > 0) {
+      const slot = slots.pop()!;
+      const above = bad.pop()!;
+      for (let c = this.firstChild[slot]!; c >= 0; c = this.nextSibling[c]!) {
+        const isBad = above || isUndecodableName(this.names[c]!);
+        if (isBad) out.push(this.order[c]!.path);
+        if (this.firstChild[c]! >= 0) {
+          slots.push(c);
+          bad.push(isBad);
+        }
+      }
+    }
+    return out;
   }
 
   /** No more entries (freezeSnapshot seals a tree it wraps). */
@@ -363,9 +416,15 @@ export class SnapshotFs implements PackageFs {
     return e.bytes.slice();
   }
 
-  /** Every entry path (package-relative) whose name is not valid UTF-8, sorted. */
+  /**
+   * Every entry path (package-relative) with a name that is not valid UTF-8, its own or a directory's
+   * above it, sorted. An `EntryTree` answers from its names; a path-keyed map (the Node reader's)
+   * has built and hashed each path already, so scanning them costs no more than that did.
+   */
   undecodableEntries(): string[] {
-    return [...this.snapshot.entries.keys()].filter((k) => k !== "" && isUndecodableName(k)).sort();
+    const entries = this.snapshot.entries;
+    if (entries instanceof EntryTree) return entries.undecodablePaths().sort();
+    return [...entries.keys()].filter((k) => k !== "" && isUndecodableName(k)).sort();
   }
 
   private follow(path: string): SnapshotEntry {
