@@ -49,7 +49,7 @@ export {
   type EffectRequest,
   type RequestKind,
 } from "./requests.js";
-export { MAX_STATE_BYTES, STATE_FORMAT, STATE_VERSION } from "./state.js";
+export { MAX_STATE_BYTES, STATE_FORMAT, STATE_VERSION, StateError } from "./state.js";
 export { floatText, parseValueText, valueText, ValueTextError } from "./value-text.js";
 export { displayValue } from "./display.js";
 export * from "./values.js";
@@ -197,7 +197,8 @@ function decodeOrRefuse(state: string, options: RunOptions): DecodedState | RunR
 
 /**
  * Start a program: a YaoProgram from the analyzer (trusted, with its program_hash), or IR JSON text
- * as `yaoc ir` prints it (re-read and its program_hash verified).
+ * as `yaoc ir` prints it (re-read and its program_hash verified). Throws `StateError` when the text
+ * is not a valid program or `options.runtime` is not a Yao value.
  */
 export function startProgram(input: YaoProgram | string, options: RunOptions = {}): RunResult {
   let program: YaoProgram;
@@ -215,6 +216,10 @@ export function startProgram(input: YaoProgram | string, options: RunOptions = {
     program = input;
     hash = program.source_hash;
   }
+  // The runtime binding is written into every state: a value the state cannot hold (a plain
+  // object, a value nested past the depth limit) would give a state that no resume reads back.
+  const runtimeProblem = options.runtime === undefined ? undefined : valueProblem(options.runtime);
+  if (runtimeProblem !== undefined) throw new StateError(`the runtime binding is not a Yao value: ${runtimeProblem}`);
   const index = new ProgramIndex();
   index.add(program, hash);
   const m = new Machine(index, budgetsWith(options.budgets), options.runtime ?? localRuntime());

@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import {
   continueState,
   resumeState,
+  localRuntime,
   startProgram,
+  StateError,
   valueText,
   type Completion,
   type EffectRequest,
@@ -206,6 +208,27 @@ describe("starting from the IR text yaoc ir prints", () => {
     // An edit that keeps the IR well-formed changes its program_hash: the stated source_hash no longer matches.
     expect(() => startProgram(text.replace('"a.txt"', '"b.txt"'))).toThrow(/does not match its program_hash/);
     expect(() => startProgram("(eval 1)")).toThrow(/not valid JSON/);
+    expect(() => startProgram("(eval 1)")).toThrow(StateError);
+  });
+
+  it("refuses a runtime binding the state could not hold, and writes a state that resumes with one it can", () => {
+    const program = compile('(eval (requires (tools read)) (seq (bind a runtime.agent) (call read (path "a"))))');
+    let deep: unknown = null;
+    for (let i = 0; i < 600; i++) deep = [deep];
+    for (const runtime of [{ agent: "plain object" }, deep, Number.NaN, new Map([["agent", undefined]])])
+      expect(() => startProgram(program, { runtime: runtime as never })).toThrow(
+        /the runtime binding is not a Yao value/,
+      );
+    // A well-formed runtime of the host's own is kept in the state and read back on resume.
+    const own = localRuntime() as Map<string, unknown>;
+    const runtime = new Map(own).set("objective", "ship it") as never;
+    const r = startProgram(program, { runtime });
+    expect(r.result.outcome).toBe("suspended");
+    expect(r.state()).toContain("ship it");
+    const id = (r.result.outcome === "suspended" ? r.result.requests[0]!.get("id") : "") as string;
+    const done = resumeState(r.state(), { id, value: "x" });
+    expect(done.rejected).toBe(false);
+    expect(done.result).toMatchObject({ outcome: "value", value: "x" });
   });
 });
 
