@@ -30,6 +30,12 @@ export interface HnsCheckOptions {
    * `analysis`, `profile`), which the result carries with `keepAnalysis`.
    */
   readonly purpose?: "package" | "program" | undefined;
+  /**
+   * Purpose "program": also verify every statically evaluable tool argument against `toolSchemas`,
+   * as `yaoc check` does, and report a violation among the analysis's diagnostics. `yaoc run` asks
+   * for it: a package that `check` refuses for a tool contract is not run either.
+   */
+  readonly toolContracts?: boolean | undefined;
 }
 
 /** An HNS check: the common result, the I/O flag, and the loaded package and analysis when there are any. */

@@ -23,7 +23,8 @@ export async function checkHns(fs: PackageFs, path: string, options: HnsCheckOpt
   const loaded = await loadPackage(fs, path, options.limits === undefined ? {} : { limits: options.limits });
   // Imported on first use: only yaoc ir/profile/admit/run ask for it, so the browser entry and
   // `yaoc check` do not carry it (test/browser/bundle-size).
-  if (options.purpose === "program") return (await import("./hns-program.js")).checkProgram(path, loaded, options);
+  if (options.purpose === "program")
+    return await (await import("./hns-program.js")).checkProgram(path, loaded, options);
   const analyze = async (pkg: HnsPackage): Promise<PackageAnalysis | undefined> =>
     options.analyze === false ? undefined : analyzeWithContracts(pkg, options.toolSchemas ?? {});
   if (!loaded.ok) {

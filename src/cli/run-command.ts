@@ -255,7 +255,7 @@ async function runProgram(path: string, opts: RunCliOptions): Promise<void> {
   let file: string | undefined;
   let pkg: HnsPackage | undefined;
   if (isPackage(path)) {
-    const analysed = await analyzeHns(path, opts.tools);
+    const analysed = await analyzeHns(path, opts.tools, true);
     pkg = analysed.pkg;
     sources = analysed.sources;
     file = undefined;
@@ -265,6 +265,13 @@ async function runProgram(path: string, opts: RunCliOptions): Promise<void> {
     sources = read.sources;
     file = path;
     result = analyzeProgram(read.form, { profile: await profileFor([], opts.tools) });
+    // A lone program has no package to grade, but a static argument its --tools schema forbids is
+    // refused here as a package's is (through check) before anything is asked of the host.
+    if (result.program !== undefined && result.diagnostics.length === 0 && tools !== undefined) {
+      const { verifyToolContracts } = await import("../eval/tool-contracts.js");
+      const contracts = await verifyToolContracts(result.program, result.functions ?? new Map(), tools);
+      if (contracts.diagnostics.length > 0) result = { ...result, diagnostics: contracts.diagnostics };
+    }
   }
   if (result.diagnostics.length > 0 || result.program === undefined)
     throw new Rejected(path, result.diagnostics, sources);
@@ -352,17 +359,21 @@ export function registerRunCommand(program: Command): void {
     )
     .addOption(new Option("--format <format>", "output format").choices(["human", "json"]).default("human"))
     .action((path: string | undefined, opts: RunCliOptions) =>
-      guarded(async () => {
-        if (opts.resume !== undefined) {
-          if (path !== undefined) throw new UsageError("give either a PROGRAM or --resume STATE, not both");
-          await resume(opts);
-          return;
-        }
-        if (opts.completion !== undefined) throw new UsageError("--completion needs --resume STATE");
-        if (opts.cancel !== undefined || opts.elapsedMs !== undefined)
-          throw new UsageError(`${opts.cancel !== undefined ? "--cancel" : "--elapsed-ms"} needs --resume STATE`);
-        if (path === undefined) throw new UsageError("yaoc run needs a PROGRAM (or --resume STATE --completion FILE)");
-        await runProgram(path, opts);
-      })(),
+      guarded(
+        async () => {
+          if (opts.resume !== undefined) {
+            if (path !== undefined) throw new UsageError("give either a PROGRAM or --resume STATE, not both");
+            await resume(opts);
+            return;
+          }
+          if (opts.completion !== undefined) throw new UsageError("--completion needs --resume STATE");
+          if (opts.cancel !== undefined || opts.elapsedMs !== undefined)
+            throw new UsageError(`${opts.cancel !== undefined ? "--cancel" : "--elapsed-ms"} needs --resume STATE`);
+          if (path === undefined)
+            throw new UsageError("yaoc run needs a PROGRAM (or --resume STATE --completion FILE)");
+          await runProgram(path, opts);
+        },
+        () => opts.format,
+      )(),
     );
 }

@@ -9,6 +9,7 @@ import type { Command } from "commander";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { orderDiagnostics } from "../diagnostics/order.js";
 import { renderHuman } from "../diagnostics/render.js";
+import { jsonDiagnostics } from "../output/format-json.js";
 import { NodeFs } from "../fs/node-fs.js";
 import { FsError } from "../fs/package-fs.js";
 import { check } from "../check/check.js";
@@ -60,7 +61,12 @@ export interface AnalysedHns {
  * schemas when given), through src/check. A package that fails its own analysis binds nothing:
  * it is reported (exit 1), never run or admitted against.
  */
-export async function analyzeHns(path: string, toolsFile: string | undefined): Promise<AnalysedHns> {
+export async function analyzeHns(
+  path: string,
+  toolsFile: string | undefined,
+  /** `run`: a tool argument that violates its schema is refused, as `yaoc check` refuses it. */
+  toolContracts = false,
+): Promise<AnalysedHns> {
   // A path that is not there is an I/O error (exit 2) before it is a badly named package.
   const problem = await unusablePath(path);
   if (problem !== null) throw new UsageError(`${path}: ${problem}`);
@@ -76,6 +82,7 @@ export async function analyzeHns(path: string, toolsFile: string | undefined): P
     purpose: "program",
     keepAnalysis: true,
     analyze: unread === undefined,
+    toolContracts,
     ...(schemas === undefined || schemas instanceof UsageError ? {} : { toolSchemas: schemas }),
   });
   const r = checked.loaded;
@@ -127,7 +134,13 @@ async function readToolSchemas(toolsFile: string | undefined): Promise<Record<st
   }
 }
 
-export function guarded(action: () => Promise<void>): () => Promise<void> {
+/**
+ * Run a command's action, reporting a refused program or package (exit 1) and a usage error (exit 2).
+ * With `format` answering "json" (`yaoc run --format json`), the refusal is one JSON object on
+ * stdout, `{"outcome":"rejected","path","diagnostics"}` with the diagnostics as `check --format json`
+ * writes them, so a caller reading stdout always gets an object.
+ */
+export function guarded(action: () => Promise<void>, format?: () => "human" | "json"): () => Promise<void> {
   return async () => {
     try {
       await action();
@@ -141,6 +154,12 @@ export function guarded(action: () => Promise<void>): () => Promise<void> {
           diagnostics: e.diagnostics,
           sources: e.sources,
         };
+        if (format?.() === "json") {
+          const diagnostics = jsonDiagnostics(result.diagnostics, result.sources);
+          process.stdout.write(`${JSON.stringify({ outcome: "rejected", path: e.path, diagnostics })}\n`);
+          process.exitCode = EXIT_INVALID;
+          return;
+        }
         process.stderr.write(renderHuman([result], { color: useColor(process.stderr) }));
         if (e.summary !== undefined) process.stderr.write(`${e.summary}\n`);
         process.exitCode = EXIT_INVALID;

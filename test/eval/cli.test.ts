@@ -68,6 +68,48 @@ describe("yaoc run", () => {
     expect(check.code).toBe(1);
     expect(runPkg.out + runPkg.err).toBe(check.out + check.err);
     expect(runPkg.err + runPkg.out).toContain("bad.hns:3:14: error[yao.type_mismatch]");
+    // With --format json the refusal is one object on stdout, its diagnostics as check's JSON has them.
+    const runJson = yaoc(["run", pkg, "--format", "json"]);
+    const checkJson = json(yaoc(["check", pkg, "--format", "json"]).out).results as Record<string, unknown>[];
+    expect(runJson.code).toBe(1);
+    expect(json(runJson.out)).toEqual({ outcome: "rejected", path: pkg, diagnostics: checkJson[0]!.diagnostics });
+  });
+
+  it("a static tool argument its schema forbids is refused before the run, as check refuses it", () => {
+    const schemas = file(
+      "mode-tools.json",
+      JSON.stringify({
+        write: {
+          type: "object",
+          properties: { path: { type: "string" }, mode: { type: "string", enum: ["append", "replace"] } },
+          required: ["path", "mode"],
+        },
+      }),
+    );
+    const call = (mode: string) => `(eval (requires (tools write)) (call write (path "a") (mode "${mode}")))`;
+    const pkg = file(
+      "mode.hns",
+      `(manifest (id acme.mode) (version "1.0.0") (title "Mode") (capabilities (tools write)))\n(contract (purpose "m"))\n${call("delete")}\n`,
+    );
+    const check = yaoc(["check", pkg, "--tools", schemas]);
+    const run = yaoc(["run", pkg, "--tools", schemas]);
+    expect(check.code).toBe(1);
+    expect(run.code).toBe(1);
+    expect(run.out + run.err).toBe(check.out + check.err);
+    expect(run.err).toContain("error[eval.tool_contract]");
+    expect(run.err).toContain("#/properties/mode/enum");
+    // Without the schemas nothing is known of the tool's arguments: the run suspends at the call.
+    expect(json(yaoc(["run", pkg, "--format", "json"]).out)).toMatchObject({ outcome: "suspended" });
+    // A lone program is held to its --tools schemas the same way; an allowed value runs.
+    const lone = file("mode.yao", call("delete"));
+    const refused = yaoc(["run", lone, "--tools", schemas, "--format", "json"]);
+    expect(refused.code).toBe(1);
+    const out = json(refused.out);
+    expect(out).toMatchObject({ outcome: "rejected", diagnostics: [{ code: "eval.tool_contract" }] });
+    expect(JSON.stringify(out.diagnostics)).toContain("#/properties/mode/enum");
+    const fine = yaoc(["run", file("append.yao", call("append")), "--tools", schemas, "--format", "json"]);
+    expect(fine.code).toBe(0);
+    expect(json(fine.out)).toMatchObject({ outcome: "suspended", requests: [{ kind: "tool", tool: "write" }] });
   });
 
   it("suspends with requests, resumes with a completion file, and never rewrites a state in place", () => {
