@@ -34,7 +34,7 @@ import {
   type DecodedState,
   type StateExtras,
 } from "./state.js";
-import { parseValueText, valueText, ValueTextError } from "./value-text.js";
+import { parseEnvelopeText, valueText, ValueTextError } from "./value-text.js";
 import { refValue, optionNone, structuralRecord, valueProblem, type Value } from "./values.js";
 
 export { BUDGET_NAMES, DEFAULT_BUDGETS, budgetsWith, type Budgets } from "./budgets.js";
@@ -273,7 +273,7 @@ export function cancelState(state: string, reason = "", options: RunOptions = {}
 export function parseCompletion(text: string): Completion {
   let v: Value;
   try {
-    v = parseValueText(text);
+    v = parseEnvelopeText(text);
   } catch (e) {
     if (e instanceof ValueTextError)
       throw new CompletionError(`the completion is not valid JSON: ${e.message} at offset ${e.offset}`);

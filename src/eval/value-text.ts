@@ -83,9 +83,24 @@ export function valueText(root: Value): string {
   return out.join("");
 }
 
+/** The completion object around a value adds one level: its value may still nest MAX_VALUE_DEPTH deep. */
+const ENVELOPE_JSON: JsonParseOptions = { ...VALUE_JSON, maxDepth: MAX_VALUE_DEPTH + 1 };
+
 /** Read JSON text as a value: an integer within i64 is an Int, any other number a Float. */
 export function parseValueText(text: string): Value {
-  const r = parseJsonTree(text, VALUE_JSON);
+  return parseWith(text, VALUE_JSON);
+}
+
+/**
+ * Read JSON text that wraps values one level down (a completion `{"id","value":V}`): the wrapper may
+ * nest one deeper than a value, so V itself may nest MAX_VALUE_DEPTH deep; its reader checks V's depth.
+ */
+export function parseEnvelopeText(text: string): Value {
+  return parseWith(text, ENVELOPE_JSON);
+}
+
+function parseWith(text: string, options: JsonParseOptions): Value {
+  const r = parseJsonTree(text, options);
   if (!r.ok) throw new ValueTextError(describe(r.error), r.error.offset);
   return fromTree(r.root, text);
 }

@@ -152,7 +152,7 @@ describe("yaoc run with a value that would nest too deep", () => {
     expect(first.code).toBe(0);
     const [req] = (JSON.parse(first.out) as { requests: { id: string }[] }).requests;
     const text = (n: number) => `${"[".repeat(n)}${"]".repeat(n)}`;
-    // The completion file wraps the answer in one more object, so its value nests at most 511 deep.
+    // The answer is wrapped twice: 510 deep makes 512, 511 deep would make 513.
     for (const [n, outcome] of [
       [510, "value"],
       [511, "failure"],
@@ -171,6 +171,19 @@ describe("yaoc run with a value that would nest too deep", () => {
       expect(again.err).not.toContain("integrity");
       expect(JSON.parse(again.out)).toMatchObject({ outcome });
     }
+    // The completion file's own object does not count against its value: a 512-deep answer is
+    // taken as it is, and a 513-deep one is refused as a completion (exit 2), naming the limit.
+    const bare = file("bare.yao", program("x"));
+    const s0 = join(dir, "s0.json");
+    const start = yaoc(["run", bare, "--tools", tools, "--format", "json", "--state-out", s0]);
+    const [bareReq] = (JSON.parse(start.out) as { requests: { id: string }[] }).requests;
+    const answer = (n: number) => file(`bare${n}.json`, `{"id":${JSON.stringify(bareReq!.id)},"value":${text(n)}}`);
+    const full = yaoc(["run", "--resume", s0, "--completion", answer(512), "--format", "json"]);
+    expect(full.code, full.err).toBe(0);
+    expect(JSON.stringify((JSON.parse(full.out) as { value: unknown }).value)).toBe(text(512));
+    const over = yaoc(["run", "--resume", s0, "--completion", answer(513), "--format", "json"]);
+    expect(over.code).toBe(2);
+    expect(over.err).toContain("nesting deeper than 512");
     const explain = yaoc(["explain", "eval.resource"]);
     expect(explain.code).toBe(0);
     expect(explain.out).toContain("a value nesting deeper than 512");
