@@ -38,6 +38,18 @@ export function failOnMisplacedDeclaration(
 ): void {
   const order = ORDER[form];
   const heads: readonly string[] = order.heads;
+  if (form === "inner infer") {
+    // (requires …) and (types …) are the program's header; inside, they are not declarations at all.
+    const header = items.find((n) => headOf(n) === "requires" || headOf(n) === "types");
+    if (header !== undefined) {
+      const head = headOf(header)!;
+      fail("invalid_type", { text: `(${head} …) cannot be declared in an infer inside a program`, reference }, span, {
+        label: `this infer is inside a program, so (${head} …) is read as a second body`,
+        hint: `declare (${head} …) once, in the program's header: (eval (requires …) (types …) BODY); an inner infer declares only ${ORDER["inner infer"].shape}. See docs/language.md, "Where declarations go"`,
+        related: [{ span: header.span, message: `this (${head} …) belongs in the (eval …) header` }],
+      });
+    }
+  }
   for (let i = 0; i < items.length; i++) {
     const head = headOf(items[i]);
     if (head === undefined || !heads.includes(head)) continue;

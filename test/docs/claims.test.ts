@@ -59,6 +59,20 @@ const CLAIMS: readonly Claim[] = [
       },
     ],
   },
+  {
+    doc: "docs/eval.md",
+    phrase: '`{"outcome":"rejected","path":P,"diagnostics":[…]}`',
+    proofs: [
+      {
+        test: "test/eval/cli.test.ts",
+        title: "a static tool argument its schema forbids is refused before the run, as check refuses it",
+      },
+      {
+        test: "test/eval/cli.test.ts",
+        title: "an ill-typed program is refused with the analyzer's diagnostics, as check and ir give them",
+      },
+    ],
+  },
   // docs/a3s.md
   {
     doc: "docs/a3s.md",

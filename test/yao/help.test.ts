@@ -118,6 +118,16 @@ describe("help where the fix is known", () => {
     expect(infer.message).toBe("(captures …) is out of its place: it must come before (returns …)");
     expect(infer.hint).toContain("(infer (captures …) (returns …) BODY)");
     expect(infer.referenceMessage).toMatch(/^infer requires exactly one complete Yao body/);
+    // (requires …) or (types …) in an infer inside a program: they belong to the eval's header.
+    const inner = await only('(eval (requires (tools read)) (infer (returns Int) (requires (tools read)) "x"))');
+    expect(inner.message).toBe("(requires …) cannot be declared in an infer inside a program");
+    expect(inner.referenceMessage).toMatch(/^infer requires exactly one complete Yao body/);
+    expect(inner.hint).toContain("(eval (requires …) (types …) BODY)");
+    expect(inner.hint).toContain("(infer (captures …) (returns …) BODY)");
+    expect(inner.hint).not.toContain("seq");
+    expect(inner.related?.[0]?.message).toBe("this (requires …) belongs in the (eval …) header");
+    const innerTypes = await only('(eval (infer (types (record P (x Int))) (returns Int) "x"))');
+    expect(innerTypes.message).toBe("(types …) cannot be declared in an infer inside a program");
     // Two bodies and no declaration out of place: the reference's error, with seq as the fix.
     const two = await only("(eval (requires (tools)) 1 2)");
     expect(two.message).toBe("eval requires exactly one body after declarations; use seq for multiple steps");
