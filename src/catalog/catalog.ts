@@ -43,6 +43,13 @@ export interface CatalogOptions {
   readonly now?: (() => number) | undefined;
 }
 
+/** How a refusal names a package of a kind the catalog does not hold, and where it can go instead. */
+const FOREIGN_KINDS = {
+  harp: { name: "a HARP app", hint: "a HARP app is installed with `yaoc harp install`; " },
+  hcp: { name: "an HCP pack", hint: "" },
+  a3s: { name: "an A3S extension", hint: "" },
+} as const;
+
 export type InstallStatus = "installed" | "unchanged" | "conflict" | "rejected" | "error";
 
 export interface InstallOutcome {
@@ -158,32 +165,46 @@ export class Catalog {
 
   // ---------------------------------------------------------------- install
 
-  /** The full check `install` runs: `yaoc check`'s, as HNS, keeping the loaded package to store. */
-  private check(fs: PackageFs, path: string): Promise<PackageCheckResult> {
+  /**
+   * The full check `install` runs: `yaoc check`'s, keeping the loaded package to store. `kind`
+   * "hns" skips detection (text held in memory is a single-file package by its name); without it
+   * the path is routed as `yaoc check` routes it, so a refusal gives `check`'s own findings.
+   */
+  private check(fs: PackageFs, path: string, kind?: "hns"): Promise<PackageCheckResult> {
     const { analyze, limits } = this.options;
-    return check(fs, path, { kind: "hns", keepAnalysis: true, analyze, limits });
+    return check(fs, path, { ...(kind === undefined ? {} : { kind }), keepAnalysis: true, analyze, limits });
   }
 
-  /** Full check of the package at `path`, then install it. Invalid packages are never stored. */
+  /**
+   * Full check of the package at `path`, then install it. Invalid packages are never stored, and
+   * only HNS packages are: a package of another kind is refused with what `check` says of it.
+   */
   async install(fs: PackageFs, path: string): Promise<InstallOutcome> {
     const check = await this.check(fs, path);
     if (!check.valid || check.package === undefined) {
       const errors = check.diagnostics.filter((d) => d.severity === "error").length;
-      const why = check.ioError ? "it could not be read" : `check found ${errors} error${errors === 1 ? "" : "s"}`;
+      const found = `check found ${errors} error${errors === 1 ? "" : "s"}`;
+      const foreign = check.kind === "hns" || check.kind === "unknown" ? undefined : FOREIGN_KINDS[check.kind];
+      const why = check.ioError
+        ? "it could not be read"
+        : foreign !== undefined
+          ? `it is ${foreign.name}, and the catalog holds HNS packages only${errors === 0 ? "" : ` (${found})`}`
+          : found;
+      const hint = check.ioError
+        ? "check the path"
+        : foreign !== undefined
+          ? `${foreign.hint}the catalog takes harness packages (a NAME.hns file or directory)`
+          : `fix the errors above (\`yaoc check ${path}\` shows them) and install again`;
       return {
         path,
         status: check.ioError ? "error" : "rejected",
-        id: (check.extra?.id as string | null | undefined) ?? null,
-        version: (check.extra?.version as string | null | undefined) ?? null,
+        // Another kind's id and version are not a catalog's (id, version).
+        id: foreign === undefined ? ((check.extra?.id as string | null | undefined) ?? null) : null,
+        version: foreign === undefined ? ((check.extra?.version as string | null | undefined) ?? null) : null,
         identity: null,
         diagnostics: [
           ...check.diagnostics,
-          diagnostic("catalog.rejected", `${path} was not installed: ${why}`, {
-            file: path,
-            hint: check.ioError
-              ? "check the path"
-              : `fix the errors above (\`yaoc check ${path}\` shows them) and install again`,
-          }),
+          diagnostic("catalog.rejected", `${path} was not installed: ${why}`, { file: path, hint }),
         ],
         check,
         ioError: check.ioError,
@@ -299,7 +320,7 @@ export class Catalog {
 
   /** Install from single-file text held in memory (runtimes); `name` must end in `.hns`. */
   async installSource(name: string, text: string | Uint8Array): Promise<InstallOutcome> {
-    const check = await this.check(MemoryFs.from({ [name]: text }), name);
+    const check = await this.check(MemoryFs.from({ [name]: text }), name, "hns");
     if (check.package === undefined) {
       return {
         path: name,

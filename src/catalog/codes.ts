@@ -31,7 +31,8 @@ export const CATALOG_CODES = defineCodes([
   {
     code: "catalog.rejected",
     severity: "error",
-    summary: "The package failed `check` and was not installed; invalid packages are never stored.",
+    summary:
+      "The package failed `check`, or is not an HNS package, and was not installed; invalid packages and other kinds are never stored.",
     clause: "HNS §11, §14",
     layer: "L1",
     reason: "struct_package_rejected",

@@ -89,28 +89,45 @@ import { packageNameOf } from "./io.js";
 
 export { packageNameOf };
 
+export interface ReceiptRunOptions {
+  readonly analyze: boolean;
+  readonly evidence_class?: EvidenceClass;
+  readonly measure_source?: string | null;
+  readonly measure_ts?: string | null;
+  /** `--cache`: each result through the result cache of `yaoc check --cache` (check-cached.ts). */
+  readonly cache?: CacheSettings;
+}
+
 /** Receipts for `paths`, with this process's physical fields (time, pid, run id, elapsed). */
-export async function receiptsFor(
+export async function receiptsFor(paths: readonly string[], options: ReceiptRunOptions): Promise<Receipt[]> {
+  return (await checkedReceipts(paths, options)).receipts;
+}
+
+/**
+ * The receipts, and whether any package could not be read (`ioError`, which `yaoc check` exits 2
+ * for: a tree past the snapshot's depth limit, a package that kept changing). A receipt records
+ * only the result, so the command needs this beside it to exit as `yaoc check` does.
+ */
+async function checkedReceipts(
   paths: readonly string[],
-  options: {
-    analyze: boolean;
-    evidence_class?: EvidenceClass;
-    measure_source?: string | null;
-    measure_ts?: string | null;
-    /** `--cache`: each result through the result cache of `yaoc check --cache` (check-cached.ts). */
-    cache?: CacheSettings;
-  },
-): Promise<Receipt[]> {
+  options: ReceiptRunOptions,
+): Promise<{ receipts: Receipt[]; ioError: boolean }> {
   const fs = new NodeFs();
   const id_runtime = randomUUID();
   const out: Receipt[] = [];
+  let ioError = false;
   const cache = options.cache === undefined ? undefined : openCache(options.cache, { analyze: options.analyze });
   for (const path of paths) {
     const t0 = performance.now();
-    const results =
+    const checked =
       cache === undefined
-        ? (await checkPaths(fs, [path], { analyze: options.analyze })).results
-        : [(await checkCachedPath(fs, path, { analyze: options.analyze }, cache)).result];
+        ? await checkPaths(fs, [path], { analyze: options.analyze })
+        : await checkCachedPath(fs, path, { analyze: options.analyze }, cache).then((r) => ({
+            results: [r.result],
+            ioError: r.ioError,
+          }));
+    ioError ||= checked.ioError;
+    const results = checked.results;
     const elapsed = Math.round((performance.now() - t0) * 1000) / 1000;
     for (const r of results) {
       out.push(
@@ -124,7 +141,7 @@ export async function receiptsFor(
     }
   }
   if (cache !== undefined) await closeCache(cache.store, "golden");
-  return out;
+  return { receipts: out, ioError };
 }
 
 /**
@@ -953,7 +970,7 @@ export function registerEvidenceCommands(program: Command): void {
           return;
         }
         const missing = await reportUnusablePaths("evidence receipt", paths);
-        const receipts = await receiptsFor(paths, {
+        const { receipts, ioError } = await checkedReceipts(paths, {
           analyze: opts.analyze,
           evidence_class: opts.evidenceClass as EvidenceClass,
           measure_source: opts.measureSource ?? null,
@@ -963,7 +980,9 @@ export function registerEvidenceCommands(program: Command): void {
         printFindings(findings);
         process.stdout.write(`${JSON.stringify({ receipts })}\n`);
         const valid = receipts.every((r) => (r["result"] as { valid: boolean }).valid);
-        process.exitCode = missing ? EXIT_USAGE : !valid ? EXIT_FAIL : findings.length > 0 ? EXIT_USAGE : EXIT_OK;
+        // A package that could not be read is exit 2, as in `yaoc check`, not a verdict (exit 1).
+        process.exitCode =
+          missing || ioError ? EXIT_USAGE : !valid ? EXIT_FAIL : findings.length > 0 ? EXIT_USAGE : EXIT_OK;
       },
     );
 

@@ -1,6 +1,7 @@
 /**
  * The hostile corpus of issue 35 that every surface checks (`check` on disk, `check` over MemoryFs,
- * the language server): small trees, each with the verdict `yaoc check` gives. Built from the
+ * the language server: lsp.test.ts; `catalog install` and `evidence receipt`: verdicts.test.ts):
+ * small trees, each with the verdict `yaoc check` gives. Built from the
  * repository's own examples and fixtures, never from the reference folder.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -57,6 +58,15 @@ export function hostileCorpus(): HostileTree[] {
       valid: false,
     },
     { name: "harp-no-manifest-marker-only-dir", root: "empty", files: { "empty/readme.txt": "hi" }, valid: false },
+    // Valid, but not HNS: `check` accepts it, and the catalog (HNS only) refuses it.
+    { name: "harp-valid-app", root: "app", files: copyOf("fixtures/harp/valid-minimal", "app"), valid: true },
+    // A function past the 256 KiB source limit, sparse on disk (zeros in a MemoryFs).
+    {
+      name: "sparse-function-past-source-limit",
+      root: "p.hns",
+      files: { ...dir, "p.hns/functions/big.yao": { sparse: 300 * 1024 } },
+      valid: false,
+    },
   ];
 }
 
