@@ -3,7 +3,7 @@
  * exactly five escapes, lists joined by one space, no comments, no whitespace, no trailing newline.
  * It is the identity text of programs, functions, type modules and entries.
  */
-import type { SList, SNode } from "../syntax/tree.js";
+import { canonicalSlice, type SList, type SNode } from "../syntax/tree.js";
 
 /**
  * Texts already printed, by node. Trees are never mutated after reading, so a node's text never
@@ -34,23 +34,35 @@ export function canonicalSourceWithout(
 ): { readonly full: string; readonly without: string } {
   const out: string[] = ["("];
   const kept: string[] = ["("];
-  list.items.forEach((item, i) => {
+  const items = list.items;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
     const from = out.length;
     if (i > 0) out.push(" ");
     write(item, out);
-    if (drop(item, i)) return;
+    if (drop(item, i)) continue;
     // Each item's pieces start with its separator; the first item kept has none.
     const first = kept.length === 1;
     for (let k = first && i > 0 ? from + 1 : from; k < out.length; k++) kept.push(out[k]!);
-  });
+  }
   out.push(")");
   kept.push(")");
-  const full = printed.get(list) ?? out.join("");
+  const full = printed.get(list) ?? canonicalSlice(list) ?? out.join("");
   printed.set(list, full);
   return { full, without: kept.join("") };
 }
 
+/**
+ * A node the reader built whose source is already written canonically is its own source text,
+ * taken as a slice (`canonicalSlice`) instead of printed piece by piece and escaped again: on the
+ * bench's 256 KiB package most lists and every plain string are (issue 29, figure n).
+ */
 function write(node: SNode, out: string[]): void {
+  const slice = canonicalSlice(node);
+  if (slice !== undefined) {
+    out.push(slice);
+    return;
+  }
   switch (node.kind) {
     case "symbol":
       out.push(node.name);
@@ -58,23 +70,50 @@ function write(node: SNode, out: string[]): void {
     case "string":
       out.push('"', escapeTyped(node.value), '"');
       return;
-    case "list":
+    case "list": {
       out.push("(");
-      node.items.forEach((item, i) => {
+      const items = node.items;
+      for (let i = 0; i < items.length; i++) {
         if (i > 0) out.push(" ");
-        write(item, out);
-      });
+        write(items[i]!, out);
+      }
       out.push(")");
+    }
   }
 }
 
-const TYPED_ESCAPES = /[\\"\n\r\t]/g;
 const NEEDS_ESCAPE = /[\\"\n\r\t]/;
-const TYPED_ESCAPE_OF: Record<string, string> = { "\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
-/** The body of a typed string literal: most strings need no escape, and are then returned as they are. */
+/**
+ * The body of a typed string literal: most strings need no escape, and are then returned as they
+ * are; the others are copied run by run between the units escaped (a `replace` with a callback
+ * called back into JS at each one, and block strings hold an LF on every line).
+ */
 function escapeTyped(value: string): string {
-  return NEEDS_ESCAPE.test(value) ? value.replace(TYPED_ESCAPES, (c) => TYPED_ESCAPE_OF[c]!) : value;
+  if (!NEEDS_ESCAPE.test(value)) return value;
+  let out = "";
+  let run = 0;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    // Every escaped unit is at most `\` (0x5c): CJK and most other text is passed over here.
+    if (c > 0x5c) continue;
+    const escaped =
+      c === 0x5c
+        ? "\\\\"
+        : c === 0x22
+          ? '\\"'
+          : c === 0x0a
+            ? "\\n"
+            : c === 0x0d
+              ? "\\r"
+              : c === 0x09
+                ? "\\t"
+                : undefined;
+    if (escaped === undefined) continue;
+    out += value.slice(run, i) + escaped;
+    run = i + 1;
+  }
+  return out + value.slice(run);
 }
 
 /** A typed string literal: only `\`, `"`, LF, CR and TAB are escaped; everything else is raw. */

@@ -58,11 +58,23 @@ export function fileOf(node: SNode): string {
  */
 export class SourceText {
   private index: TextPositions | undefined = undefined;
+  /** UTF-16 offset of the text's first TAB, -1 for none, -2 until asked (see `hasTabIn`). */
+  private firstTab = -2;
 
   constructor(
     readonly file: string,
     readonly text: string,
   ) {}
+
+  /** Whether a TAB is among the units `[from, to)`: most texts have none, and then no unit is looked at. */
+  hasTabIn(from: number, to: number): boolean {
+    if (this.firstTab === -2) this.firstTab = this.text.indexOf("\t");
+    const first = this.firstTab;
+    if (first < 0 || first >= to) return false;
+    if (first >= from) return true;
+    for (let i = from; i < to; i++) if (this.text.charCodeAt(i) === 0x09) return true;
+    return false;
+  }
 
   /** The span of UTF-16 offsets `[from, to)`. */
   span(from: number, to: number): SourceSpan {
@@ -123,10 +135,61 @@ export class ReadString extends ReadNode implements SString {
 export class ReadList extends ReadNode implements SList {
   declare readonly kind: "list";
   declare readonly items: readonly SNode[];
+  /** `writtenCanonically`'s answer for this list: 0 until asked, then 1 (yes) or 2 (no). */
+  declare canonicalLayout: number;
 
   constructor(source: SourceText, from: number, to: number, items: readonly SNode[]) {
     super(source, from, to);
     this.kind = "list";
     this.items = items;
+    this.canonicalLayout = 0;
   }
+}
+
+/**
+ * Whether the node's source text, `source.text.slice(from, to)`, is exactly its typed canonical
+ * text (yao-v0.1.md §2.1), so a printer can take the slice instead of printing the node again:
+ * - a symbol always is (the reader takes its name from the source as it is);
+ * - a plain string is unless it holds a raw TAB: the reader knows only the five escapes the
+ *   printer writes and refuses a raw LF or CR, so every other unit is printed as it is written;
+ *   a `"""` block string never is;
+ * - a list is when every item is and the list is written `(a b c)`: no space after `(` or before
+ *   `)`, one space between items, no comment, and the items are the ones read from that text
+ *   (same `SourceText`, offsets inside it; a list with items dropped, as `withoutBodyClauses`
+ *   makes, leaves a gap and is not).
+ * Nodes the reader did not build never are. A list's answer is kept on it, so each node is judged
+ * once however often its ancestors are printed.
+ */
+export function writtenCanonically(node: SNode): boolean {
+  if (node instanceof ReadSymbol) return true;
+  if (node instanceof ReadString) return !node.block && !node.source.hasTabIn(node.from, node.to);
+  if (!(node instanceof ReadList)) return false;
+  if (node.canonicalLayout !== 0) return node.canonicalLayout === 1;
+  const ok = listWrittenCanonically(node);
+  node.canonicalLayout = ok ? 1 : 2;
+  return ok;
+}
+
+/** The node's source text when it is its canonical text (`writtenCanonically`), else undefined. */
+export function canonicalSlice(node: SNode): string | undefined {
+  if (!writtenCanonically(node)) return undefined;
+  if (node.kind === "symbol") return node.name;
+  const n = node as unknown as ReadNode;
+  return n.source.text.slice(n.from, n.to);
+}
+
+function listWrittenCanonically(list: ReadList): boolean {
+  const items = list.items;
+  const text = list.source.text;
+  // Where the next item must start (just after `(`, then after one space) and where `)` must be.
+  let close = list.from + 1;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    const at = i === 0 ? close : close + 1;
+    if (!(item instanceof ReadNode) || item.source !== list.source || item.from !== at) return false;
+    if (i > 0 && text.charCodeAt(close) !== 0x20) return false;
+    if (!writtenCanonically(item as SNode)) return false;
+    close = item.to;
+  }
+  return list.to === close + 1 && text.charCodeAt(close) === 0x29;
 }

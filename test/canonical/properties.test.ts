@@ -3,7 +3,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { canonicalSource, canonicalSourceWithout } from "../../src/canonical/typed.js";
 import { loadFromSource } from "../../src/hns/load.js";
+import { withoutBodyClauses } from "../../src/syntax/header.js";
 import { readOne } from "../../src/syntax/reader.js";
+import { type SNode, writtenCanonically } from "../../src/syntax/tree.js";
 
 type Tree = { sym: string } | { str: string } | Tree[];
 
@@ -72,6 +74,77 @@ describe("one walk for a form and its reduced form", () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+});
+
+/** The typed canonical text of a tree, printed node by node from its values (never from its source). */
+function printed(n: SNode): string {
+  if (n.kind === "symbol") return n.name;
+  if (n.kind === "string")
+    return `"${n.value.replace(/[\\"\n\r\t]/g, (c) => ({ "\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t" })[c]!)}"`;
+  return `(${n.items.map(printed).join(" ")})`;
+}
+
+describe("a source already written canonically is printed as its own text", () => {
+  // The printer takes the source of a node the reader judged written canonically instead of printing
+  // it again; every layout that differs from the canonical one by a single unit must be caught.
+  const cases: readonly [string, boolean][] = [
+    ["(a b c)", true],
+    ["()", true],
+    ['(say "x\\ty \\"q\\" \\\\ \\n" 统计)', true],
+    ["( )", false],
+    ["( a)", false],
+    ["(a )", false],
+    ["(a  b)", false],
+    ["(a\tb)", false],
+    ["(a\nb)", false],
+    ["(a\u3000b)", false],
+    ["(a\u0085b)", false],
+    ["((a)(b))", false],
+    ['(a"b")', false],
+    ["(a ;c\n b)", false],
+    ['(a "raw\ttab")', false],
+    ['(a """block""")', false],
+    ['(a """x\ny""" (b c))', false],
+    ["(a (b  c) (d e))", false],
+  ];
+  for (const [source, canonical] of cases) {
+    it(`${JSON.stringify(source)} is ${canonical ? "" : "not "}written canonically, and prints as the tree does`, () => {
+      const read = readOne(source);
+      if (!read.ok) throw new Error(`${read.diagnostic.message} in ${JSON.stringify(source)}`);
+      expect(writtenCanonically(read.form)).toBe(canonical);
+      expect(canonicalSource(read.form)).toBe(printed(read.form));
+      if (canonical) expect(canonicalSource(read.form)).toBe(source);
+    });
+  }
+
+  it("a list rebuilt with items dropped (withoutBodyClauses) is not its source, and prints its items", () => {
+    const read = readOne('(fn f (params) (returns Int) (body 1) (description "d"))');
+    if (!read.ok || read.form.kind !== "list") throw new Error("does not read");
+    expect(writtenCanonically(read.form)).toBe(true);
+    const reduced = withoutBodyClauses(read.form);
+    expect(writtenCanonically(reduced)).toBe(false);
+    expect(canonicalSource(reduced)).toBe('(fn f (params) (returns Int) (description "d"))');
+  });
+
+  it("whatever the layout, raw TABs in strings included, the text is the tree printed node by node", () => {
+    fc.assert(
+      fc.property(
+        fc.array(tree, { minLength: 1, maxLength: 5 }),
+        fc.infiniteStream(fc.oneof(fc.constant(""), fc.constant(""), whitespace)),
+        fc.boolean(),
+        (items, stream, tabs) => {
+          const it = stream[Symbol.iterator]();
+          let source = layout(items, () => it.next().value as string);
+          // A TAB in a string written raw instead of as `\t` (the reader takes both).
+          if (tabs) source = source.replace(/\\t/g, "\t");
+          const read = readOne(source);
+          if (!read.ok) return; // a raw TAB after a backslash may make an escape the reader refuses
+          expect(canonicalSource(read.form)).toBe(printed(read.form));
+        },
+      ),
+      { numRuns: 500 },
     );
   });
 });
