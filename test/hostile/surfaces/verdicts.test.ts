@@ -11,14 +11,20 @@
  * - `evidence receipt` wraps `check`'s result: the same verdict, kind, identity, program hash,
  *   codes and reason codes, the ReproHash `check --format json` prints, and `check`'s exit code.
  *
- * No run ends in exit 70 or a stack trace.
+ * No run ends in exit 70 or a stack trace. The library catalog as a browser or a runtime holds it
+ * (a MemoryCatalogStore, installing from a MemoryFs) installs and refuses the same trees, with the
+ * codes `check` gives on disk.
  */
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { MemoryCatalogStore, openCatalogStore } from "../../../src/catalog/index.js";
+import { check } from "../../../src/check/check.js";
+import { MemoryFs } from "../../../src/fs/memory-fs.js";
+import { NodeFs } from "../../../src/fs/node-fs.js";
 import { type CliRun, yaoc } from "../../support/cli.js";
-import { hostileCorpus } from "./corpus.js";
+import { fillMemoryTree, hostileCorpus } from "./corpus.js";
 import { writeTree } from "./corpus-disk.js";
 
 const root = mkdtempSync(join(tmpdir(), "yaoc-surfaces-verdicts-"));
@@ -143,4 +149,36 @@ describe("one hostile corpus: yaoc check, catalog install and evidence receipt g
       expect(r.repro_hash, "the receipt's ReproHash is the one check --format json prints").toBe(c.repro_hash);
     });
   }
+});
+
+describe("the library catalog over a MemoryFs (browsers, runtimes) installs what yaoc check on disk finds valid and HNS", () => {
+  const corpus = hostileCorpus();
+  const base = join(root, "library");
+
+  it("on every tree of the corpus, with check's codes and identity", async () => {
+    expect(corpus.length).toBeGreaterThan(0);
+    const codesOf = (ds: readonly { code: string }[]) => ds.map((d) => d.code);
+    for (const tree of corpus) {
+      const onDisk = join(base, tree.name);
+      mkdirSync(onDisk, { recursive: true });
+      writeTree(onDisk, tree);
+      const disk = await check(new NodeFs(), join(onDisk, tree.root));
+      expect(disk.valid, `${tree.name}: yaoc check`).toBe(tree.valid);
+      const fs = fillMemoryTree(new MemoryFs(), tree);
+      const catalog = openCatalogStore(new MemoryCatalogStore());
+      const outcome = await catalog.install(fs, `/work/${tree.root}`);
+      const stored = (await catalog.list()).entries.map((e) => e.identity);
+      if (disk.valid && disk.kind === "hns") {
+        expect({ status: outcome.status, identity: outcome.identity }, tree.name).toEqual({
+          status: "installed",
+          identity: disk.identity,
+        });
+        expect(stored).toEqual([disk.identity]);
+      } else {
+        expect(outcome.status, tree.name).toBe(disk.ioError ? "error" : "rejected");
+        expect(codesOf(outcome.diagnostics), tree.name).toEqual([...codesOf(disk.diagnostics), "catalog.rejected"]);
+        expect(stored).toEqual([]);
+      }
+    }
+  });
 });
