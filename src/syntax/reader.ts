@@ -203,6 +203,14 @@ function utf8Problem(byte: number): string {
   return `it starts a ${length}-byte character, but the bytes after it do not complete one (or encode it in a way UTF-8 forbids)`;
 }
 
+/** The nesting limit's label and help: its value and the level the '(' opens (issue 34, item 5). */
+export function nestingLimitNotes(limit: number): { label: string; hint: string } {
+  return {
+    label: `this '(' opens level ${limit + 1}, over the limit of ${limit}`,
+    hint: `lists nest at most ${limit} levels deep (the nesting limit); name intermediate values with (bind NAME E) in a (seq …) instead of nesting them`,
+  };
+}
+
 /** Read every top-level form (`parse_all`). */
 export function readAll(source: string | Uint8Array, options: ReadOptions = {}): ReadResult {
   const file = options.file ?? "<input>";
@@ -229,15 +237,9 @@ export function readAll(source: string | Uint8Array, options: ReadOptions = {}):
       positions.position(scanned.to),
     );
     if (scanned.code !== "yao.nesting_limit" || failed.ok) return failed;
-    // The limit with its value and the count, at the '(' that crosses it (issue 34, item 5).
-    const limit = options.maxNesting ?? DEFAULT_MAX_NESTING;
     return {
       ...failed,
-      diagnostic: {
-        ...failed.diagnostic,
-        label: `this '(' opens level ${limit + 1}, over the limit of ${limit}`,
-        hint: `lists nest at most ${limit} levels deep (the nesting limit); name intermediate values with (bind NAME E) in a (seq …) instead of nesting them`,
-      },
+      diagnostic: { ...failed.diagnostic, ...nestingLimitNotes(options.maxNesting ?? DEFAULT_MAX_NESTING) },
     };
   }
 

@@ -18,6 +18,7 @@ import {
   decodeSource,
   DEFAULT_MAX_NESTING,
   oneFormOf,
+  nestingLimitNotes,
   readFailure,
   type ReadOneResult,
   type ReadOptions,
@@ -85,16 +86,10 @@ export function readAll(source: string | Uint8Array, options: ReadOptions = {}):
           cursor.at(tok.startOffset + 1),
           text,
         );
-        if (failed.ok) return failed;
-        // The limit names itself, its value and the level the '(' opens (issue 34 item 5).
-        return {
-          ...failed,
-          diagnostic: {
-            ...failed.diagnostic,
-            label: `this '(' opens level ${maxNesting + 1}, over the limit of ${maxNesting}`,
-            hint: `lists nest at most ${maxNesting} levels deep (the nesting limit); name intermediate values with (bind NAME E) in a (seq …) instead of nesting them`,
-          },
-        };
+        // The notes are the reader's own (the scanner is what this oracle checks, not the wording).
+        return failed.ok
+          ? failed
+          : { ...failed, diagnostic: { ...failed.diagnostic, ...nestingLimitNotes(maxNesting) } };
       }
       if (depth === 0) outermostOpen = i;
       depth++;
