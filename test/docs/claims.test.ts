@@ -73,6 +73,21 @@ const CLAIMS: readonly Claim[] = [
       },
     ],
   },
+  // docs/catalog.md
+  {
+    doc: "docs/catalog.md",
+    phrase: "`check`'s own diagnostics followed by one `catalog.rejected` that says why",
+    proofs: [
+      {
+        test: "test/hostile/surfaces/verdicts.test.ts",
+        title: "covers valid and invalid HNS trees, a tree that cannot be read, and a valid package of another kind",
+      },
+      {
+        test: "test/hostile/surfaces/verdicts.test.ts",
+        title: "on every tree of the corpus, with check's codes and identity",
+      },
+    ],
+  },
   // docs/a3s.md
   {
     doc: "docs/a3s.md",
