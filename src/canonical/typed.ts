@@ -86,34 +86,22 @@ const NEEDS_ESCAPE = /[\\"\n\r\t]/;
 
 /**
  * The body of a typed string literal: most strings need no escape, and are then returned as they
- * are; the others are copied run by run between the units escaped (a `replace` with a callback
- * called back into JS at each one, and block strings hold an LF on every line).
+ * are. The others (block strings hold an LF on every line) are escaped one unit at a time with the
+ * platform's search and replace, the backslash first so no escape is escaped again: a `replace`
+ * with a callback called back into JS at every match, and a loop here over every unit of the long
+ * CJK descriptions cost more (issue 29, figure n).
  */
 function escapeTyped(value: string): string {
   if (!NEEDS_ESCAPE.test(value)) return value;
-  let out = "";
-  let run = 0;
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    // Every escaped unit is at most `\` (0x5c): CJK and most other text is passed over here.
-    if (c > 0x5c) continue;
-    const escaped =
-      c === 0x5c
-        ? "\\\\"
-        : c === 0x22
-          ? '\\"'
-          : c === 0x0a
-            ? "\\n"
-            : c === 0x0d
-              ? "\\r"
-              : c === 0x09
-                ? "\\t"
-                : undefined;
-    if (escaped === undefined) continue;
-    out += value.slice(run, i) + escaped;
-    run = i + 1;
-  }
-  return out + value.slice(run);
+  // Asked of `value`, which holds a unit exactly when `out` does (only `\\` is ever added), so
+  // `out`, built by the replacements, is not flattened just to be searched.
+  let out = value;
+  if (value.includes("\\")) out = out.replaceAll("\\", "\\\\");
+  if (value.includes('"')) out = out.replaceAll('"', '\\"');
+  if (value.includes("\n")) out = out.replaceAll("\n", "\\n");
+  if (value.includes("\r")) out = out.replaceAll("\r", "\\r");
+  if (value.includes("\t")) out = out.replaceAll("\t", "\\t");
+  return out;
 }
 
 /** A typed string literal: only `\`, `"`, LF, CR and TAB are escaped; everything else is raw. */

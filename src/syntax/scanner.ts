@@ -123,6 +123,12 @@ function isDelimiter(c: number): boolean {
   return c === 0x28 || c === 0x29 || c === 0x3b || c === 0x22 || isWhiteSpace(c);
 }
 
+/** The offset of the next `unit` at or after `from`, or the text's length when there is none. */
+function nextOf(text: string, unit: string, from: number): number {
+  const at = text.indexOf(unit, from);
+  return at < 0 ? text.length : at;
+}
+
 export function scanYao(source: SourceText, maxNesting: number): ScanResult {
   const text = source.text;
   const n = text.length;
@@ -145,6 +151,10 @@ export function scanYao(source: SourceText, maxNesting: number): ScanResult {
   let depth = 0;
   let outermostOpen = -1;
   let i = 0;
+  // Offsets of the next `\`, LF and CR at or after the last plain string's start (see there).
+  let nextBackslash = -1;
+  let nextLf = -1;
+  let nextCr = -1;
 
   while (i < n) {
     const c = text.charCodeAt(i);
@@ -206,6 +216,23 @@ export function scanYao(source: SourceText, maxNesting: number): ScanResult {
       }
       // Plain string: no raw LF/CR, five escapes.
       i++;
+      // Most strings hold none of those: then the value is the text up to the next `"`, found by
+      // the platform's search instead of a loop over every unit here (long CJK descriptions made
+      // that loop most of the scan; issue 29, figure n). The next `\`, LF and CR are found the same
+      // way and kept, each searched for again only once the scan has passed it, so the searches
+      // cover the text once in all. Any other string takes the loop below, errors included.
+      const quote = text.indexOf('"', i);
+      if (quote >= 0) {
+        if (nextBackslash < i) nextBackslash = nextOf(text, "\\", i);
+        if (nextLf < i) nextLf = nextOf(text, "\n", i);
+        if (nextCr < i) nextCr = nextOf(text, "\r", i);
+        if (quote < nextBackslash && quote < nextLf && quote < nextCr) {
+          tokens[count++] = asToken(new ReadString(source, from, quote + 1, text.slice(i, quote), false));
+          if (current >= 0) counts()[current]!++;
+          i = quote + 1;
+          continue;
+        }
+      }
       let value = "";
       let runStart = i;
       for (;;) {
