@@ -56,3 +56,34 @@ export function contentHash(text: string): string {
 export function contentHashOfParts(parts: readonly string[]): string {
   return `sha256:${bytesToHex(current.ofParts(parts))}`;
 }
+
+/** Scratch space for `contentHashOfMeasuredParts`, kept between calls up to KEEP_BYTES. */
+let scratch = new Uint8Array(0);
+const KEEP_BYTES = 1 << 20;
+
+/**
+ * `contentHashOfParts`, and the UTF-8 length of each part: the parts are encoded once, one after
+ * another into scratch space, and the bytes hashed, so a caller that also needs their byte counts
+ * (the loader, for the analyzer's module source limit) does not encode them a second time. Pieces
+ * never split a surrogate pair, so piecewise encoding equals whole (lone surrogates as U+FFFD).
+ */
+export function contentHashOfMeasuredParts(parts: readonly string[]): {
+  readonly hash: string;
+  readonly byteLengths: readonly number[];
+} {
+  let units = 0;
+  for (const part of parts) units += part.length;
+  // At most 3 bytes per UTF-16 unit (a pair is 4 bytes for 2 units).
+  if (scratch.length < 3 * units) scratch = new Uint8Array(3 * units);
+  const buffer = scratch;
+  const byteLengths: number[] = [];
+  let at = 0;
+  for (const part of parts) {
+    const written = encoder.encodeInto(part, at === 0 ? buffer : buffer.subarray(at)).written;
+    byteLengths.push(written);
+    at += written;
+  }
+  const hash = `sha256:${bytesToHex(current(buffer.subarray(0, at)))}`;
+  if (scratch.length > KEEP_BYTES) scratch = new Uint8Array(0);
+  return { hash, byteLengths };
+}

@@ -50,13 +50,22 @@ export function normalizedManifest(manifest: IdentityManifest, entryId: string):
   return form;
 }
 
-/** The canonical text as pieces, separators included: hash them with `contentHashOfParts`. */
+/**
+ * The canonical text as pieces, separators included: hash them with `contentHashOfParts`. The
+ * last `2 * functions.length + 2` pieces are the program: a "\n" before each function's text and
+ * before the entry's, the entry's text last (`programPartsFrom`).
+ */
 export function packageCanonicalParts(p: IdentityInput): string[] {
   const parts = [printLegacy(normalizedManifest(p.manifest, p.entryId)), "\n", printLegacy(p.contract)];
   if (p.mind !== undefined) parts.push("\n", printLegacy(p.mind));
   for (const f of p.functions) parts.push("\n", f.source);
   parts.push("\n", p.entrySource);
   return parts;
+}
+
+/** Where the program's pieces (functions and entry, each after its "\n") start in `packageCanonicalParts`. */
+export function programPartsFrom(parts: readonly string[], functionCount: number): number {
+  return parts.length - 2 * functionCount - 2;
 }
 
 export function packageCanonicalText(p: IdentityInput): string {

@@ -3,7 +3,7 @@
  * that src/syntax/header.ts recognises (name, visibility, one body), worded with `hns.*` codes, and the
  * canonical texts printed once for the identity and the analyzer.
  */
-import { canonicalSourceWithout } from "../canonical/typed.js";
+import { canonicalSource, canonicalSourceWithout } from "../canonical/typed.js";
 import type { SNode } from "../syntax/tree.js";
 import { isBodyClause, recogniseFnHeader } from "../syntax/header.js";
 import type { LoadContext } from "./context.js";
@@ -66,14 +66,18 @@ export function parseFunctionArtifact(form: SNode, file: string, ctx: LoadContex
       },
     );
   }
-  // The function's text and its body-free interface (§7.5) from one walk: the interface's
-  // clauses, descriptions included, are not printed a second time.
-  const texts = canonicalSourceWithout(header.form, isBodyClause);
+  // The body-free interface (§7.5) is printed only when it is read (a check never reads it; it
+  // was half of what printing functions allocated, descriptions included: issue 29, figure n),
+  // then from the same walk as the whole text, so its clauses are not printed a second time.
+  let interfaceText: string | undefined;
   return {
     name,
     visibility,
-    source: texts.full,
-    interfaceSource: texts.without,
+    source: canonicalSource(header.form),
+    get interfaceSource(): string {
+      interfaceText ??= canonicalSourceWithout(header.form, isBodyClause).without;
+      return interfaceText;
+    },
     form,
     header,
     file,

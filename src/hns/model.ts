@@ -63,6 +63,11 @@ export interface HnsPackage {
    */
   readonly canonicalText: string;
   readonly identity: string;
+  /**
+   * The UTF-8 length of the entry's and the functions' canonical texts, the count the analyzer's
+   * module source limit compares, measured while the identity was hashed.
+   */
+  readonly programBytes: number;
 }
 
 /**

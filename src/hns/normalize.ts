@@ -1,7 +1,7 @@
 /** Assemble the normalized package (HNS §10.1) and its identity from loaded parts. */
 import { legacyView } from "../canonical/legacy.js";
-import { compareCodePoints, packageCanonicalParts } from "../canonical/package-identity.js";
-import { contentHashOfParts } from "../canonical/hash.js";
+import { compareCodePoints, packageCanonicalParts, programPartsFrom } from "../canonical/package-identity.js";
+import { contentHashOfMeasuredParts } from "../canonical/hash.js";
 import { canonicalSource } from "../canonical/typed.js";
 import type { SNode } from "../syntax/tree.js";
 import type { EntryHeader } from "./entry-header.js";
@@ -35,6 +35,11 @@ export function normalizePackage(p: LoadedParts): HnsPackage {
     functions,
     entrySource,
   });
+  const measured = contentHashOfMeasuredParts(parts);
+  // The functions' and the entry's texts, without the one-byte "\n" before each.
+  let programBytes = -(functions.length + 1);
+  for (let k = programPartsFrom(parts, functions.length); k < parts.length; k++)
+    programBytes += measured.byteLengths[k]!;
   let text: string | undefined;
   return {
     form: p.form,
@@ -57,6 +62,7 @@ export function normalizePackage(p: LoadedParts): HnsPackage {
       text ??= parts.join("");
       return text;
     },
-    identity: contentHashOfParts(parts),
+    identity: measured.hash,
+    programBytes,
   };
 }

@@ -139,6 +139,11 @@ export interface ModuleInput {
   readonly entrySource?: string;
   /** `source` and `header`, when given, are the loader's canonical text and recognised header. */
   readonly functions: readonly ModuleFunction[];
+  /**
+   * The UTF-8 length of `entrySource` and of every function's `source`, when the loader measured
+   * them (it encodes them to hash the identity); absent, they are measured here.
+   */
+  readonly programBytes?: number;
   readonly typeSources?: readonly SNode[];
   /** True for the package entry (the HNS loader); false when admitting a model-authored program. */
   readonly allowInternal: boolean;
@@ -153,6 +158,13 @@ export interface ModuleFunction {
   readonly file: string;
   readonly source?: string;
   readonly header?: FnHeader;
+}
+
+/** The UTF-8 length of the entry's and the functions' canonical texts (`ModuleInput.programBytes`). */
+function programBytes(input: ModuleInput): number {
+  let total = utf8Length(input.entrySource ?? canonicalSource(input.entry));
+  for (const f of input.functions) total += utf8Length(f.source ?? canonicalSource(f.form));
+  return total;
 }
 
 /** Functions in the order diagnostics are shown: by file, then by position in it. */
@@ -186,9 +198,8 @@ export function analyzeModule(input: ModuleInput): AnalysisResult {
       );
     }
     // The limit counts canonical bytes: the loader's texts where it printed them, printed here otherwise.
-    let total = utf8Length(input.entrySource ?? canonicalSource(input.entry));
+    let total = input.programBytes ?? programBytes(input);
     for (const t of input.typeSources ?? []) total += utf8Length(canonicalSource(t));
-    for (const f of input.functions) total += utf8Length(f.source ?? canonicalSource(f.form));
     if (total > MAX_MODULE_SOURCE_BYTES)
       fail("resource_limit", "combined package program exceeds source byte limit", input.entry.span, {
         label: `the entry, types and functions print as ${total} bytes`,

@@ -24,6 +24,7 @@ export function analyzePackage(pkg: HnsPackage, options: PackageAnalysisOptions 
     entryHeader: pkg.entry.header,
     entrySource: pkg.entry.source,
     functions: pkg.functions,
+    programBytes: pkg.programBytes,
     allowInternal: true,
     profile: morphzProfile(tools),
     ...(options.recover === undefined ? {} : { recover: options.recover }),

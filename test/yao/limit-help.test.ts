@@ -106,6 +106,27 @@ describe("every limit names itself, its value and the count, at the construct th
     expectSays(said, "module source limit", 262_144, count);
   });
 
+  it("the module source limit counts UTF-8 bytes of the canonical texts, not UTF-16 units", async () => {
+    // The loader measures the texts while it hashes the identity and hands the count on; it must be
+    // the count the analyzer would make itself: every byte of each function's and the entry's text.
+    const fn = (name: string) => `(fn ${name} (params) (returns String) (body "${"检é".repeat(28_000)}"))`;
+    const entry = "(eval (requires (tools)) (a))";
+    const fs = MemoryFs.from({
+      "/p.hns/manifest.yao": '(manifest (id t) (version "1") (title "T") (entry "programs/main.yao"))\n',
+      "/p.hns/contract.yao": '(contract (purpose "p"))\n',
+      "/p.hns/functions/a.yao": `${fn("a")}\n`,
+      "/p.hns/functions/b.yao": `${fn("b")}\n`,
+      "/p.hns/programs/main.yao": `${entry}\n`,
+    });
+    const errors = (await check(fs, "/p.hns")).diagnostics.filter((d) => d.severity === "error");
+    expect(errors.map((d) => d.code)).toEqual(["yao.resource_limit"]);
+    const bytes = (s: string) => new TextEncoder().encode(s).length;
+    const expected = bytes(fn("a")) + bytes(fn("b")) + bytes(entry);
+    expect(expected).toBeGreaterThan(262_144);
+    expect(fn("a").length * 2 + entry.length).toBeLessThan(262_144);
+    expect(errors[0]!.label).toBe(`the entry, types and functions print as ${expected} bytes`);
+  });
+
   it("analysed nodes: 4096, at node 4097", async () => {
     const text = `${HEAD}(eval (list ${list(4096, () => "1")}))\n`;
     const { d, said } = await limitError(text);
