@@ -23,12 +23,17 @@ export interface Omissions {
 }
 
 /** Keeps up to `limit` items in arrival order and counts the rest. */
+/** The last collectors built, kept until the next is built (a shape no live object has is collected at a full collection, and the optimised code with it: see `treeBuilder` in syntax/reader.ts). */
+const kept: { collector?: Collector<unknown>; diagnostics?: DiagnosticCollector<readonly CodeInfo[]> } = {};
+
 export class Collector<T> {
   readonly items: T[] = [];
   private omittedCount = 0;
   private omittedErrorCount = 0;
 
-  constructor(readonly limit: number = DIAGNOSTIC_LIMIT) {}
+  constructor(readonly limit: number = DIAGNOSTIC_LIMIT) {
+    kept.collector = this;
+  }
 
   /** False once the cap is reached: the caller skips building the next finding and calls `omit`. */
   get room(): boolean {
@@ -75,6 +80,7 @@ export class DiagnosticCollector<const T extends readonly CodeInfo[]> {
     this.kept = new Collector<Diagnostic>(limit);
     this.make = diagnosticsFor(rows);
     this.severityOf = severitiesOf(rows);
+    kept.diagnostics = this as unknown as DiagnosticCollector<readonly CodeInfo[]>;
   }
 
   /** The diagnostics built so far (at most the cap), in emission order. */

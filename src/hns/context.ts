@@ -32,6 +32,9 @@ export class LoadFailure extends Error {
   }
 }
 
+/** The last load context built, kept until the next is built (a shape no live object has is collected at a full collection, and the optimised loader with it: see `treeBuilder` in syntax/reader.ts). */
+const kept: { context?: LoadContext } = {};
+
 export class LoadContext {
   /** Warnings under the one cap: past it they are counted, never built (a manifest of 40,000 unknown fields). */
   private readonly warningList = new DiagnosticCollector(HNS_CODES, MAX_LOAD_WARNINGS);
@@ -55,7 +58,9 @@ export class LoadContext {
   constructor(
     readonly fs: PackageFs,
     readonly limits: LoadLimits,
-  ) {}
+  ) {
+    kept.context = this;
+  }
 
   get warnings(): readonly Diagnostic[] {
     return this.warningList.diagnostics;

@@ -116,6 +116,16 @@ interface ParsedArgument {
 }
 
 /**
+ * The last HIR node, argument and analyzer built, kept until the next is built (a shape no live object has is collected at a full collection, and the optimised analysis with it: see `treeBuilder` in syntax/reader.ts).
+ */
+const kept: {
+  node?: HirNode;
+  argument?: ArgumentNode;
+  parsedArgument?: ParsedArgumentNode;
+  analyzer?: ExpressionAnalyzer;
+} = {};
+
+/**
  * A typed HIR node whose `span` is its source node's, computed when first read: a valid package's
  * spans are never read (the identity strips them and `programHash` does not encode them), and
  * computing one per node was a tenth of a warm check on text with non-ASCII descriptions.
@@ -126,7 +136,9 @@ class HirNode implements HirExpr {
     readonly ty: YaoType,
     readonly effects: EffectSet,
     private readonly at: Spanned,
-  ) {}
+  ) {
+    kept.node = this;
+  }
 
   get span(): SourceSpan {
     return this.at.span;
@@ -139,7 +151,9 @@ class ArgumentNode implements NamedArgument {
     readonly name: string,
     readonly values: readonly HirExpr[],
     private readonly at: Spanned,
-  ) {}
+  ) {
+    kept.argument = this;
+  }
 
   get span(): SourceSpan {
     return this.at.span;
@@ -157,6 +171,7 @@ class ParsedArgumentNode extends ArgumentNode implements ParsedArgument {
     private readonly nameAt: SSymbol,
   ) {
     super(name, values, at);
+    kept.parsedArgument = this;
   }
 
   get nameSpan(): SourceSpan {
@@ -235,7 +250,9 @@ export class ExpressionAnalyzer {
      * errors; absent, the first error is thrown, as the reference does.
      */
     private readonly recover?: (e: YaoError) => void,
-  ) {}
+  ) {
+    kept.analyzer = this;
+  }
 
   /**
    * An operand of a form. An error inside it is recorded and the operand is replaced by a node of

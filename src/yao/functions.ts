@@ -222,12 +222,17 @@ export function parseFunctionDeclaration(header: FnHeader, types: TypeTable, sin
 }
 
 /** A parameter whose `(NAME TYPE)` span is computed only if a diagnostic points at it. */
+/** The last parameter and function module built, kept until the next is built (a shape no live object has is collected at a full collection, and the optimised analysis with it: see `treeBuilder` in syntax/reader.ts). */
+const kept: { parameter?: Parameter; module?: FunctionModule } = {};
+
 class Parameter implements FunctionParameter {
   constructor(
     readonly name: string,
     readonly ty: YaoType,
     private readonly at: SNode,
-  ) {}
+  ) {
+    kept.parameter = this;
+  }
 
   get span(): SourceSpan {
     return this.at.span;
@@ -279,7 +284,9 @@ export class FunctionModule implements FunctionResolver {
   constructor(
     private readonly declarations: ReadonlyMap<string, FunctionDeclaration>,
     private readonly sink: ErrorSink,
-  ) {}
+  ) {
+    kept.module = this;
+  }
 
   /** The environment is built after the module (it refers to it); attach it before compiling. */
   attach(env: AnalysisEnv): void {

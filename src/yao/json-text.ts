@@ -9,8 +9,13 @@ import { parseJsonTree, type JsonParseError } from "../json/parse.js";
 import type { JsonTree } from "../json/tree.js";
 import { compareCodePoints } from "./text.js";
 
+/** The last object and separator built, kept until the next is built (a shape no live object has is collected at a full collection, and the optimised analysis with it: see `treeBuilder` in syntax/reader.ts). */
+const kept: { object?: JObject; raw?: Raw } = {};
+
 export class JObject {
-  constructor(readonly entries: [string, JValue][]) {}
+  constructor(readonly entries: [string, JValue][]) {
+    kept.object = this;
+  }
 
   get(key: string): JValue | undefined {
     return this.entries.find((e) => e[0] === key)?.[1];
@@ -36,7 +41,9 @@ export function jobjOf(entries: [string, JValue][]): JObject {
 const IDENTITY_STRIPPED = new Set(["span", "canonical_source", "source_hash"]);
 
 class Raw {
-  constructor(readonly text: string) {}
+  constructor(readonly text: string) {
+    kept.raw = this;
+  }
 }
 
 /**

@@ -6,12 +6,17 @@ import type { YaoType } from "../../ir/yao-ir-0.1.js";
 
 export const RUNTIME_BINDING = "runtime";
 
+/** The last scope built, kept until the next is built (a shape no live object has is collected at a full collection, and the optimised analysis with it: see `treeBuilder` in syntax/reader.ts). */
+const kept: { scope?: Scope } = {};
+
 export class Scope {
   private constructor(
     private readonly vars: Map<string, YaoType>,
     /** Type of the implicit `runtime`, when visible here (root and function scopes only). */
     private readonly implicitRuntime: YaoType | undefined,
-  ) {}
+  ) {
+    kept.scope = this;
+  }
 
   static root(runtime: YaoType | undefined): Scope {
     return new Scope(new Map(), runtime);
