@@ -32,13 +32,26 @@ interface Node {
   entry: MemoryEntry;
   /** Present exactly when `entry` is a directory. */
   children?: Map<string, Node>;
+  /**
+   * A directory's names in code-point order, kept between snapshots until a name is added (`put`):
+   * the browser core snapshots the same tree on every check, and sorting a folder of n names again
+   * each time made the snapshot O(n log n) in its width.
+   */
+  sorted?: string[] | undefined;
 }
 
 const MAX_LINK_HOPS = 40;
 const encoder = new TextEncoder();
 
 function directory(): Node {
-  return { entry: { kind: "directory" }, children: new Map() };
+  return { entry: { kind: "directory" }, children: new Map(), sorted: undefined };
+}
+
+/** Put `child` in `dir` under `name`; a new name drops the directory's kept order. */
+function setChild(dir: Node, name: string, child: Node): void {
+  const children = dir.children!;
+  if (!children.has(name)) dir.sorted = undefined;
+  children.set(name, child);
 }
 
 export class MemoryFs implements PackageFs, SnapshotSource {
@@ -82,17 +95,17 @@ export class MemoryFs implements PackageFs, SnapshotSource {
       let next = dir.children!.get(name);
       if (next === undefined || next.children === undefined) {
         next = directory();
-        dir.children!.set(name, next);
+        setChild(dir, name, next);
       }
       dir = next;
     }
     const name = parts[parts.length - 1]!;
     const existing = dir.children!.get(name);
     if (entry.kind === "directory") {
-      if (existing?.children === undefined) dir.children!.set(name, directory());
+      if (existing?.children === undefined) setChild(dir, name, directory());
       return;
     }
-    dir.children!.set(name, { entry });
+    setChild(dir, name, { entry });
   }
 
   async lstat(path: string): Promise<FileStat | null> {
@@ -218,7 +231,7 @@ export class MemoryFs implements PackageFs, SnapshotSource {
         for (const [n, child] of children) push(child, prefix + n, n, slot);
         continue;
       }
-      const sorted = [...children.keys()].sort(compareCodePoints);
+      const sorted = (node.sorted ??= [...children.keys()].sort(compareCodePoints));
       for (let i = sorted.length - 1; i >= 0; i--) {
         const n = sorted[i]!;
         push(children.get(n)!, prefix + n, n, slot);
