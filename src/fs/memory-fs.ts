@@ -188,56 +188,58 @@ export class MemoryFs implements PackageFs, SnapshotSource {
     // Then the entries, in code-point order, into a tree keyed by directory and name: each child's
     // path is made once from its parent's and never hashed whole (a chain of folders would make
     // that quadratic in its depth), and the walk never resolves a path from the root.
-    let entries: EntryTree | null = null;
-    // The pending entries as four parallel stacks rather than an object each: a wide folder's walk
-    // otherwise allocates an object per entry that lives until it is popped.
-    const nodes: Node[] = [resolved.node];
-    const rels: string[] = [""];
-    const names: string[] = [""];
-    const parents: number[] = [-1];
-    const push = (node: Node, rel: string, name: string, parent: number): void => {
-      nodes.push(node);
-      rels.push(rel);
-      names.push(name);
-      parents.push(parent);
-    };
-    while (nodes.length > 0) {
-      const node = nodes.pop()!;
-      const rel = rels.pop()!;
-      const name = names.pop()!;
-      const parent = parents.pop()!;
+    const entryOf = (node: Node, rel: string): SnapshotEntry => {
       const e = node.entry;
-      let entry: SnapshotEntry;
-      if (e.kind === "directory") entry = { kind: "directory", path: rel };
-      else if (e.kind === "symlink") entry = { kind: "symlink", path: rel, target: e.target };
-      else if (e.kind === "file") {
-        const maxFileBytes = fileLimits.get(node) ?? limits.maxFileBytes;
-        const size = e.data.length;
-        const executable = e.executable ?? false;
-        if (size > maxFileBytes) {
-          const message = `${display(rel)} has ${size} bytes; the limit is ${maxFileBytes}`;
-          entry = { kind: "file", path: rel, size, executable, bytes: null, error: { code: "too_large", message } };
-        } else entry = { kind: "file", path: rel, size, executable, bytes: e.data.slice() };
-      } else entry = { kind: e.kind, path: rel };
-      let slot: number;
-      if (entries === null) {
-        entries = new EntryTree(entry);
-        slot = 0;
-      } else slot = entries.add(parent, name, entry);
+      if (e.kind === "directory") return { kind: "directory", path: rel };
+      if (e.kind === "symlink") return { kind: "symlink", path: rel, target: e.target };
+      if (e.kind !== "file") return { kind: e.kind, path: rel };
+      const maxFileBytes = fileLimits.get(node) ?? limits.maxFileBytes;
+      const size = e.data.length;
+      const executable = e.executable ?? false;
+      if (size <= maxFileBytes) return { kind: "file", path: rel, size, executable, bytes: e.data.slice() };
+      const message = `${display(rel)} has ${size} bytes; the limit is ${maxFileBytes}`;
+      return { kind: "file", path: rel, size, executable, bytes: null, error: { code: "too_large", message } };
+    };
+    const entries = new EntryTree(entryOf(resolved.node, ""));
+    // Depth first, one frame per open directory (its node, slot, path prefix, names in code-point
+    // order and the next name's index) as parallel stacks: the stacks grow with the depth, never
+    // with a folder's width, and nothing is allocated per pending entry.
+    const dirs: Node[] = [];
+    const slots: number[] = [];
+    const prefixes: string[] = [];
+    const order: string[][] = [];
+    const next: number[] = [];
+    const open = (node: Node, slot: number, rel: string): void => {
       const children = node.children;
-      if (children === undefined || children.size === 0) continue;
-      const prefix = rel === "" ? "" : `${rel}/`;
-      if (children.size === 1) {
-        for (const [n, child] of children) push(child, prefix + n, n, slot);
+      if (children === undefined || children.size === 0) return;
+      dirs.push(node);
+      slots.push(slot);
+      prefixes.push(rel === "" ? "" : `${rel}/`);
+      order.push(
+        children.size === 1 ? [...children.keys()] : (node.sorted ??= [...children.keys()].sort(compareCodePoints)),
+      );
+      next.push(0);
+    };
+    open(resolved.node, 0, "");
+    while (dirs.length > 0) {
+      const top = dirs.length - 1;
+      const names = order[top]!;
+      const i = next[top]!;
+      if (i === names.length) {
+        dirs.pop();
+        slots.pop();
+        prefixes.pop();
+        order.pop();
+        next.pop();
         continue;
       }
-      const sorted = (node.sorted ??= [...children.keys()].sort(compareCodePoints));
-      for (let i = sorted.length - 1; i >= 0; i--) {
-        const n = sorted[i]!;
-        push(children.get(n)!, prefix + n, n, slot);
-      }
+      next[top] = i + 1;
+      const name = names[i]!;
+      const child = dirs[top]!.children!.get(name)!;
+      const rel = prefixes[top]! + name;
+      open(child, entries.add(slots[top]!, name, entryOf(child, rel)), rel);
     }
-    return freezeSnapshot({ requested, root, entries: entries!, rootState: "present", failure: null });
+    return freezeSnapshot({ requested, root, entries, rootState: "present", failure: null });
   }
 
   /**
