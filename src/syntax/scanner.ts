@@ -151,7 +151,9 @@ export function scanYao(source: SourceText, maxNesting: number): ScanResult {
   let depth = 0;
   let outermostOpen = -1;
   let i = 0;
-  // Offsets of the next `\`, LF and CR at or after the last plain string's start (see there).
+  // Offsets of the next `"`, `\`, LF and CR at or after where a plain string's scan last looked
+  // (see there).
+  let nextQuote = -1;
   let nextBackslash = -1;
   let nextLf = -1;
   let nextCr = -1;
@@ -216,26 +218,18 @@ export function scanYao(source: SourceText, maxNesting: number): ScanResult {
       }
       // Plain string: no raw LF/CR, five escapes.
       i++;
-      // Most strings hold none of those: then the value is the text up to the next `"`, found by
-      // the platform's search instead of a loop over every unit here (long CJK descriptions made
-      // that loop most of the scan; issue 29, figure n). The next `\`, LF and CR are found the same
-      // way and kept, each searched for again only once the scan has passed it, so the searches
-      // cover the text once in all. Any other string takes the loop below, errors included.
-      const quote = text.indexOf('"', i);
-      if (quote >= 0) {
-        if (nextBackslash < i) nextBackslash = nextOf(text, "\\", i);
-        if (nextLf < i) nextLf = nextOf(text, "\n", i);
-        if (nextCr < i) nextCr = nextOf(text, "\r", i);
-        if (quote < nextBackslash && quote < nextLf && quote < nextCr) {
-          tokens[count++] = asToken(new ReadString(source, from, quote + 1, text.slice(i, quote), false));
-          if (current >= 0) counts()[current]!++;
-          i = quote + 1;
-          continue;
-        }
-      }
       let value = "";
       let runStart = i;
       for (;;) {
+        // Every unit up to the next `"`, `\`, LF or CR is taken as it is: skip to that one, found by
+        // the platform's search instead of a step per unit here (long CJK descriptions made those
+        // steps most of the scan; issue 29, figure n). Each of the four is searched for again only
+        // once the scan has passed where it was found, so the searches cover the text once in all.
+        if (nextQuote < i) nextQuote = nextOf(text, '"', i);
+        if (nextBackslash < i) nextBackslash = nextOf(text, "\\", i);
+        if (nextLf < i) nextLf = nextOf(text, "\n", i);
+        if (nextCr < i) nextCr = nextOf(text, "\r", i);
+        i = Math.min(nextQuote, nextBackslash, nextLf, nextCr);
         if (i >= n)
           return { ok: false, code: "yao.unterminated_string", message: "unterminated string literal", from, to: n };
         const d = text.charCodeAt(i);
@@ -280,9 +274,7 @@ export function scanYao(source: SourceText, maxNesting: number): ScanResult {
           }
           i += 2;
           runStart = i;
-          continue;
         }
-        i++;
       }
       tokens[count++] = asToken(new ReadString(source, from, i, value, false));
       if (current >= 0) counts()[current]!++;
