@@ -22,7 +22,10 @@ export interface Omissions {
   readonly errors: number;
 }
 
-/** The last collectors built, kept until the next is built (a shape no live object has is collected at a full collection, and the optimised code with it: see `treeBuilder` in syntax/reader.ts). */
+/**
+ * The last collectors built, kept until the next is built (a shape no live object has is collected
+ * at a full collection, and the optimised code with it: see `treeBuilder` in syntax/reader.ts).
+ */
 const kept: { collector?: Collector<unknown>; diagnostics?: DiagnosticCollector<readonly CodeInfo[]> } = {};
 
 /** Keeps up to `limit` items in arrival order and counts the rest. */

@@ -32,7 +32,11 @@ export class LoadFailure extends Error {
   }
 }
 
-/** The last load context built, kept until the next is built (a shape no live object has is collected at a full collection, and the optimised loader with it: see `treeBuilder` in syntax/reader.ts). */
+/**
+ * The last load context built, kept until the next is built (a shape no live object has is
+ * collected at a full collection, and the optimised loader with it: see `treeBuilder` in
+ * syntax/reader.ts).
+ */
 const kept: { context?: LoadContext } = {};
 
 export class LoadContext {

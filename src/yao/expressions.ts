@@ -116,7 +116,9 @@ interface ParsedArgument {
 }
 
 /**
- * The last HIR node, argument and analyzer built, kept until the next is built (a shape no live object has is collected at a full collection, and the optimised analysis with it: see `treeBuilder` in syntax/reader.ts).
+ * The last HIR node, argument and analyzer built, kept until the next is built (a shape no live
+ * object has is collected at a full collection, and the optimised analysis with it: see
+ * `treeBuilder` in syntax/reader.ts).
  */
 const kept: {
   node?: HirNode;

@@ -221,10 +221,14 @@ export function parseFunctionDeclaration(header: FnHeader, types: TypeTable, sin
   };
 }
 
-/** A parameter whose `(NAME TYPE)` span is computed only if a diagnostic points at it. */
-/** The last parameter and function module built, kept until the next is built (a shape no live object has is collected at a full collection, and the optimised analysis with it: see `treeBuilder` in syntax/reader.ts). */
+/**
+ * The last parameter and function module built, kept until the next is built (a shape no live
+ * object has is collected at a full collection, and the optimised analysis with it: see
+ * `treeBuilder` in syntax/reader.ts).
+ */
 const kept: { parameter?: Parameter; module?: FunctionModule } = {};
 
+/** A parameter whose `(NAME TYPE)` span is computed only if a diagnostic points at it. */
 class Parameter implements FunctionParameter {
   constructor(
     readonly name: string,

@@ -9,7 +9,11 @@ import { parseJsonTree, type JsonParseError } from "../json/parse.js";
 import type { JsonTree } from "../json/tree.js";
 import { compareCodePoints } from "./text.js";
 
-/** The last object and separator built, kept until the next is built (a shape no live object has is collected at a full collection, and the optimised analysis with it: see `treeBuilder` in syntax/reader.ts). */
+/**
+ * The last object and separator built, kept until the next is built (a shape no live object has is
+ * collected at a full collection, and the optimised analysis with it: see `treeBuilder` in
+ * syntax/reader.ts).
+ */
 const kept: { object?: JObject; raw?: Raw } = {};
 
 export class JObject {

@@ -6,7 +6,10 @@ import type { YaoType } from "../../ir/yao-ir-0.1.js";
 
 export const RUNTIME_BINDING = "runtime";
 
-/** The last scope built, kept until the next is built (a shape no live object has is collected at a full collection, and the optimised analysis with it: see `treeBuilder` in syntax/reader.ts). */
+/**
+ * The last scope built, kept until the next is built (a shape no live object has is collected at a
+ * full collection, and the optimised analysis with it: see `treeBuilder` in syntax/reader.ts).
+ */
 const kept: { scope?: Scope } = {};
 
 export class Scope {
