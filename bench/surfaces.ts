@@ -148,10 +148,8 @@ export async function memoryFsFigures(rounds: number): Promise<Row[]> {
     return fs;
   };
   const [shallow, deep] = [chain(16), chain(128)];
-  // The larger tree (about 4 MiB of nodes, map slots, entries and paths) outgrows a core's 2 MiB L2
-  // cache and each entry costs half as much again by memory alone (ns per entry of one warm build:
-  // 129 at 312, 137 at 1,250, 145 at 10,000, 221 at 20,000, 306 at 40,000); the figure keeps the
-  // issue's sizes and says so (docs/performance.md) rather than pick sizes that fit the cache.
+  // Both sizes as issue 35 measured them. The walk once looked each name up in the folder's map, in
+  // sorted order, and past about 10,000 names those lookups missed the cache (docs/performance.md).
   const [narrow, broad] = [wide(2500), wide(20_000)];
   const snap = (fs: MemoryFs, maxDepth: number) => async () => {
     const s = await fs.snapshotPackage("/p", { maxDepth });

@@ -33,24 +33,45 @@ interface Node {
   /** Present exactly when `entry` is a directory. */
   children?: Map<string, Node>;
   /**
-   * A directory's names in code-point order, kept between snapshots until a name is added (`put`):
-   * the browser core snapshots the same tree on every check, and sorting a folder of n names again
-   * each time made the snapshot O(n log n) in its width.
+   * A directory's children in code-point order of their names, kept between snapshots until one is
+   * put (`setChild`): the browser core snapshots the same tree on every check, and sorting a folder
+   * of n names again each time made the snapshot O(n log n) in its width; the walk then reads the
+   * children in order instead of looking each name up in the map.
    */
-  sorted?: string[] | undefined;
+  sorted?: SortedChildren | undefined;
+}
+
+interface SortedChildren {
+  readonly names: readonly string[];
+  readonly nodes: readonly Node[];
+}
+
+function sortedChildren(children: ReadonlyMap<string, Node>): SortedChildren {
+  const names = [...children.keys()].sort(compareCodePoints);
+  return { names, nodes: names.map((n) => children.get(n)!) };
 }
 
 const MAX_LINK_HOPS = 40;
 const encoder = new TextEncoder();
 
+/**
+ * The children of every empty directory until its first child is put: an empty Map holds a hash
+ * table of its own, more than the rest of a directory's node, so a folder of 20,000 empty ones held
+ * 20,000 of them. Never written to (`setChild` gives a directory its own map first).
+ */
+const NO_CHILDREN: ReadonlyMap<string, Node> = new Map();
+/** The entry of every directory (entries are never mutated). */
+const DIRECTORY: MemoryEntry = Object.freeze({ kind: "directory" });
+
 function directory(): Node {
-  return { entry: { kind: "directory" }, children: new Map(), sorted: undefined };
+  return { entry: DIRECTORY, children: NO_CHILDREN as Map<string, Node>, sorted: undefined };
 }
 
-/** Put `child` in `dir` under `name`; a new name drops the directory's kept order. */
+/** Put `child` in `dir` under `name`; the directory's kept order is dropped (it holds the nodes). */
 function setChild(dir: Node, name: string, child: Node): void {
-  const children = dir.children!;
-  if (!children.has(name)) dir.sorted = undefined;
+  let children = dir.children!;
+  if (children === NO_CHILDREN) dir.children = children = new Map();
+  dir.sorted = undefined;
   children.set(name, child);
 }
 
@@ -182,7 +203,7 @@ export class MemoryFs implements PackageFs, SnapshotSource {
 
     // First the metadata: entry count, depth and the bytes the snapshot would hold, before any content.
     const fileLimits = this.limitsByNode(resolved.node, limits);
-    const over = metadataProblem(resolved.node, limits, fileLimits, display);
+    const { problem: over, entries: count } = metadataProblem(resolved.node, limits, fileLimits, display);
     if (over !== null) return fail(over);
 
     // Then the entries, in code-point order, into a tree keyed by directory and name: each child's
@@ -200,33 +221,28 @@ export class MemoryFs implements PackageFs, SnapshotSource {
       const message = `${display(rel)} has ${size} bytes; the limit is ${maxFileBytes}`;
       return { kind: "file", path: rel, size, executable, bytes: null, error: { code: "too_large", message } };
     };
-    const entries = new EntryTree(entryOf(resolved.node, ""));
-    // Depth first, one frame per open directory (its node, slot, path prefix, names in code-point
-    // order and the next name's index) as parallel stacks: the stacks grow with the depth, never
+    const entries = new EntryTree(entryOf(resolved.node, ""), count);
+    // Depth first, one frame per open directory (its slot, path prefix, children in code-point
+    // order and the next one's index) as parallel stacks: the stacks grow with the depth, never
     // with a folder's width, and nothing is allocated per pending entry.
-    const dirs: Node[] = [];
     const slots: number[] = [];
     const prefixes: string[] = [];
-    const order: string[][] = [];
+    const order: SortedChildren[] = [];
     const next: number[] = [];
     const open = (node: Node, slot: number, rel: string): void => {
       const children = node.children;
       if (children === undefined || children.size === 0) return;
-      dirs.push(node);
       slots.push(slot);
       prefixes.push(rel === "" ? "" : `${rel}/`);
-      order.push(
-        children.size === 1 ? [...children.keys()] : (node.sorted ??= [...children.keys()].sort(compareCodePoints)),
-      );
+      order.push((node.sorted ??= sortedChildren(children)));
       next.push(0);
     };
     open(resolved.node, 0, "");
-    while (dirs.length > 0) {
-      const top = dirs.length - 1;
-      const names = order[top]!;
+    while (slots.length > 0) {
+      const top = slots.length - 1;
+      const sorted = order[top]!;
       const i = next[top]!;
-      if (i === names.length) {
-        dirs.pop();
+      if (i === sorted.names.length) {
         slots.pop();
         prefixes.pop();
         order.pop();
@@ -234,8 +250,8 @@ export class MemoryFs implements PackageFs, SnapshotSource {
         continue;
       }
       next[top] = i + 1;
-      const name = names[i]!;
-      const child = dirs[top]!.children!.get(name)!;
+      const name = sorted.names[i]!;
+      const child = sorted.nodes[i]!;
       const rel = prefixes[top]! + name;
       open(child, entries.add(slots[top]!, name, entryOf(child, rel)), rel);
     }
@@ -324,7 +340,7 @@ function metadataProblem(
   limits: SnapshotLimits,
   fileLimits: ReadonlyMap<Node, number>,
   display: (rel: string) => string,
-): string | null {
+): { readonly problem: string | null; readonly entries: number } {
   let count = 1;
   let bytes = 0;
   const stack: Frame[] = [{ node: top, name: "", up: null, depth: 0 }];
@@ -333,9 +349,13 @@ function metadataProblem(
     const children = frame.node.children;
     if (children === undefined) continue;
     if (frame.depth >= limits.maxDepth)
-      return `${display(relOf(frame))}: directories nest more than ${limits.maxDepth} levels deep`;
+      return {
+        problem: `${display(relOf(frame))}: directories nest more than ${limits.maxDepth} levels deep`,
+        entries: count,
+      };
     count += children.size;
-    if (count > limits.maxEntries) return `the package has more than ${limits.maxEntries} entries`;
+    if (count > limits.maxEntries)
+      return { problem: `the package has more than ${limits.maxEntries} entries`, entries: count };
     for (const [name, child] of children) {
       if (child.entry.kind === "file") {
         const max = fileLimits.get(child) ?? limits.maxFileBytes;
@@ -347,7 +367,7 @@ function metadataProblem(
     }
   }
   if (top.entry.kind === "file") bytes = top.entry.data.length;
-  return metadataOverLimit(bytes, limits);
+  return { problem: metadataOverLimit(bytes, limits), entries: count };
 }
 
 interface Resolved {

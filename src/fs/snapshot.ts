@@ -109,19 +109,33 @@ const SCAN = 8;
  * which must put each directory before its children.
  */
 export class EntryTree implements ReadonlyMap<string, SnapshotEntry> {
-  private order: SnapshotEntry[] = [];
-  private names: string[] = [];
-  /** First child, last child and next sibling of each slot (-1: none), and its number of children. */
-  private firstChild: number[] = [];
-  private lastChild: number[] = [];
-  private nextSibling: number[] = [];
-  private childCount: number[] = [];
+  /** The entries and their names by slot, sized like the links below; `count` of them are filled. */
+  private order: SnapshotEntry[];
+  private names: string[];
+  private count = 0;
+  /**
+   * First child, last child and next sibling of each slot (-1: none), and its number of children,
+   * sized for the entries the reader expects: a plain array pushed one slot at a time was copied
+   * as it grew, and past about 16,000 slots each copy is a large object of its own (a folder of
+   * 20,000 paid half as much again per entry for it).
+   */
+  private firstChild: Int32Array;
+  private lastChild: Int32Array;
+  private nextSibling: Int32Array;
+  private childCount: Int32Array;
   /** Children by name of the directories with more than `SCAN` children, made on their first lookup. */
   private readonly byName = new Map<number, Map<string, number>>();
   private sealed = false;
 
-  /** The root entry (path ""): slot 0. */
-  constructor(root: SnapshotEntry) {
+  /** The root entry (path ""): slot 0. `capacity`: how many entries the reader expects, the root included. */
+  constructor(root: SnapshotEntry, capacity = 16) {
+    const n = Math.max(1, capacity);
+    this.order = new Array<SnapshotEntry>(n);
+    this.names = new Array<string>(n);
+    this.firstChild = new Int32Array(n);
+    this.lastChild = new Int32Array(n);
+    this.nextSibling = new Int32Array(n);
+    this.childCount = new Int32Array(n);
     this.push(root, "");
   }
 
@@ -145,9 +159,10 @@ export class EntryTree implements ReadonlyMap<string, SnapshotEntry> {
    * it copies the slot arrays, never an entry's path, so it costs the same at any depth.
    */
   copy(): EntryTree {
-    const t = new EntryTree(this.order[0]!);
-    t.order = this.order.slice();
-    t.names = this.names.slice();
+    const t = new EntryTree(this.order[0]!, 1);
+    t.order = this.order.slice(0, this.count);
+    t.names = this.names.slice(0, this.count);
+    t.count = this.count;
     t.firstChild = this.firstChild.slice();
     t.lastChild = this.lastChild.slice();
     t.nextSibling = this.nextSibling.slice();
@@ -196,14 +211,29 @@ export class EntryTree implements ReadonlyMap<string, SnapshotEntry> {
   }
 
   private push(entry: SnapshotEntry, name: string): number {
-    const slot = this.order.length;
-    this.order.push(entry);
-    this.names.push(name);
-    this.firstChild.push(-1);
-    this.lastChild.push(-1);
-    this.nextSibling.push(-1);
-    this.childCount.push(0);
+    const slot = this.count++;
+    if (slot === this.firstChild.length) this.grow();
+    // Past the expected size an array simply grows by the write.
+    this.order[slot] = entry;
+    this.names[slot] = name;
+    this.firstChild[slot] = -1;
+    this.lastChild[slot] = -1;
+    this.nextSibling[slot] = -1;
+    this.childCount[slot] = 0;
     return slot;
+  }
+
+  /** Twice the room (more entries than the reader expected, or an overlay adding to a copy). */
+  private grow(): void {
+    const wider = (a: Int32Array): Int32Array => {
+      const b = new Int32Array(a.length * 2);
+      b.set(a);
+      return b;
+    };
+    this.firstChild = wider(this.firstChild);
+    this.lastChild = wider(this.lastChild);
+    this.nextSibling = wider(this.nextSibling);
+    this.childCount = wider(this.childCount);
   }
 
   private child(dir: number, name: string): number {
@@ -251,26 +281,32 @@ export class EntryTree implements ReadonlyMap<string, SnapshotEntry> {
   }
 
   get size(): number {
-    return this.order.length;
+    return this.count;
   }
 
   forEach(
     cb: (value: SnapshotEntry, key: string, map: ReadonlyMap<string, SnapshotEntry>) => void,
     thisArg?: unknown,
   ): void {
-    for (const e of this.order) cb.call(thisArg, e, e.path, this);
+    for (let i = 0; i < this.count; i++) {
+      const e = this.order[i]!;
+      cb.call(thisArg, e, e.path, this);
+    }
   }
 
   *entries(): MapIterator<[string, SnapshotEntry]> {
-    for (const e of this.order) yield [e.path, e];
+    for (let i = 0; i < this.count; i++) {
+      const e = this.order[i]!;
+      yield [e.path, e];
+    }
   }
 
   *keys(): MapIterator<string> {
-    for (const e of this.order) yield e.path;
+    for (let i = 0; i < this.count; i++) yield this.order[i]!.path;
   }
 
   values(): MapIterator<SnapshotEntry> {
-    return this.order.values();
+    return this.order.slice(0, this.count).values();
   }
 
   [Symbol.iterator](): MapIterator<[string, SnapshotEntry]> {
