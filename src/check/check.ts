@@ -12,12 +12,9 @@ import type { CheckResult } from "../diagnostics/result.js";
 import { MemoryFs } from "../fs/memory-fs.js";
 import { FsError, type PackageFs } from "../fs/package-fs.js";
 import { baseName } from "../fs/paths.js";
-import type { HnsPackage } from "../hns/model.js";
-import type { AnalysisResult } from "../yao/analyze.js";
-import type { AnalysisProfile } from "../yao/profile.js";
-import type { LoadResult } from "./hns.js";
+import type { HnsCheck } from "./hns-result.js";
 
-export type { LoadResult };
+export type { LoadResult } from "./hns.js";
 import {
   FALLBACK_FRONTEND,
   FRONTENDS,
@@ -46,24 +43,13 @@ export interface CheckOptions extends FrontendOptions {
   readonly keepAnalysis?: boolean;
 }
 
-/** A check result plus whether the failure was an I/O problem (a missing path: exit 2, not 1). */
-export type PackageCheckResult = CheckResult & {
-  readonly ioError: boolean;
-  /** HNS with `keepAnalysis`: the package as loaded, when the load succeeded. */
-  readonly package?: HnsPackage;
-  /** HNS with `keepAnalysis`: the module analysis (typed IR, diagnostics), when it ran. */
-  readonly analysis?: AnalysisResult;
-  /**
-   * HNS with `keepAnalysis`: the loader's own result — its diagnostics in the order it found them
-   * and, on a failure, the reference's first error (`firstError`), which the graded `diagnostics`
-   * (in position order, capped) do not keep.
-   */
-  readonly loaded?: LoadResult;
-  /** HNS with `keepAnalysis` and purpose "program": the profile the entry was analysed under. */
-  readonly profile?: AnalysisProfile;
-  /** HNS, purpose "program": why the tool schemas could not be typed (nothing was analysed then). */
-  readonly profileErrors?: readonly string[];
-};
+/**
+ * A check result plus whether the failure was an I/O problem (a missing path: exit 2, not 1). The
+ * HNS row's own fields (`package`, `analysis`, `loaded` with `keepAnalysis`; `profile` and
+ * `profileErrors` for purpose "program") are its result type's, ./hns-result.ts; other kinds leave
+ * them out.
+ */
+export type PackageCheckResult = HnsCheck;
 
 /** Check the package at `path` exactly as `yaoc check` does. Never throws for bad input. */
 export async function check(fs: PackageFs, path: string, options: CheckOptions = {}): Promise<PackageCheckResult> {

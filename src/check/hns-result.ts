@@ -1,10 +1,12 @@
 /**
- * What the HNS row of the frontend table is asked and answers, and the one error cap of its graded
- * diagnostics: shared by the grading (./hns.ts) and purpose "program" (./hns-program.ts), which
- * ./hns.ts imports only on first use.
+ * What the HNS row of the frontend table is asked and answers, the one error cap of its graded
+ * diagnostics, the result built from a load, and the tool contract step after the analyzer: shared
+ * by the grading (./hns.ts) and purpose "program" (./hns-program.ts), which ./hns.ts imports only
+ * on first use.
  */
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { DIAGNOSTIC_LIMIT } from "../diagnostics/collector.js";
+import { orderDiagnostics } from "../diagnostics/order.js";
 import type { CheckResult } from "../diagnostics/result.js";
 import { diagnostic } from "../hns/codes.js";
 import type { LoadLimits } from "../hns/context.js";
@@ -90,4 +92,87 @@ export function capErrors(ds: readonly Diagnostic[], path: string): Diagnostic[]
     );
   }
   return kept;
+}
+
+type Loaded = Extract<LoadResult, { ok: true }>;
+type NotLoaded = Extract<LoadResult, { ok: false }>;
+
+/** The graded result of a package that did not load: `findings` (the loader's and any analysis's), in position order, capped. */
+export function unloadedCheck(path: string, loaded: NotLoaded, findings: readonly Diagnostic[]): HnsCheck {
+  return {
+    path,
+    kind: "hns",
+    valid: false,
+    identity: null,
+    extra: { id: null, version: null, owner: null, program_hash: null },
+    diagnostics: capErrors(orderDiagnostics(findings), path),
+    sources: loaded.sources,
+    ioError: loaded.ioError,
+    loaded,
+  };
+}
+
+/**
+ * The graded result of a package that loaded: its warnings and `findings` in position order,
+ * capped; the identity, and the entry's program hash (yao-v0.1.md §9.10) when the analysis gave
+ * one, only when no error is among them.
+ */
+export function loadedCheck(
+  path: string,
+  loaded: Loaded,
+  findings: readonly Diagnostic[],
+  programHash: string | undefined,
+): HnsCheck {
+  const pkg = loaded.package;
+  const diagnostics = capErrors(orderDiagnostics([...loaded.warnings, ...findings]), path);
+  const valid = !hasErrors(diagnostics);
+  return {
+    path,
+    kind: "hns",
+    valid,
+    identity: valid ? pkg.identity : null,
+    extra: {
+      id: pkg.manifest.id,
+      version: pkg.manifest.version,
+      owner: pkg.entry.owner,
+      program_hash: (valid && programHash) || null,
+    },
+    diagnostics,
+    sources: loaded.sources,
+    ioError: false,
+    package: pkg,
+    loaded,
+  };
+}
+
+/** What the module analysis gives the check: the analyzer's result, every diagnostic, the contract report. */
+export interface PackageAnalysis {
+  readonly analysis: AnalysisResult;
+  /** The analyzer's diagnostics, then the tool contract verification's. */
+  readonly diagnostics: readonly Diagnostic[];
+  /** Fields for `check --format json` only (the tool contract report); never in receipts. */
+  readonly report?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The tool contract verification over an analysis that produced a program (src/eval/tool-contracts.ts):
+ * every statically known tool argument validated against `schemas`, its findings after the
+ * analyzer's. `yaoc check` and `yaoc run` both come here, so they refuse the same calls.
+ */
+export async function withToolContracts(
+  analysis: AnalysisResult,
+  schemas: Readonly<Record<string, unknown>>,
+  declaredTools: readonly string[],
+): Promise<PackageAnalysis> {
+  if (analysis.program === undefined || analysis.functions === undefined)
+    return { analysis, diagnostics: analysis.diagnostics };
+  // Imported on first use like the validator behind it: the walk is evaluation code, and keeping
+  // it out of the browser entry holds the initial load within its budget (test/browser/bundle-size).
+  const { verifyToolContracts } = await import("../eval/tool-contracts.js");
+  const contracts = await verifyToolContracts(analysis.program, analysis.functions, schemas, declaredTools);
+  return {
+    analysis,
+    diagnostics: [...analysis.diagnostics, ...contracts.diagnostics],
+    report: { ...contracts.report },
+  };
 }

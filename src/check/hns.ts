@@ -8,14 +8,19 @@
  * ask `check` for purpose "program", and the HNS goldens and the catalog's re-verification read the
  * loader's own result (`loaded`) that `check` keeps with `keepAnalysis`.
  */
-import { hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
-import { orderDiagnostics } from "../diagnostics/order.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { PackageFs } from "../fs/package-fs.js";
 import { loadPackage, type LoadResult } from "../hns/load.js";
 import type { HnsPackage } from "../hns/model.js";
-import type { AnalysisResult } from "../yao/analyze.js";
 import { analyzePackage } from "../yao/package-analysis.js";
-import { capErrors, type HnsCheck, type HnsCheckOptions } from "./hns-result.js";
+import {
+  loadedCheck,
+  unloadedCheck,
+  withToolContracts,
+  type HnsCheck,
+  type HnsCheckOptions,
+  type PackageAnalysis,
+} from "./hns-result.js";
 
 export { MAX_PACKAGE_ERRORS, type HnsCheck, type HnsCheckOptions } from "./hns-result.js";
 
@@ -32,79 +37,29 @@ export async function checkHns(fs: PackageFs, path: string, options: HnsCheckOpt
     // hide a type error in a function. Both stages' findings are shown in position order.
     const analyzed = loaded.partial === undefined ? undefined : await analyze(withDeclaredTools(loaded.partial));
     return {
-      path,
-      kind: "hns",
-      valid: false,
-      identity: null,
-      extra: { id: null, version: null, owner: null, program_hash: null },
-      diagnostics: capErrors(
-        orderDiagnostics([
-          ...loaded.diagnostics,
-          ...notAtLoaderErrors(analyzed?.diagnostics ?? [], loaded.diagnostics),
-        ]),
-        path,
-      ),
-      sources: loaded.sources,
-      ioError: loaded.ioError,
-      loaded,
+      ...unloadedCheck(path, loaded, [
+        ...loaded.diagnostics,
+        ...notAtLoaderErrors(analyzed?.diagnostics ?? [], loaded.diagnostics),
+      ]),
       ...(analyzed === undefined ? {} : { analysis: analyzed.analysis }),
     };
   }
-  const pkg = loaded.package;
-  const analyzed = await analyze(pkg);
-  const analysisDiagnostics = analyzed?.diagnostics ?? [];
-  const diagnostics = capErrors(orderDiagnostics([...loaded.warnings, ...analysisDiagnostics]), path);
-  const valid = !hasErrors(diagnostics);
+  const analyzed = await analyze(loaded.package);
   return {
-    path,
-    kind: "hns",
-    valid,
-    identity: valid ? pkg.identity : null,
-    // program_hash: the entry's typed-IR identity (yao-v0.1.md §9.10), when the analysis ran and passed.
-    extra: {
-      id: pkg.manifest.id,
-      version: pkg.manifest.version,
-      owner: pkg.entry.owner,
-      program_hash: (valid && analyzed?.analysis.programHash) || null,
-    },
-    diagnostics,
+    ...loadedCheck(path, loaded, analyzed?.diagnostics ?? [], analyzed?.analysis.programHash),
     ...(analyzed?.report !== undefined ? { report: analyzed.report } : {}),
-    sources: loaded.sources,
-    ioError: false,
-    package: pkg,
-    loaded,
     ...(analyzed === undefined ? {} : { analysis: analyzed.analysis }),
   };
 }
 
 export type { LoadResult };
 
-/** What the module analysis gives the check: the analyzer's result, every diagnostic, the contract report. */
-interface PackageAnalysis {
-  readonly analysis: AnalysisResult;
-  /** The analyzer's diagnostics, then the tool contract verification's. */
-  readonly diagnostics: readonly Diagnostic[];
-  /** Fields for `check --format json` only (the tool contract report); never in receipts. */
-  readonly report?: Readonly<Record<string, unknown>>;
-}
-
 /** The analyzer, then (when it produced a program) the tool contract verification over it. */
-async function analyzeWithContracts(
+function analyzeWithContracts(
   pkg: HnsPackage,
   toolSchemas: Readonly<Record<string, unknown>>,
 ): Promise<PackageAnalysis> {
-  const analysis = analyzePackage(pkg, { toolSchemas });
-  if (analysis.program === undefined || analysis.functions === undefined)
-    return { analysis, diagnostics: analysis.diagnostics };
-  // Imported on first use like the validator behind it: the walk is evaluation code, and keeping
-  // it out of the browser entry holds the initial load within its budget (test/browser/bundle-size).
-  const { verifyToolContracts } = await import("../eval/tool-contracts.js");
-  const contracts = await verifyToolContracts(analysis.program, analysis.functions, toolSchemas, pkg.manifest.tools);
-  return {
-    analysis,
-    diagnostics: [...analysis.diagnostics, ...contracts.diagnostics],
-    report: { ...contracts.report },
-  };
+  return withToolContracts(analyzePackage(pkg, { toolSchemas }), toolSchemas, pkg.manifest.tools);
 }
 
 /**
