@@ -33,6 +33,7 @@ import {
 } from "../eval/index.js";
 import { analyzeProgram } from "../yao/index.js";
 import { EXIT_INVALID, EXIT_OK, useColor } from "./io.js";
+import { withToolContracts } from "../check/hns-result.js";
 import { analyzeHns, guarded, isPackage, profileFor, readProgram, Rejected, UsageError } from "./yao.js";
 
 const fs = new NodeFs();
@@ -267,11 +268,8 @@ async function runProgram(path: string, opts: RunCliOptions): Promise<void> {
     result = analyzeProgram(read.form, { profile: await profileFor([], opts.tools) });
     // A lone program has no package to grade, but a static argument its --tools schema forbids is
     // refused here as a package's is (through check) before anything is asked of the host.
-    if (result.program !== undefined && result.diagnostics.length === 0 && tools !== undefined) {
-      const { verifyToolContracts } = await import("../eval/tool-contracts.js");
-      const contracts = await verifyToolContracts(result.program, result.functions ?? new Map(), tools);
-      if (contracts.diagnostics.length > 0) result = { ...result, diagnostics: contracts.diagnostics };
-    }
+    if (tools !== undefined)
+      result = { ...result, diagnostics: [...(await withToolContracts(result, tools, [])).diagnostics] };
   }
   if (result.diagnostics.length > 0 || result.program === undefined)
     throw new Rejected(path, result.diagnostics, sources);
