@@ -12,6 +12,7 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { PackageFs } from "../fs/package-fs.js";
 import { loadPackage, type LoadResult } from "../hns/load.js";
 import type { HnsPackage } from "../hns/model.js";
+import { withManifest } from "../hns/normalize.js";
 import { analyzePackage } from "../yao/package-analysis.js";
 import {
   loadedCheck,
@@ -71,7 +72,7 @@ function withDeclaredTools(pkg: HnsPackage): HnsPackage {
   const missing = declared.filter((t) => !pkg.manifest.tools.includes(t));
   return missing.length === 0
     ? pkg
-    : { ...pkg, manifest: { ...pkg.manifest, tools: [...pkg.manifest.tools, ...missing] } };
+    : withManifest(pkg, { ...pkg.manifest, tools: [...pkg.manifest.tools, ...missing] });
 }
 
 /**

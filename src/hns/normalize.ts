@@ -40,29 +40,87 @@ export function normalizePackage(p: LoadedParts): HnsPackage {
   let programBytes = -(functions.length + 1);
   for (let k = programPartsFrom(parts, functions.length); k < parts.length; k++)
     programBytes += measured.byteLengths[k]!;
-  let text: string | undefined;
-  return {
-    form: p.form,
-    origin: p.origin,
-    manifest: p.manifest,
-    contract,
-    mind,
-    functions,
-    entry: {
-      id: p.entryId,
-      owner: p.header.recognised.owner,
-      declaredTools: p.header.declaredTools,
-      typeSource: p.header.typeSource,
-      source: entrySource,
-      form: p.entryForm,
-      header: p.header.recognised,
-      file: p.entryFile,
+  return new NormalizedPackage(
+    {
+      form: p.form,
+      origin: p.origin,
+      manifest: p.manifest,
+      contract,
+      mind,
+      functions,
+      entry: {
+        id: p.entryId,
+        owner: p.header.recognised.owner,
+        declaredTools: p.header.declaredTools,
+        typeSource: p.header.typeSource,
+        source: entrySource,
+        form: p.entryForm,
+        header: p.header.recognised,
+        file: p.entryFile,
+      },
+      identity: measured.hash,
+      programBytes,
     },
-    get canonicalText(): string {
-      text ??= parts.join("");
-      return text;
-    },
-    identity: measured.hash,
-    programBytes,
-  };
+    parts,
+  );
+}
+
+/** Every field of a package but the canonical text, which is joined from its parts when read. */
+type PackageFields = Omit<HnsPackage, "canonicalText">;
+
+/**
+ * A normalized package. A class, not an object literal with a `canonicalText` getter: a literal's
+ * getter is a new closure each time, so every package got a map of its own, which V8 holds from
+ * the map it came from; a scavenge keeps what such a map reaches, and the closure reached every
+ * canonical text and, through the functions, the tree (see LoadedFunction, function-artifact.ts).
+ */
+class NormalizedPackage implements HnsPackage {
+  readonly form: PhysicalForm;
+  readonly origin: string;
+  readonly manifest: Manifest;
+  readonly contract: HnsPackage["contract"];
+  readonly mind: HnsPackage["mind"];
+  readonly functions: readonly HnsFunction[];
+  readonly entry: HnsPackage["entry"];
+  readonly identity: string;
+  readonly programBytes: number;
+  #text: string | undefined = undefined;
+  readonly #parts: readonly string[];
+
+  constructor(fields: PackageFields, parts: readonly string[]) {
+    this.#parts = parts;
+    this.form = fields.form;
+    this.origin = fields.origin;
+    this.manifest = fields.manifest;
+    this.contract = fields.contract;
+    this.mind = fields.mind;
+    this.functions = fields.functions;
+    this.entry = fields.entry;
+    this.identity = fields.identity;
+    this.programBytes = fields.programBytes;
+  }
+
+  /** Hashed piece by piece; joined only if someone reads it (the catalog does, a check does not). */
+  get canonicalText(): string {
+    this.#text ??= this.#parts.join("");
+    return this.#text;
+  }
+
+  /** The same package with another manifest (a spread would drop the text, a prototype getter). */
+  withManifest(manifest: Manifest): NormalizedPackage {
+    return new NormalizedPackage({ ...this.fields(), manifest }, this.#parts);
+  }
+
+  private fields(): PackageFields {
+    const { form, origin, manifest, contract, mind, functions, entry, identity, programBytes } = this;
+    return { form, origin, manifest, contract, mind, functions, entry, identity, programBytes };
+  }
+}
+
+/**
+ * `pkg` with another manifest, keeping its lazily joined canonical text (a spread of a package
+ * copies only its own fields).
+ */
+export function withManifest(pkg: HnsPackage, manifest: Manifest): HnsPackage {
+  return pkg instanceof NormalizedPackage ? pkg.withManifest(manifest) : { ...pkg, manifest };
 }

@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { loadableSource } from "../../src/canonical/package-identity.js";
 import { MemoryFs } from "../../src/fs/memory-fs.js";
 import { loadFromSource, loadPackage } from "../../src/hns/load.js";
+import { withManifest } from "../../src/hns/normalize.js";
 import { readAll } from "../../src/syntax/reader.js";
 import type { SNode } from "../../src/syntax/tree.js";
 import { discoverHnsFixtures, loadFixture } from "../../scripts/update-hns-golden.js";
@@ -216,5 +217,35 @@ describe("loadableSource round trip (catalog reload, loader ref §8.3)", () => {
     if (again.ok) for (const w of again.warnings) expect(w.code).toBe("hns.empty_title");
     // And the loadable text is a fixed point.
     expect(loadableSource(identityInput(re))).toBe(source);
+  });
+});
+
+describe("a loaded package and its functions are objects of one shape (issue 29, figure n)", () => {
+  it("every package and function shares its class's getters instead of carrying its own", async () => {
+    const one = loaded(await loadFixture(success.find((f) => f.rel === "success/coding.hns")!));
+    const two = loaded(await loadFixture(success.find((f) => f.rel === "success/coding-dir.hns")!));
+    expect(one.functions.length).toBeGreaterThan(0);
+    // An own getter per object (an object literal's `get`) gave each object a map of its own that
+    // kept its whole tree alive through scavenges; the texts come from the prototype's getter.
+    for (const x of [one, two, ...one.functions, ...two.functions]) {
+      expect(Object.getOwnPropertyDescriptor(x, "canonicalText")).toBeUndefined();
+      expect(Object.getOwnPropertyDescriptor(x, "interfaceSource")).toBeUndefined();
+    }
+    expect(Object.getPrototypeOf(one)).toBe(Object.getPrototypeOf(two));
+    expect(Object.getPrototypeOf(one.functions[0])).toBe(Object.getPrototypeOf(two.functions[0]));
+    expect(one.canonicalText).toBe(two.canonicalText);
+    expect(one.functions[0]!.interfaceSource).not.toContain("(body");
+  });
+
+  it("withManifest keeps the canonical text, which a spread of the package would drop", async () => {
+    const pkg = loaded(await loadFixture(success.find((f) => f.rel === "success/coding.hns")!));
+    const tools = [...pkg.manifest.tools, "extra-tool"];
+    const other = withManifest(pkg, { ...pkg.manifest, tools });
+    expect(other.manifest.tools).toEqual(tools);
+    expect(pkg.manifest.tools).not.toContain("extra-tool");
+    expect(other.canonicalText).toBe(pkg.canonicalText);
+    expect(other.identity).toBe(pkg.identity);
+    expect(other.functions).toBe(pkg.functions);
+    expect(({ ...pkg } as { canonicalText?: string }).canonicalText).toBeUndefined();
   });
 });
