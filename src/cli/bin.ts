@@ -7,9 +7,11 @@
  * knows its own location (bundled shared code lives in chunks/), so it is found here.
  */
 import { installNodeSha256 } from "../canonical/node-hash.js";
+import { installNodeUtf8 } from "../syntax/node-decoder.js";
 import { main } from "./main.js";
 
 installNodeSha256();
+installNodeUtf8();
 
 const checkWorker = new URL(
   import.meta.url.endsWith(".mjs") ? "./check-worker.mjs" : "./check-worker.js",

@@ -7,12 +7,14 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { NodeFs } from "../fs/node-fs.js";
 import { installNodeSha256 } from "../canonical/node-hash.js";
+import { installNodeUtf8 } from "../syntax/node-decoder.js";
 import { checkOnePath } from "./check-one.js";
 import type { WorkerReply, WorkerSettings, WorkerTask } from "./check-pool.js";
 import { checkCachedPath } from "./check-cached.js";
 import { openCache } from "./check-command.js";
 
 installNodeSha256();
+installNodeUtf8();
 const settings = workerData as WorkerSettings;
 const fs = new NodeFs();
 // The CLI's thread writes, prunes and reports store problems after the run; a worker only reads.

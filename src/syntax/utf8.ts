@@ -4,9 +4,23 @@ const strictDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true })
 
 export type DecodeResult = { ok: true; text: string } | { ok: false; byteOffset: number };
 
+/**
+ * A platform's own strict decoder of large inputs: the text, or `undefined` when `bytes` are not
+ * well-formed UTF-8 (the portable path then finds and reports the first bad byte).
+ */
+export type Utf8Decoder = (bytes: Uint8Array) => string | undefined;
+
+/** The portable transcoder below, the default everywhere; Node installs its own (node-decoder.ts). */
+let largeDecoder: Utf8Decoder = transcode;
+
+/** Decode inputs of TRANSCODE_FROM bytes or more with `decoder` (it must decode strictly, keeping a BOM). */
+export function useUtf8Decoder(decoder: Utf8Decoder): void {
+  largeDecoder = decoder;
+}
+
 /** Decode strictly; on failure report the offset of the first byte that is not valid UTF-8. */
 export function decodeUtf8(bytes: Uint8Array): DecodeResult {
-  const text = bytes.length >= TRANSCODE_FROM ? transcode(bytes) : undefined;
+  const text = bytes.length >= TRANSCODE_FROM ? largeDecoder(bytes) : undefined;
   if (text !== undefined) return { ok: true, text };
   try {
     return { ok: true, text: strictDecoder.decode(bytes) };
@@ -37,7 +51,7 @@ const utf16Decoder = LITTLE_ENDIAN ? new TextDecoder("utf-16le", { ignoreBOM: tr
  * `firstInvalidUtf8Offset` decide what to report exactly as before. A byte order mark is kept as
  * U+FEFF, as the strict decoder with `ignoreBOM` keeps it.
  */
-function transcode(b: Uint8Array): string | undefined {
+export function transcode(b: Uint8Array): string | undefined {
   if (utf16Decoder === undefined) return undefined;
   const n = b.length;
   if (units.length < n) units = new Uint16Array(n);

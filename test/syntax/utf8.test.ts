@@ -5,9 +5,20 @@
  * formed exactly when the fatal decoder takes it as one code point, and an ill-formed one of error
  * length n is exactly what the replacing decoder turns into one U+FFFD before it starts again.
  */
-import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rustUtf8ErrorText } from "../../src/a3s/okf/utf8-error.js";
-import { decodeUtf8, firstInvalidUtf8Offset, utf8Length, utf8SequenceAt } from "../../src/syntax/utf8.js";
+import { REPO_ROOT as REPO } from "../support/repo.js";
+import { nodeUtf8Decode } from "../../src/syntax/node-decoder.js";
+import {
+  decodeUtf8,
+  firstInvalidUtf8Offset,
+  transcode,
+  useUtf8Decoder,
+  utf8Length,
+  utf8SequenceAt,
+} from "../../src/syntax/utf8.js";
 
 const fatal = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const replacing = new TextDecoder("utf-8", { ignoreBOM: true });
@@ -52,9 +63,15 @@ describe("utf8SequenceAt", () => {
   });
 });
 
-describe("decodeUtf8", () => {
-  // Inputs of 4 KiB and more are transcoded by the tree's own loop (utf8.ts); it must agree with the
-  // strict platform decoder on every input: the text when well formed, else the first bad offset.
+// Inputs of 4 KiB and more are decoded by the tree's own loop (utf8.ts), or in Node by Node's
+// validation and transcoding (node-decoder.ts, installed by the CLI and src/node.ts); each must agree
+// with the strict platform decoder on every input: the text when well formed, else the first bad offset.
+describe.each([
+  ["the portable transcoder", transcode],
+  ["Node's decoder", nodeUtf8Decode],
+] as const)("decodeUtf8 with %s", (_name, decoder) => {
+  beforeAll(() => useUtf8Decoder(decoder));
+  afterAll(() => useUtf8Decoder(transcode));
   const strict = (b: Uint8Array) => {
     try {
       return { ok: true, text: fatal.decode(b) };
@@ -98,6 +115,47 @@ describe("decodeUtf8", () => {
       const b = encoder.encode(`${"a".repeat(5000)}🎉`).subarray(0, 5004 - cut);
       expect(decodeUtf8(b)).toEqual(strict(b));
       expect(decodeUtf8(b)).toEqual({ ok: false, byteOffset: 5000 });
+    }
+  });
+});
+
+describe("the large-input decoder", () => {
+  afterAll(() => useUtf8Decoder(transcode));
+
+  it("is what decodeUtf8 uses from 4 KiB on, and below that the platform decoder is", () => {
+    const seen: number[] = [];
+    useUtf8Decoder((b) => {
+      seen.push(b.length);
+      return transcode(b);
+    });
+    const small = new TextEncoder().encode("检".repeat(1365));
+    const large = new TextEncoder().encode("检".repeat(1366));
+    expect([small.length, large.length]).toEqual([4095, 4098]);
+    expect(decodeUtf8(small)).toEqual({ ok: true, text: "检".repeat(1365) });
+    expect(decodeUtf8(large)).toEqual({ ok: true, text: "检".repeat(1366) });
+    expect(seen).toEqual([4098]);
+    useUtf8Decoder(transcode);
+  });
+
+  it("Node's decodes a view into a larger buffer from the view's first byte, without reading past it", () => {
+    const text = '(fn f (description "检查 🎉"))\n'.repeat(300);
+    const inner = new TextEncoder().encode(text);
+    const outer = new Uint8Array(inner.length + 7).fill(0x41);
+    outer.set(inner, 3);
+    outer[2] = 0xff; // invalid bytes on both sides of the view
+    outer[inner.length + 3] = 0xff;
+    const view = outer.subarray(3, 3 + inner.length);
+    expect(nodeUtf8Decode(view)).toBe(text);
+    expect(nodeUtf8Decode(outer)).toBeUndefined();
+  });
+});
+
+describe("Node's entry points", () => {
+  it("install Node's decoder wherever they install node:crypto's SHA-256: the CLI, its check workers and src/node.ts", () => {
+    for (const entry of ["src/cli/bin.ts", "src/cli/check-worker.ts", "src/node.ts"]) {
+      const text = readFileSync(join(REPO, entry), "utf8");
+      expect(text, entry).toMatch(/^installNodeSha256\(\);$/m);
+      expect(text, entry).toMatch(/^installNodeUtf8\(\);$/m);
     }
   });
 });
