@@ -90,7 +90,6 @@ export class IntColumn {
 }
 
 const KEEP = 1 << 16;
-const MAX_PRESIZED_TOKENS = 1 << 16;
 const LIST_FROM = new IntColumn();
 const LIST_TO = new IntColumn();
 const LIST_LENGTH = new IntColumn();
@@ -129,14 +128,42 @@ function nextOf(text: string, unit: string, from: number): number {
   return at < 0 ? text.length : at;
 }
 
+/**
+ * The token stream is written here, reused from scan to scan, and copied out at its exact length:
+ * pushing one by one into a new array re-allocated and copied the stream as it grew (a third of
+ * the scan on 200 KiB inputs), and a new array pre-sized from the text's length was ten times too
+ * large for prose (a 256 KiB package of CJK descriptions holds one token per 32 units), a quarter
+ * megabyte allocated per read. Emptied after each scan, so it never holds a tree alive; dropped
+ * past MAX_KEPT_TOKENS so one huge input does not pin memory.
+ */
+let scratch: IToken[] = [];
+const MAX_KEPT_TOKENS = 1 << 16;
+
 export function scanYao(source: SourceText, maxNesting: number): ScanResult {
+  const tokens = scratch;
+  const r = scanInto(source, maxNesting, tokens);
+  const written = r.ok ? r.count : r.written;
+  const out: ScanResult = r.ok
+    ? { ok: true, tokens: tokens.slice(0, written), listFrom: r.listFrom, listTo: r.listTo, listLength: r.listLength }
+    : r.error;
+  if (tokens.length > MAX_KEPT_TOKENS) scratch = [];
+  else tokens.fill(OPEN, 0, written);
+  return out;
+}
+
+type ScanInto =
+  | (Omit<Scanned, "tokens"> & { readonly count: number })
+  | { readonly ok: false; readonly error: ScanResult & { readonly ok: false }; readonly written: number };
+
+/** A scan stopped at `e` after writing `written` tokens (a function of its own: a closure over the
+ * count would move the scan's counter out of registers). */
+function failed(written: number, e: ScanError): ScanInto {
+  return { ok: false, error: { ok: false, ...e }, written };
+}
+
+function scanInto(source: SourceText, maxNesting: number, tokens: IToken[]): ScanInto {
   const text = source.text;
   const n = text.length;
-  // Pre-sized for one token per four UTF-16 units (real text has one per five to eight) and filled
-  // by index, then cut to the count in place: pushing one by one re-allocated and copied the
-  // stream as it grew, a third of the scan on 200 KiB inputs. Capped at what the default 256 KiB
-  // limit needs (larger arrays would not stay in V8's fast mode); past it, writes grow the array.
-  const tokens: IToken[] = new Array<IToken>(Math.min(n >> 2, MAX_PRESIZED_TOKENS));
   let count = 0;
   const listFrom = LIST_FROM;
   const listTo = LIST_TO;
@@ -162,13 +189,12 @@ export function scanYao(source: SourceText, maxNesting: number): ScanResult {
     const c = text.charCodeAt(i);
     if (c === 0x28) {
       if (depth + 1 > maxNesting)
-        return {
-          ok: false,
+        return failed(count, {
           code: "yao.nesting_limit",
           message: `syntax nesting exceeds ${maxNesting}`,
           from: i,
           to: i + 1,
-        };
+        });
       if (depth === 0) outermostOpen = i;
       depth++;
       opens.push(i);
@@ -180,13 +206,12 @@ export function scanYao(source: SourceText, maxNesting: number): ScanResult {
       i++;
     } else if (c === 0x29) {
       if (depth === 0)
-        return {
-          ok: false,
+        return failed(count, {
           code: "yao.unexpected_close",
           message: "unexpected closing parenthesis",
           from: i,
           to: i + 1,
-        };
+        });
       depth--;
       i++;
       current = enclosing.pop();
@@ -204,13 +229,12 @@ export function scanYao(source: SourceText, maxNesting: number): ScanResult {
       if (text.charCodeAt(i + 1) === 0x22 && text.charCodeAt(i + 2) === 0x22) {
         const close = text.indexOf('"""', i + 3);
         if (close < 0)
-          return {
-            ok: false,
+          return failed(count, {
             code: "yao.unterminated_string",
             message: "unterminated triple-quoted block string",
             from,
             to: n,
-          };
+          });
         i = close + 3;
         tokens[count++] = asToken(new ReadString(source, from, i, text.slice(from + 3, close), true));
         if (current >= 0) counts()[current]!++;
@@ -231,7 +255,12 @@ export function scanYao(source: SourceText, maxNesting: number): ScanResult {
         if (nextCr < i) nextCr = nextOf(text, "\r", i);
         i = Math.min(nextQuote, nextBackslash, nextLf, nextCr);
         if (i >= n)
-          return { ok: false, code: "yao.unterminated_string", message: "unterminated string literal", from, to: n };
+          return failed(count, {
+            code: "yao.unterminated_string",
+            message: "unterminated string literal",
+            from,
+            to: n,
+          });
         const d = text.charCodeAt(i);
         if (d === 0x22) {
           value = value === "" ? text.slice(runStart, i) : value + text.slice(runStart, i);
@@ -239,22 +268,20 @@ export function scanYao(source: SourceText, maxNesting: number): ScanResult {
           break;
         }
         if (d === 0x0a || d === 0x0d)
-          return {
-            ok: false,
+          return failed(count, {
             code: "yao.unterminated_string",
             message: "unescaped newline in string literal",
             from,
             to: i + 1,
-          };
+          });
         if (d === 0x5c) {
           if (i + 1 >= n)
-            return {
-              ok: false,
+            return failed(count, {
               code: "yao.unterminated_string",
               message: "unterminated string after escape",
               from,
               to: n,
-            };
+            });
           value += text.slice(runStart, i);
           const e = text.charCodeAt(i + 1);
           if (e === 0x5c) value += "\\";
@@ -264,13 +291,12 @@ export function scanYao(source: SourceText, maxNesting: number): ScanResult {
           else if (e === 0x74) value += "\t";
           else {
             const ch = String.fromCodePoint(text.codePointAt(i + 1)!);
-            return {
-              ok: false,
+            return failed(count, {
               code: "yao.invalid_escape",
               message: `unknown string escape '\\${ch}'`,
               from: i,
               to: i + 1 + ch.length,
-            };
+            });
           }
           i += 2;
           runStart = i;
@@ -297,7 +323,7 @@ export function scanYao(source: SourceText, maxNesting: number): ScanResult {
       if (current >= 0) counts()[current]!++;
     }
   }
-  if (depth > 0) return { ok: false, code: "yao.unclosed_list", message: "unclosed list", from: outermostOpen, to: n };
-  tokens.length = count;
-  return { ok: true, tokens, listFrom, listTo, listLength };
+  if (depth > 0)
+    return failed(count, { code: "yao.unclosed_list", message: "unclosed list", from: outermostOpen, to: n });
+  return { ok: true, count, listFrom, listTo, listLength };
 }

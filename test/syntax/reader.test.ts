@@ -202,4 +202,21 @@ describe("reader: lexical rules", () => {
     }
     expect(refs.map((w) => w.deref())).toEqual([undefined, undefined, undefined]);
   });
+
+  it("keeps no atom of an earlier read in the scanner's reused token space once a shorter read has run", async () => {
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const refs = (() => {
+      const r = readAll(Array.from({ length: 200 }, (_, i) => `(item-${i} "text ${i}")`).join("\n"));
+      if (!r.ok) throw new Error("read failed");
+      // Atoms written far past where the next, shorter read's tokens end.
+      return r.forms.slice(-3).map((f) => new WeakRef((f as ReadList).items[1]!));
+    })();
+    expect(readAll("(short)").ok).toBe(true);
+    for (let i = 0; i < 5 && refs.some((w) => w.deref() !== undefined); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      gc();
+    }
+    expect(refs.map((w) => w.deref())).toEqual([undefined, undefined, undefined]);
+  });
 });
