@@ -10,11 +10,11 @@ import type { JsonTree } from "../json/tree.js";
 import { compareCodePoints } from "./text.js";
 
 /**
- * The last object and separator built, kept until the next is built (a shape no live object has is
+ * The last object built, kept until the next is built (a shape no live object has is
  * collected at a full collection, and the optimised analysis with it: see `treeBuilder` in
  * syntax/reader.ts).
  */
-const kept: { object?: JObject; raw?: Raw } = {};
+const kept: { object?: JObject } = {};
 
 export class JObject {
   constructor(readonly entries: [string, JValue][]) {
@@ -44,10 +44,30 @@ export function jobjOf(entries: [string, JValue][]): JObject {
 /** Keys deleted everywhere for identity (§9.10 step 2). */
 const IDENTITY_STRIPPED = new Set(["span", "canonical_source", "source_hash"]);
 
+/** Text written as it is (the separators live for the whole run, which keeps this shape alive). */
 class Raw {
-  constructor(readonly text: string) {
-    kept.raw = this;
+  constructor(readonly text: string) {}
+}
+
+// The separators, one object each for every write (a new one per bracket and comma was most of
+// what writing a program's identity text allocated).
+const CLOSE_ARRAY = new Raw("]");
+const CLOSE_OBJECT = new Raw("}");
+const COMMA = new Raw(",");
+
+/** `"key":` for each key written: the IR's keys are a small vocabulary, quoted once each. */
+const keyTexts = new Map<string, Raw>();
+const MAX_KEY_TEXTS = 4096;
+
+function keyText(key: string): Raw {
+  let raw = keyTexts.get(key);
+  if (raw === undefined) {
+    // Type and record names are keys too: the table is emptied rather than grown past its bound.
+    if (keyTexts.size >= MAX_KEY_TEXTS) keyTexts.clear();
+    raw = new Raw(`${JSON.stringify(key)}:`);
+    keyTexts.set(key, raw);
   }
+  return raw;
 }
 
 /**
@@ -66,23 +86,24 @@ export function writeJson(root: JValue, identity = false): string {
     else if (typeof v === "string") out.push(JSON.stringify(v));
     else if (Array.isArray(v)) {
       out.push("[");
-      stack.push(new Raw("]"));
+      stack.push(CLOSE_ARRAY);
       for (let i = v.length - 1; i >= 0; i--) {
         stack.push(v[i]!);
-        if (i > 0) stack.push(new Raw(","));
+        if (i > 0) stack.push(COMMA);
       }
     } else {
       let entries = v.entries;
       if (identity) {
+        // `filter` copies, so the sort below never reorders the object's own entries.
         entries = entries.filter(([k]) => !IDENTITY_STRIPPED.has(k));
         if (v.get("op") === "dict") entries = entries.map(([k, x]) => [k, k === "entries" ? sortDictEntries(x) : x]);
-        entries = [...entries].sort((a, b) => compareCodePoints(a[0], b[0]));
+        entries.sort((a, b) => compareCodePoints(a[0], b[0]));
       }
       out.push("{");
-      stack.push(new Raw("}"));
+      stack.push(CLOSE_OBJECT);
       for (let i = entries.length - 1; i >= 0; i--) {
-        stack.push(entries[i]![1], new Raw(`${JSON.stringify(entries[i]![0])}:`));
-        if (i > 0) stack.push(new Raw(","));
+        stack.push(entries[i]![1], keyText(entries[i]![0]));
+        if (i > 0) stack.push(COMMA);
       }
     }
   }
