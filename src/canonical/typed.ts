@@ -3,24 +3,33 @@
  * exactly five escapes, lists joined by one space, no comments, no whitespace, no trailing newline.
  * It is the identity text of programs, functions, type modules and entries.
  */
-import { canonicalSlice, type SList, type SNode } from "../syntax/tree.js";
+import { canonicalSlice, ReadList, type SList, type SNode } from "../syntax/tree.js";
 
 /**
- * Texts already printed, by node. Trees are never mutated after reading, so a node's text never
- * changes; the loader prints each function and the entry, and the analysis and identity ask for the
- * same nodes again (issue 19: 129 of 384 prints per check were repeats). Weak, so a dropped tree
- * takes its texts with it.
+ * Texts already printed are kept on the list nodes the reader built (`ReadList.printed`). Trees are
+ * never mutated after reading, so a node's text never changes; the loader prints each function and
+ * the entry, and the analysis and identity may ask for the same nodes again (issue 19: 129 of 384
+ * prints per check were repeats). On the node rather than in a WeakMap keyed by it: V8's scavenger
+ * keeps a WeakMap's values alive while it runs, so every canonical text of a check was copied
+ * through each minor collection after its tree had died (issue 29, figure n: a tenth fewer
+ * scavenges and a third less time in them once the map was gone).
  */
-const printed = new WeakMap<SNode, string>();
-
 export function canonicalSource(node: SNode): string {
-  const known = printed.get(node);
+  const known = printedText(node);
   if (known !== undefined) return known;
   const out: string[] = [];
   write(node, out);
   const text = out.join("");
-  if (node.kind === "list") printed.set(node, text);
+  remember(node, text);
   return text;
+}
+
+function printedText(node: SNode): string | undefined {
+  return node instanceof ReadList ? node.printed : undefined;
+}
+
+function remember(node: SNode, text: string): void {
+  if (node instanceof ReadList) node.printed = text;
 }
 
 /**
@@ -47,8 +56,8 @@ export function canonicalSourceWithout(
   }
   out.push(")");
   kept.push(")");
-  const full = printed.get(list) ?? canonicalSlice(list) ?? out.join("");
-  printed.set(list, full);
+  const full = printedText(list) ?? canonicalSlice(list) ?? out.join("");
+  remember(list, full);
   return { full, without: kept.join("") };
 }
 

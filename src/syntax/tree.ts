@@ -137,12 +137,15 @@ export class ReadList extends ReadNode implements SList {
   declare readonly items: readonly SNode[];
   /** `writtenCanonically`'s answer for this list: 0 until asked, then 1 (yes) or 2 (no). */
   declare canonicalLayout: number;
+  /** The list's typed canonical text once printed (src/canonical/typed.ts), so it is printed once. */
+  declare printed: string | undefined;
 
   constructor(source: SourceText, from: number, to: number, items: readonly SNode[]) {
     super(source, from, to);
     this.kind = "list";
     this.items = items;
     this.canonicalLayout = 0;
+    this.printed = undefined;
   }
 }
 
