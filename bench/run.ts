@@ -379,7 +379,10 @@ async function partialRun(groups: readonly string[], commit: string, loadBefore:
     rounds: ROUNDS,
     groups,
   });
-  for (const r of merged.filter((m) => rows.includes(m)))
+  // By figure: a row compared with an earlier run of the same commit comes back as a new object
+  // (bench/reproduction.ts), and was not printed at all when this looked for the measured objects.
+  const measuredFigures = new Set(rows.map((r) => r.figure));
+  for (const r of merged.filter((m) => measuredFigures.has(m.figure)))
     process.stdout.write(
       `${r.figure}: ${r.ratio.toFixed(3)} [${r.spread ? `${r.spread.min.toFixed(3)}–${r.spread.max.toFixed(3)} over ${r.spread.rounds}` : "no spread"}] ${r.target ?? ""} ${r.met === undefined ? "" : r.met ? "met" : "NOT met"} — ${r.detail}\n`,
     );

@@ -165,10 +165,37 @@ export function recogniseFnHeader(form: SNode): Recognised<FnHeader, FnHeaderFai
   const clauses = form.items.slice(2).map((node): FnClause => {
     const h = node.kind === "list" ? node.items[0] : undefined;
     return h !== undefined && h.kind === "symbol"
-      ? { node, name: h.name, nameNode: h, args: (node as SList).items.slice(1) }
-      : { node, name: undefined, nameNode: undefined, args: node.kind === "list" ? node.items.slice(1) : [] };
+      ? new Clause(node, h.name, h, (node as SList).items.slice(1))
+      : new Clause(node, undefined, undefined, node.kind === "list" ? node.items.slice(1) : []);
   });
-  return { ok: true, header: { form, name: nameNode.name, nameNode, clauses } };
+  return { ok: true, header: new Header(form, nameNode.name, nameNode, clauses) };
+}
+
+/*
+ * A header and its clauses are class instances, not object literals: a literal's allocation site
+ * is one V8 may decide to allocate in the old generation once most of its objects outlive a minor
+ * collection, as every function's header does (it lives as long as the check). An old header then
+ * points at the young tree, and every tree it points at stays alive through each minor collection
+ * until the next full one, dead or not: in about a third of the bench's processes each check's
+ * tree was promoted that way, and a warm check took a third longer (issue 29, figure n). An
+ * instance made by `new` has no such site.
+ */
+class Clause implements FnClause {
+  constructor(
+    readonly node: SNode,
+    readonly name: string | undefined,
+    readonly nameNode: SSymbol | undefined,
+    readonly args: readonly SNode[],
+  ) {}
+}
+
+class Header implements FnHeader {
+  constructor(
+    readonly form: SList,
+    readonly name: string,
+    readonly nameNode: SSymbol,
+    readonly clauses: readonly FnClause[],
+  ) {}
 }
 
 /** The form without its `(body …)` clauses, other clauses in source order: the exported interface. */

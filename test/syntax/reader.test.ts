@@ -203,6 +203,17 @@ describe("reader: lexical rules", () => {
     expect(refs.map((w) => w.deref())).toEqual([undefined, undefined, undefined]);
   });
 
+  it("gives every list an items array of its exact length, under and over the shared template's growth bound", () => {
+    for (const n of [0, 1, 64, 65, 1000, 70_000]) {
+      const r = readAll(`(${Array.from({ length: n }, (_, i) => `a${i}`).join(" ")}) (b)`, { maxBytes: 1 << 21 });
+      if (!r.ok) throw new Error(`read failed at ${n}`);
+      const items = (r.forms[0] as ReadList).items;
+      expect(items.length).toBe(n);
+      expect(items.every((x, i) => x.kind === "symbol" && x.name === `a${i}`)).toBe(true);
+      expect((r.forms[1] as ReadList).items.map((x) => (x.kind === "symbol" ? x.name : "?"))).toEqual(["b"]);
+    }
+  });
+
   it("keeps no atom of an earlier read in the scanner's reused token space once a shorter read has run", async () => {
     setFlagsFromString("--expose-gc");
     const gc = runInNewContext("gc") as () => void;

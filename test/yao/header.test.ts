@@ -105,6 +105,20 @@ describe("recogniseFnHeader", () => {
     expect(r.ok ? "ok" : r.failure.kind).toBe(kind);
   });
 
+  it("builds the header and its clauses with `new`, one class each, never as object literals", () => {
+    // A literal's allocation site can be moved to the old generation by V8, and old headers then
+    // kept every young tree they point at through minor collections (issue 29, figure n).
+    const one = recogniseFnHeader(form("(fn f (params) 7 (body x))"));
+    const two = recogniseFnHeader(form("(fn g (returns Int) (body 1))"));
+    if (!one.ok || !two.ok) throw new Error("expected headers");
+    const clauses = [...one.header.clauses, ...two.header.clauses];
+    expect(clauses).toHaveLength(5);
+    for (const x of [one.header, two.header, ...clauses]) expect(Object.getPrototypeOf(x)).not.toBe(Object.prototype);
+    expect(Object.getPrototypeOf(one.header)).toBe(Object.getPrototypeOf(two.header));
+    expect(new Set(clauses.map((c) => Object.getPrototypeOf(c))).size).toBe(1);
+    expect(Object.keys(one.header.clauses[1]!)).toEqual(["node", "name", "nameNode", "args"]);
+  });
+
   it("withoutBodyClauses keeps every other clause in order", () => {
     const f = form("(fn f (body 1) (params) (body 2) (returns Int))");
     if (f.kind !== "list") throw new Error("list expected");
