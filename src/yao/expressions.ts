@@ -3,6 +3,7 @@
  * form's typing rule in the reference's detection order. Recursion follows the source tree, whose
  * depth is capped at 32 here (and at 128 by the reader), so it cannot overflow.
  */
+import * as K from "./hir-kinds.js";
 import type {
   EffectSet,
   HirExpr,
@@ -189,7 +190,7 @@ const UNRECOVERED: ReadonlySet<YaoCode> = new Set<YaoCode>(["resource_limit", "r
 
 /** The node that stands for an operand whose error was recorded: the recovery type, no effects. */
 function recovered(at: Spanned): HirExpr {
-  return node({ op: "literal", value: { kind: "nil" } }, ERROR_TYPE, NO_EFFECTS, at);
+  return node(K.nilLiteral(), ERROR_TYPE, NO_EFFECTS, at);
 }
 
 /** `at` is the node the expression was read from (or another HIR node with its span): see HirNode. */
@@ -304,8 +305,7 @@ export class ExpressionAnalyzer {
         },
       );
     }
-    if (n.kind === "string")
-      return node({ op: "literal", value: { kind: "string", value: n.value } }, T.string, NO_EFFECTS, n);
+    if (n.kind === "string") return node(K.literal("string", n.value), T.string, NO_EFFECTS, n);
     if (n.kind === "symbol") return this.symbol(n, scope);
     const head = n.items[0];
     if (head === undefined || head.kind !== "symbol") {
@@ -355,9 +355,9 @@ export class ExpressionAnalyzer {
         s.span,
       );
     }
-    if (text === "nil") return node({ op: "literal", value: { kind: "nil" } }, T.nil, NO_EFFECTS, s);
+    if (text === "nil") return node(K.nilLiteral(), T.nil, NO_EFFECTS, s);
     if (text === "true" || text === "false") {
-      return node({ op: "literal", value: { kind: "bool", value: text === "true" } }, T.bool, NO_EFFECTS, s);
+      return node(K.literal("bool", text === "true"), T.bool, NO_EFFECTS, s);
     }
     // Every number literal starts with a digit, a sign or a point; most symbols are names.
     const c = text.charCodeAt(0);
@@ -378,12 +378,12 @@ export class ExpressionAnalyzer {
           s.span,
         );
       }
-      return node({ op: "literal", value: { kind: "int", value } }, T.int, NO_EFFECTS, s);
+      return node(K.literal("int", value), T.int, NO_EFFECTS, s);
     }
     const unsigned = text.replace(/^[+-]/, "");
     if (/^[0-9.]/.test(unsigned) && /[.eE]/.test(text)) {
       if (!FLOAT_LITERAL.test(text)) fail("type_mismatch", `invalid Float literal '${text}'`, s.span);
-      return node({ op: "literal", value: { kind: "float", value: text } }, T.float, NO_EFFECTS, s);
+      return node(K.literal("float", text), T.float, NO_EFFECTS, s);
     }
     return this.reference(s, text, scope);
   }
@@ -400,9 +400,8 @@ export class ExpressionAnalyzer {
         hint: didYouMean(root, scope.names()) ?? "bind it first with (bind NAME EXPR), or declare it as a parameter",
       });
     }
-    let result = node({ op: "reference", root }, rootType, NO_EFFECTS, s);
-    for (const field of path)
-      result = node({ op: "get", value: result, field }, this.fieldType(result.ty, field, s), NO_EFFECTS, s);
+    let result = node(K.reference(root), rootType, NO_EFFECTS, s);
+    for (const field of path) result = node(K.get(result, field), this.fieldType(result.ty, field, s), NO_EFFECTS, s);
     return result;
   }
 
@@ -818,7 +817,7 @@ export class ExpressionAnalyzer {
       }
     });
     if (status === undefined) fail("type_mismatch", "outcome requires (status succeeded|failed|blocked)", n.span);
-    value ??= node({ op: "literal", value: { kind: "nil" } }, T.nil, NO_EFFECTS, n);
+    value ??= node(K.nilLiteral(), T.nil, NO_EFFECTS, n);
     return node({ op: "outcome_candidate", status, value, evidence }, T.outcomeCandidate, NO_EFFECTS, n);
   }
 
@@ -882,7 +881,7 @@ export class ExpressionAnalyzer {
     const f = n.items[2]!;
     if (f.kind === "list") fail("type_mismatch", "get field must be a symbol or string", f.span);
     const field = f.kind === "symbol" ? f.name : f.value;
-    return node({ op: "get", value, field }, this.fieldType(value.ty, field, n), value.effects, n);
+    return node(K.get(value, field), this.fieldType(value.ty, field, n), value.effects, n);
   }
 
   private decode(n: SList, scope: Scope, d: number): HirExpr {
@@ -980,7 +979,7 @@ export class ExpressionAnalyzer {
         result = op === "div" || operands.some((o) => o.ty.kind === "float") ? T.float : T.int;
       }
     }
-    return node({ op: "pure", operator, operands }, result, effectsOf(operands), n);
+    return node(K.pure(operator, operands), result, effectsOf(operands), n);
   }
 
   // ---- control (§5.14–§5.18) ----
@@ -988,7 +987,7 @@ export class ExpressionAnalyzer {
   private seq(n: SList, scope: Scope, d: number): HirExpr {
     if (n.items.length < 2) fail("type_mismatch", "seq requires at least one step", n.span);
     const steps = pluralItems(n).map((s) => this.operand(s, scope, d));
-    return node({ op: "seq", steps }, steps[steps.length - 1]!.ty, effectsOf(steps), n);
+    return node(K.seq(steps), steps[steps.length - 1]!.ty, effectsOf(steps), n);
   }
 
   private bind(n: SList, scope: Scope, d: number): HirExpr {
@@ -1013,7 +1012,7 @@ export class ExpressionAnalyzer {
     // Divergence D-Q12: a binding made inside the value (through seq) must not be overwritten either.
     if (scope.has(name)) fail("duplicate_name", `binding '${name}' cannot be overwritten`, nameNode.span);
     scope.bind(name, value.ty);
-    return node({ op: "bind", name, value }, T.nil, value.effects, n);
+    return node(K.bind(name, value), T.nil, value.effects, n);
   }
 
   private if(n: SList, scope: Scope, d: number): HirExpr {
@@ -1025,12 +1024,7 @@ export class ExpressionAnalyzer {
     const whenFalse = this.operand(n.items[3]!, scope.copy(), d);
     const ty = commonType(whenTrue.ty, whenFalse.ty);
     if (ty === undefined) fail("type_mismatch", "if branches have no common result type", n.span);
-    return node(
-      { op: "if", condition, when_true: whenTrue, when_false: whenFalse },
-      ty,
-      effectsOf([condition, whenTrue, whenFalse]),
-      n,
-    );
+    return node(K.ifKind(condition, whenTrue, whenFalse), ty, effectsOf([condition, whenTrue, whenFalse]), n);
   }
 
   private match(n: SList, scope: Scope, d: number): HirExpr {
@@ -1283,7 +1277,7 @@ export class ExpressionAnalyzer {
     );
     this.checkSignature(entry.signature, args, n);
     const effects = unionEffects(effectsOf(args.flatMap((a) => a.values)), [{ kind: "tool", name: tool }]);
-    return node({ op: "call", tool, arguments: this.irArguments(args) }, entry.signature.result, effects, n);
+    return node(K.call(tool, this.irArguments(args)), entry.signature.result, effects, n);
   }
 
   private unaryHost(n: SList, op: string, argument: string, scope: Scope, d: number): HirExpr {
@@ -1481,13 +1475,7 @@ export class ExpressionAnalyzer {
     if (fn.signatureKnown === false) {
       // The declaration's parameters were already reported; do not guess at this application.
       return node(
-        {
-          op: "function_application",
-          function: name,
-          arguments: this.irArguments(args),
-          parameters: [],
-          body: fn.body,
-        },
+        K.functionApplication(name, this.irArguments(args), [], fn.body),
         ERROR_TYPE,
         unionEffects(effectsOf(values), fn.body.effects),
         n,
@@ -1534,13 +1522,12 @@ export class ExpressionAnalyzer {
       }
     }
     return node(
-      {
-        op: "function_application",
-        function: name,
-        arguments: this.irArguments(args),
-        parameters: fn.params.map((p) => p.name),
-        body: fn.body,
-      },
+      K.functionApplication(
+        name,
+        this.irArguments(args),
+        fn.params.map((p) => p.name),
+        fn.body,
+      ),
       fn.returns,
       unionEffects(effectsOf(values), fn.body.effects),
       n,

@@ -5,6 +5,7 @@
  * Compilation recurses through applications, but the compile stack is capped at 32 functions and
  * each body at expression depth 32, so the recursion is bounded.
  */
+import { nilLiteral } from "./hir-kinds.js";
 import type { EffectSet, HirExpr, YaoType } from "../../ir/yao-ir-0.1.js";
 import type { SList, SNode, SourceSpan } from "../syntax/tree.js";
 import { effectsPart, typePart, worded } from "./message.js";
@@ -207,18 +208,51 @@ export function parseFunctionDeclaration(header: FnHeader, types: TypeTable, sin
     sink.errors.length > errorsBefore || params === undefined || body === undefined || returns === undefined;
   // Without its parameters the body's names cannot be resolved: analysing it would only repeat the error.
   const analyseBody = body !== undefined && params !== undefined && !failedClauses.has("params");
-  return {
+  return new Declaration(
     name,
     visibility,
     description,
-    params: params ?? [],
-    returns: returns ?? ERROR_TYPE,
+    params ?? [],
+    returns ?? ERROR_TYPE,
     effects,
-    body: body ?? form,
+    body ?? form,
     form,
-    ...(returnsClause === undefined ? {} : { returnsClause }),
-    ...(recovered ? { recovered: { signatureKnown: params !== undefined, analyseBody } } : {}),
-  };
+    returnsClause,
+    recovered ? { signatureKnown: params !== undefined, analyseBody } : undefined,
+  );
+}
+
+/*
+ * Declarations and compiled functions are class instances rather than object literals, for the
+ * reason the reader's headers are (src/syntax/header.ts): an object literal's allocation site may
+ * be moved to the old generation once its objects outlive minor collections, as these do (they
+ * last the whole check), and old objects that point at the young tree and HIR keep them through
+ * minor collections after the check is over (issue 29, figure n).
+ */
+class Declaration implements FunctionDeclaration {
+  constructor(
+    readonly name: string,
+    readonly visibility: "internal" | "exported",
+    readonly description: string | undefined,
+    readonly params: readonly FunctionParameter[],
+    readonly returns: YaoType,
+    readonly effects: EffectSet | undefined,
+    readonly body: SNode,
+    readonly form: SList,
+    readonly returnsClause: SNode | undefined,
+    readonly recovered: FunctionDeclaration["recovered"],
+  ) {}
+}
+
+class Compiled implements CompiledFunction {
+  constructor(
+    readonly name: string,
+    readonly visibility: "internal" | "exported",
+    readonly params: CompiledFunction["params"],
+    readonly returns: YaoType,
+    readonly body: HirExpr,
+    readonly signatureKnown: boolean | undefined,
+  ) {}
 }
 
 /**
@@ -375,19 +409,19 @@ export class FunctionModule implements FunctionResolver {
   /** What callers see of a function whose body has errors: its declaration. */
   private declaredOnly(decl: FunctionDeclaration): CompiledFunction {
     const body: HirExpr = {
-      kind: { op: "literal", value: { kind: "nil" } },
+      kind: nilLiteral(),
       ty: decl.returns,
       effects: decl.effects ?? NO_EFFECTS,
       span: decl.form.span,
     };
-    return {
-      name: decl.name,
-      visibility: decl.visibility,
-      params: decl.params,
-      returns: decl.returns,
+    return new Compiled(
+      decl.name,
+      decl.visibility,
+      decl.params,
+      decl.returns,
       body,
-      signatureKnown: decl.recovered?.signatureKnown ?? true,
-    };
+      decl.recovered?.signatureKnown ?? true,
+    );
   }
 
   private compileBody(decl: FunctionDeclaration): CompiledFunction {
@@ -443,7 +477,7 @@ export class FunctionModule implements FunctionResolver {
     }
     // With errors in its body, callers see the declaration, as when the body's first error stopped it.
     if (decl.recovered !== undefined || bodyErrors > 0) return this.declaredOnly(decl);
-    return { name: decl.name, visibility: decl.visibility, params: decl.params, returns: decl.returns, body };
+    return new Compiled(decl.name, decl.visibility, decl.params, decl.returns, body, undefined);
   }
 
   /**
