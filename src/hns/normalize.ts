@@ -75,29 +75,22 @@ type PackageFields = Omit<HnsPackage, "canonicalText">;
  * canonical text and, through the functions, the tree (see LoadedFunction, function-artifact.ts).
  */
 class NormalizedPackage implements HnsPackage {
-  readonly form: PhysicalForm;
-  readonly origin: string;
-  readonly manifest: Manifest;
-  readonly contract: HnsPackage["contract"];
-  readonly mind: HnsPackage["mind"];
-  readonly functions: readonly HnsFunction[];
-  readonly entry: HnsPackage["entry"];
-  readonly identity: string;
-  readonly programBytes: number;
+  declare readonly form: PhysicalForm;
+  declare readonly origin: string;
+  declare readonly manifest: Manifest;
+  declare readonly contract: HnsPackage["contract"];
+  declare readonly mind: HnsPackage["mind"];
+  declare readonly functions: readonly HnsFunction[];
+  declare readonly entry: HnsPackage["entry"];
+  declare readonly identity: string;
+  declare readonly programBytes: number;
   #text: string | undefined = undefined;
   readonly #parts: readonly string[];
 
   constructor(fields: PackageFields, parts: readonly string[]) {
     this.#parts = parts;
-    this.form = fields.form;
-    this.origin = fields.origin;
-    this.manifest = fields.manifest;
-    this.contract = fields.contract;
-    this.mind = fields.mind;
-    this.functions = fields.functions;
-    this.entry = fields.entry;
-    this.identity = fields.identity;
-    this.programBytes = fields.programBytes;
+    // The fields in the order the caller wrote them: every package has the same keys in that order.
+    Object.assign(this, fields);
   }
 
   /** Hashed piece by piece; joined only if someone reads it (the catalog does, a check does not). */
@@ -106,14 +99,9 @@ class NormalizedPackage implements HnsPackage {
     return this.#text;
   }
 
-  /** The same package with another manifest (a spread would drop the text, a prototype getter). */
+  /** The same package with another manifest (a spread copies own fields only: not the text). */
   withManifest(manifest: Manifest): NormalizedPackage {
-    return new NormalizedPackage({ ...this.fields(), manifest }, this.#parts);
-  }
-
-  private fields(): PackageFields {
-    const { form, origin, manifest, contract, mind, functions, entry, identity, programBytes } = this;
-    return { form, origin, manifest, contract, mind, functions, entry, identity, programBytes };
+    return new NormalizedPackage({ ...this, manifest }, this.#parts);
   }
 }
 

@@ -7,7 +7,9 @@
  * the whole check's tree alive through every minor collection until the next full one. The
  * bench's warm check ran a tenth slower in the processes where that happened (issue 29, figure
  * n). An instance made by `new` has no such site. Fields are assigned in the order the IR lists
- * them, so every kind has the keys, order and values the literal had.
+ * them, so every kind has the keys, order and values the literal had; each class assigns them in
+ * its constructor rather than through parameter properties, which TypeScript defines before the
+ * `op` field and so would put `op` last.
  */
 import type { HirExpr, HirKind, Literal, NamedArgument, PureOperator } from "../../ir/yao-ir-0.1.js";
 
